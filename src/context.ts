@@ -1,0 +1,21 @@
+import { UnauthenticatedError } from './errors';
+import type { Logger } from './logger';
+
+/** The wallet account behind a valid API key: the interface's "logged-in user". */
+export interface AuthenticatedAccount {
+  /** Checksummed wallet address. */
+  address: string;
+  apiKeyId: string;
+}
+
+/** What every operation receives, whether it arrived over REST or GraphQL. */
+export interface RequestContext {
+  requestId: string;
+  log: Logger;
+  account: AuthenticatedAccount | null;
+}
+
+export function requireAccount(ctx: RequestContext): AuthenticatedAccount {
+  if (!ctx.account) throw new UnauthenticatedError();
+  return ctx.account;
+}

@@ -1,0 +1,68 @@
+/**
+ * The one error family of Laurel. Services throw these; the REST layer renders them in each
+ * endpoint's documented shape (src/http/error-shapes.ts) and GraphQL as `extensions.code`.
+ */
+
+/** One validation issue, as zod v3 reports it (`code`, `path`, `message`, plus code-specific fields). */
+export interface ValidationIssue {
+  code: string;
+  path: (string | number)[];
+  message: string;
+  [extra: string]: unknown;
+}
+
+export class AppError extends Error {
+  constructor(
+    /** Stable machine-readable code, e.g. `token_not_found`. */
+    readonly code: string,
+    message: string,
+    readonly httpStatus: number,
+    /** Extra documented fields (e.g. `badges`, `transaction_error`). */
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class ValidationError extends AppError {
+  constructor(readonly issues: ValidationIssue[]) {
+    super('validation_error', summarizeIssues(issues), 400);
+  }
+
+  /** A validation error on one field, for rules checked after parsing (unknown chain, ...). */
+  static field(field: string, message: string, code = 'custom'): ValidationError {
+    return new ValidationError([{ code, path: [field], message }]);
+  }
+}
+
+export function summarizeIssues(issues: ValidationIssue[]): string {
+  return issues
+    .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+    .join('; ');
+}
+
+export class NotFoundError extends AppError {
+  constructor(code: string, message: string, details: Record<string, unknown> = {}) {
+    super(code, message, 404, details);
+  }
+}
+
+export class UnauthenticatedError extends AppError {
+  constructor(message = 'Invalid API key') {
+    super('unauthenticated', message, 401);
+  }
+}
+
+export class RateLimitedError extends AppError {
+  constructor(readonly retryAfterSeconds: number) {
+    super('rate_limited', 'Too many requests', 429, { retry_after: retryAfterSeconds });
+  }
+}
+
+/** A chain's RPC node is down or too slow: the request may succeed later. */
+export class ChainUnavailableError extends AppError {
+  constructor(chain: string, reason: string) {
+    super('chain_unavailable', `Chain "${chain}" is unavailable: ${reason}`, 503, { chain });
+  }
+}

@@ -1,0 +1,35 @@
+import { unwrapResolverError } from '@apollo/server/errors';
+import type { GraphQLFormattedError } from 'graphql';
+import { AppError, ValidationError } from '../errors';
+
+const graphqlCodes: Record<string, string> = {
+  validation_error: 'BAD_USER_INPUT',
+  unauthenticated: 'UNAUTHENTICATED',
+};
+
+/** AppErrors keep their message and details under `extensions`; anything else is masked. */
+export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+  const original = unwrapResolverError(error);
+  if (original instanceof AppError) {
+    return {
+      message: original.message,
+      locations: formatted.locations,
+      path: formatted.path,
+      extensions: {
+        code: graphqlCodes[original.code] ?? original.code.toUpperCase(),
+        http_status: original.httpStatus,
+        ...(original instanceof ValidationError ? { issues: original.issues } : {}),
+        ...original.details,
+      },
+    };
+  }
+  const code = formatted.extensions?.code;
+  // Errors raised by GraphQL itself (syntax, unknown field, bad variable) are the client's to see.
+  if (typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR') return formatted;
+  return {
+    message: 'Internal server error',
+    locations: formatted.locations,
+    path: formatted.path,
+    extensions: { code: 'INTERNAL_SERVER_ERROR' },
+  };
+}

@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { expressMiddleware } from '@as-integrations/express5';
+import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
+import type { GraphQLSchema } from 'graphql';
+import type { AuthenticatedAccount, RequestContext } from '../context';
+import { AppError, RateLimitedError, UnauthenticatedError, ValidationError } from '../errors';
+import { formatGraphQLError } from '../graphql/format-error';
+import { playgroundAssets, playgroundPage } from '../graphql/playground';
+import type { Logger } from '../logger';
+import { renderError, renderInternalError, SHAPE_A, SHAPE_C } from './error-shapes';
+import { requestContext } from './rest';
+
+export const API_PREFIXES = ['/v1', '/api/v1'] as const;
+
+/** What the HTTP layer needs from the accounts module. */
+export interface RequestAuthenticator {
+  /** Resolves an X-API-KEY value; throws UnauthenticatedError for an unknown or revoked key. */
+  authenticate(apiKey: string): Promise<AuthenticatedAccount>;
+  /** Counts one request of the key; throws RateLimitedError over the limit. */
+  countRequest(account: AuthenticatedAccount): Promise<void>;
+}
+
+export interface HttpAppOptions {
+  log: Logger;
+  schema: GraphQLSchema;
+  authenticator: RequestAuthenticator;
+  /** Mounts the unversioned {auth_url} routes (`/key/challenge`, `/key/verify`). */
+  mountRoot: (router: express.Router) => void;
+  /** Mounts the {base_url} routes; served under /v1 and /api/v1. */
+  mountApi: (router: express.Router) => void;
+  /** For GET /ready. */
+  readiness: () => Promise<{ ready: boolean; checks: Record<string, unknown> }>;
+}
+
+function apiKeyOf(req: Request): string | undefined {
+  const value = req.header('x-api-key');
+  return value && value.trim() ? value.trim() : undefined;
+}
+
+function sendError(res: Response, error: AppError): void {
+  const { status, body } = renderError(SHAPE_A, error);
+  if (error instanceof RateLimitedError) res.setHeader('Retry-After', String(error.retryAfterSeconds));
+  res.status(status).json(body);
+}
+
+export async function createHttpApp(
+  options: HttpAppOptions,
+): Promise<{ app: express.Express; stop(): Promise<void> }> {
+  const { log } = options;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+
+  // Request id, context and one log line per request.
+  app.use((req, res, next) => {
+    const incoming = req.header('x-request-id');
+    const requestId = incoming && /^[\w.-]{1,128}$/.test(incoming) ? incoming : randomUUID();
+    res.setHeader('X-Request-Id', requestId);
+    const ctx: RequestContext = { requestId, log: log.child({ requestId }), account: null };
+    res.locals.ctx = ctx;
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      ctx.log.info(
+        {
+          method: req.method,
+          path: req.path,
+          status: res.statusCode,
+          durationMs: Math.round(durationMs * 10) / 10,
+        },
+        'request',
+      );
+    });
+    next();
+  });
+
+  app.use(express.json({ limit: '1mb' }));
+
+  app.get('/health', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/ready', async (_req, res, next) => {
+    try {
+      const { ready, checks } = await options.readiness();
+      res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  const root = express.Router();
+  options.mountRoot(root);
+  app.use(root);
+
+  /** Every {base_url} route needs a valid key, counted against the key's rate limit. */
+  const requireApiKey: RequestHandler = async (req, res, next) => {
+    const apiKey = apiKeyOf(req);
+    if (!apiKey) {
+      sendError(res, new UnauthenticatedError('Missing API key: send it in the X-API-KEY header'));
+      return;
+    }
+    try {
+      const account = await options.authenticator.authenticate(apiKey);
+      await options.authenticator.countRequest(account);
+      requestContext(res).account = account;
+      next();
+    } catch (error) {
+      if (error instanceof AppError) sendError(res, error);
+      else next(error);
+    }
+  };
+  const api = express.Router();
+  options.mountApi(api);
+  for (const prefix of API_PREFIXES) app.use(prefix, requireApiKey, api);
+
+  // GraphQL: the key is optional at the HTTP level; operations that need it answer UNAUTHENTICATED.
+  const apollo = new ApolloServer<RequestContext>({
+    schema: options.schema,
+    introspection: true,
+    formatError: formatGraphQLError,
+    plugins: [ApolloServerPluginLandingPageDisabled()],
+  });
+  await apollo.start();
+  app.use('/graphql/assets', playgroundAssets());
+  app.get('/graphql', (req, res, next) => {
+    if (req.query.query === undefined && req.accepts(['application/json', 'text/html']) === 'text/html') {
+      res.type('html').send(playgroundPage('/graphql', '/graphql/assets'));
+      return;
+    }
+    next();
+  });
+  app.use(
+    '/graphql',
+    async (req, res, next) => {
+      const apiKey = apiKeyOf(req);
+      if (!apiKey) return next();
+      try {
+        const account = await options.authenticator.authenticate(apiKey);
+        await options.authenticator.countRequest(account);
+        requestContext(res).account = account;
+      } catch (error) {
+        if (error instanceof RateLimitedError) {
+          res.setHeader('Retry-After', String(error.retryAfterSeconds));
+          res
+            .status(429)
+            .json({ errors: [{ message: error.message, extensions: { code: 'RATE_LIMITED' } }] });
+          return;
+        }
+        if (!(error instanceof UnauthenticatedError)) return next(error);
+      }
+      next();
+    },
+    expressMiddleware(apollo, { context: async ({ res }) => requestContext(res) }),
+  );
+
+  app.use((req, res) => {
+    res.status(404).json({ status: 'failed', error: `Not found: ${req.method} ${req.path}` });
+  });
+
+  const errorHandler: ErrorRequestHandler = (error, req, res, next) => {
+    if (res.headersSent) return next(error);
+    const ctx = res.locals.ctx as RequestContext | undefined;
+    const type = (error as { type?: string }).type;
+    if (type === 'entity.parse.failed') {
+      const malformed = new ValidationError([
+        { code: 'invalid_json', path: [], message: `Malformed JSON body: ${(error as Error).message}` },
+      ]);
+      const { status, body } = renderError(SHAPE_C, malformed);
+      res.status(status).json(body);
+      return;
+    }
+    if (type === 'entity.too.large') {
+      res.status(413).json({ status: 'failed', error: 'Request body too large (limit 1 MB)' });
+      return;
+    }
+    if (error instanceof AppError) {
+      sendError(res, error);
+      return;
+    }
+    const requestId = ctx?.requestId ?? 'unknown';
+    (ctx?.log ?? log).error({ err: error, method: req.method, path: req.path }, 'unhandled error');
+    const { status, body } = renderInternalError(requestId);
+    res.status(status).json(body);
+  };
+  app.use(errorHandler);
+
+  return { app, stop: () => apollo.stop() };
+}

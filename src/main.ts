@@ -1,0 +1,55 @@
+import 'reflect-metadata';
+import { ConfigError, loadConfig } from './config';
+import { createLogger } from './logger';
+import { startLaurel } from './server';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`laurel: ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const log = createLogger(config.logLevel);
+  const started = Date.now();
+  const laurel = await startLaurel(config, { log, progress: (line) => console.log(`laurel: ${line}`) });
+  const chains = laurel.services.chains.list().map((chain) => `${chain.name} (${chain.chainId})`);
+  console.log(`laurel: ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `  REST     ${laurel.url}/v1   (also ${laurel.url}/api/v1; API keys at ${laurel.url}/key/challenge)`,
+  );
+  console.log(`  GraphQL  ${laurel.url}/graphql   (Playground in a browser)`);
+  console.log(`  chains   ${chains.length ? chains.join(', ') : 'none'}`);
+
+  let stopping = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      console.log(`laurel: ${signal} again, exiting now`);
+      process.exit(1);
+    }
+    stopping = true;
+    console.log(`laurel: ${signal} received, stopping`);
+    laurel.stop().then(
+      () => {
+        console.log('laurel: stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        console.error('laurel: error while stopping', error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+  process.on('SIGHUP', shutdown);
+}
+
+main().catch((error: unknown) => {
+  console.error('laurel: failed to start:', error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+});

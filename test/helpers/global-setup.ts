@@ -1,0 +1,21 @@
+import { chmodSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../src/embedded/postgres';
+
+declare global {
+  var __LAUREL_TEST_PG__: EmbeddedPostgresHandle | undefined;
+}
+
+/**
+ * One PostgreSQL server for the whole run (each test file creates its own database on it, see
+ * database.ts). TEST_DATABASE_URL, when set, names an existing server to use instead.
+ */
+export default async function globalSetup(): Promise<void> {
+  if (process.env.TEST_DATABASE_URL) return;
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'laurel-test-'));
+  chmodSync(dataDir, 0o755); // as root, PostgreSQL runs as `postgres` and must reach the folder
+  const server = await startEmbeddedPostgres({ dataDir, database: 'laurel_test', persistent: false });
+  globalThis.__LAUREL_TEST_PG__ = server;
+  process.env.TEST_DATABASE_URL = server.adminUrl;
+}

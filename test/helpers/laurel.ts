@@ -1,0 +1,93 @@
+import { loadConfig } from '../../src/config';
+import { LOCAL_EXPLORER_URL } from '../../src/chain/registry';
+import { createLogger } from '../../src/logger';
+import { startLaurel, type Laurel } from '../../src/server';
+import { startTestChain } from './chain';
+import { createTestDatabase } from './database';
+
+export type TestChain = Awaited<ReturnType<typeof startTestChain>>;
+
+export interface TestLaurel extends Laurel {
+  databaseUrl: string;
+  /** The anvil chain named `local`, when started with `chain: true`. */
+  chain?: TestChain;
+}
+
+/**
+ * A real Laurel on a free port, over its own fresh database (and its own anvil with Laurel
+ * deployed, when `chain` is set), configured through the same environment variables as
+ * `npm start`.
+ */
+export async function startTestLaurel(
+  options: { chain?: boolean; env?: Record<string, string>; worker?: boolean } = {},
+): Promise<TestLaurel> {
+  const database = await createTestDatabase();
+  const chain = options.chain ? await startTestChain() : undefined;
+  const chains = chain
+    ? [
+        {
+          name: 'local',
+          chainId: 31337,
+          rpcUrl: chain.rpcUrl,
+          explorerUrl: LOCAL_EXPLORER_URL,
+          factoryAddress: chain.factory,
+          confirmations: 1,
+        },
+      ]
+    : [];
+  const config = loadConfig({
+    PORT: '0',
+    DATABASE_URL: database.url,
+    LOCAL_CHAIN: 'off',
+    CHAINS: JSON.stringify(chains),
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ...options.env,
+  });
+  const laurel = await startLaurel(config, { log: createLogger(config.logLevel), worker: options.worker });
+  return {
+    ...laurel,
+    databaseUrl: database.url,
+    chain,
+    stop: async () => {
+      await laurel.stop();
+      await chain?.stop();
+      await database.drop();
+    },
+  };
+}
+
+export interface HttpResult<T = Record<string, unknown>> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/** A JSON request the way a REST client makes it. */
+export async function request<T = Record<string, unknown>>(
+  url: string,
+  method: string,
+  path: string,
+  options: { body?: unknown; apiKey?: string; rawBody?: string; headers?: Record<string, string> } = {},
+): Promise<HttpResult<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.apiKey) headers['X-API-KEY'] = options.apiKey;
+  let body: string | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody;
+  else if (options.body !== undefined) body = JSON.stringify(options.body);
+  if (body !== undefined) headers['Content-Type'] ??= 'application/json';
+  const response = await fetch(`${url}${path}`, { method, headers, body });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : null) as T };
+}
+
+/** A GraphQL operation over HTTP. */
+export async function graphql<T = Record<string, unknown>>(
+  url: string,
+  query: string,
+  options: { variables?: Record<string, unknown>; apiKey?: string } = {},
+): Promise<HttpResult<{ data?: T; errors?: { message: string; extensions?: Record<string, unknown> }[] }>> {
+  return request(url, 'POST', '/graphql', {
+    body: { query, variables: options.variables },
+    apiKey: options.apiKey,
+  });
+}
