@@ -1,0 +1,285 @@
+/**
+ * Supervises a local anvil (Foundry) chain: the binary shipped by the `@foundry-rs/anvil-<platform>`
+ * npm package, on 127.0.0.1, chain id 31337, anvil's default dev mnemonic
+ * ("test test ... junk"), optionally persisting its state to a file.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+
+export const ANVIL_CHAIN_ID = 31337;
+export const ANVIL_HOST = '127.0.0.1';
+/** anvil's default mnemonic (used when none is given); its first accounts are funded. */
+export const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
+
+export interface StartAnvilOptions {
+  /** Load the chain from this file if it exists and dump it there on exit and every 2 s. */
+  stateFile?: string;
+  /** Port to listen on; default: a free port chosen by the OS. */
+  port?: number;
+  /** Receives each line anvil prints (stdout and stderr). */
+  log?: (line: string) => void;
+  /** How long to wait for anvil to answer `eth_chainId` (default 30 s). */
+  startTimeoutMs?: number;
+}
+
+export interface AnvilInstance {
+  rpcUrl: string;
+  chainId: number;
+  port: number;
+  /** The anvil process id. */
+  pid: number;
+  /** SIGTERM (anvil dumps its state), then SIGKILL after 5 s. Safe to call more than once. */
+  stop(): Promise<void>;
+}
+
+const PLATFORM_PACKAGES: Record<string, Record<string, string>> = {
+  linux: { x64: '@foundry-rs/anvil-linux-amd64', arm64: '@foundry-rs/anvil-linux-arm64' },
+  darwin: { x64: '@foundry-rs/anvil-darwin-amd64', arm64: '@foundry-rs/anvil-darwin-arm64' },
+  win32: { x64: '@foundry-rs/anvil-win32-amd64' },
+};
+
+/** Path of the anvil binary from the installed platform package. */
+export function resolveAnvilBinary(): string {
+  const binaryName = process.platform === 'win32' ? 'anvil.exe' : 'anvil';
+  const preferred = PLATFORM_PACKAGES[process.platform]?.[process.arch];
+  const candidates = [
+    ...(preferred ? [preferred] : []),
+    ...Object.values(PLATFORM_PACKAGES[process.platform] ?? {}).filter((p) => p !== preferred),
+  ];
+  const tried: string[] = [];
+  for (const pkg of candidates) {
+    try {
+      const dir = path.dirname(require.resolve(`${pkg}/package.json`));
+      const binary = path.join(dir, 'bin', binaryName);
+      if (fs.existsSync(binary)) return binary;
+      tried.push(`${binary} (missing)`);
+    } catch {
+      tried.push(`${pkg} (not installed)`);
+    }
+  }
+  throw new Error(
+    `No anvil binary for ${process.platform}/${process.arch}: install @foundry-rs/anvil` +
+      (tried.length ? `; tried ${tried.join(', ')}` : ''),
+  );
+}
+
+/** A port that is free right now on `host` (the OS picks it). */
+export function getFreePort(host = ANVIL_HOST): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, host, () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => (port ? resolve(port) : reject(new Error('Could not get a free port'))));
+    });
+  });
+}
+
+/** Rejects when something already listens on `port` (so a foreign node is never mistaken for ours). */
+function assertPortFree(port: number, host = ANVIL_HOST): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        new Error(
+          error.code === 'EADDRINUSE'
+            ? `Cannot start anvil: port ${port} on ${host} is already in use (Address already in use)`
+            : `Cannot start anvil on port ${port}: ${error.message}`,
+        ),
+      ),
+    );
+    server.listen(port, host, () => server.close(() => resolve()));
+  });
+}
+
+// Children still running: killed synchronously if this process exits without stopping them.
+const liveChildren = new Set<ChildProcess>();
+let exitHookInstalled = false;
+function trackChild(child: ChildProcess): void {
+  liveChildren.add(child);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once('exit', () => {
+      // SIGTERM, not SIGKILL: anvil still dumps its state after we are gone.
+      for (const c of liveChildren) {
+        try {
+          c.kill('SIGTERM');
+        } catch {
+          // already gone
+        }
+      }
+    });
+  }
+}
+
+class LineSplitter {
+  private rest = '';
+  constructor(private readonly onLine: (line: string) => void) {}
+  push(chunk: Buffer | string): void {
+    const text = this.rest + chunk.toString();
+    const lines = text.split(/\r?\n/);
+    this.rest = lines.pop() ?? '';
+    for (const line of lines) if (line.length > 0) this.onLine(line);
+  }
+  flush(): void {
+    if (this.rest.length > 0) this.onLine(this.rest);
+    this.rest = '';
+  }
+}
+
+async function rpcChainId(url: string, signal: AbortSignal): Promise<number> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+    signal,
+  });
+  const body = (await response.json()) as { result?: string };
+  if (typeof body.result !== 'string')
+    throw new Error(`unexpected eth_chainId answer: ${JSON.stringify(body)}`);
+  return Number(BigInt(body.result));
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+class AnvilStartError extends Error {
+  override name = 'AnvilStartError';
+  constructor(
+    message: string,
+    readonly addressInUse: boolean,
+  ) {
+    super(message);
+  }
+}
+
+async function startOnce(binary: string, port: number, opts: StartAnvilOptions): Promise<AnvilInstance> {
+  const args = [
+    '--host',
+    ANVIL_HOST,
+    '--port',
+    String(port),
+    '--chain-id',
+    String(ANVIL_CHAIN_ID),
+    '--quiet',
+  ];
+  if (opts.stateFile) {
+    const stateFile = path.resolve(opts.stateFile);
+    // anvil silently fails to dump into a directory that does not exist.
+    fs.mkdirSync(path.dirname(stateFile), { recursive: true });
+    args.push('--state', stateFile, '--state-interval', '2');
+  }
+
+  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+  trackChild(child);
+
+  const recent: string[] = [];
+  const onLine = (line: string) => {
+    recent.push(line);
+    if (recent.length > 40) recent.shift();
+    opts.log?.(line);
+  };
+  const stdout = new LineSplitter(onLine);
+  const stderr = new LineSplitter(onLine);
+  child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
+  child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
+
+  let exited = false;
+  let exitDescription = '';
+  // Aborts a pending readiness probe as soon as anvil exits.
+  const exitAbort = new AbortController();
+  const exitPromise = new Promise<void>((resolve) => {
+    const done = (description: string) => {
+      if (exited) return;
+      exited = true;
+      exitAbort.abort();
+      exitDescription = description;
+      liveChildren.delete(child);
+      stdout.flush();
+      stderr.flush();
+      resolve();
+    };
+    child.once('exit', (code, signal) => done(signal ? `signal ${signal}` : `exit code ${code}`));
+    child.once('error', (error) => done(`spawn error: ${error.message}`));
+  });
+
+  const stop = async (): Promise<void> => {
+    if (exited) return;
+    child.kill('SIGTERM');
+    let timer: NodeJS.Timeout | undefined;
+    const killed = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        if (!exited) child.kill('SIGKILL');
+        resolve();
+      }, 5000);
+    });
+    await Promise.race([exitPromise, killed.then(() => exitPromise)]);
+    if (timer) clearTimeout(timer);
+  };
+
+  const rpcUrl = `http://${ANVIL_HOST}:${port}`;
+  const timeoutMs = opts.startTimeoutMs ?? 30_000;
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (!exited && Date.now() < deadline) {
+    try {
+      const chainId = await rpcChainId(
+        rpcUrl,
+        AbortSignal.any([exitAbort.signal, AbortSignal.timeout(2000)]),
+      );
+      if (exited) break;
+      if (chainId !== ANVIL_CHAIN_ID) {
+        await stop();
+        throw new AnvilStartError(
+          `anvil at ${rpcUrl} answered chain id ${chainId}, expected ${ANVIL_CHAIN_ID}`,
+          false,
+        );
+      }
+      return { rpcUrl, chainId, port, pid: child.pid ?? -1, stop };
+    } catch (error) {
+      if (error instanceof AnvilStartError) throw error;
+      lastError = error;
+      await Promise.race([sleep(50), exitPromise]);
+    }
+  }
+
+  const output = recent.join('\n');
+  if (exited) {
+    throw new AnvilStartError(
+      `anvil exited during start-up (${exitDescription}) [${binary} ${args.join(' ')}]` +
+        (output ? `:\n${output}` : ''),
+      /address already in use/i.test(output),
+    );
+  }
+  await stop();
+  throw new AnvilStartError(
+    `anvil did not answer eth_chainId at ${rpcUrl} within ${timeoutMs} ms` +
+      (lastError instanceof Error ? ` (last error: ${lastError.message})` : '') +
+      (output ? `; its output:\n${output}` : ''),
+    false,
+  );
+}
+
+/**
+ * Starts anvil and resolves once it answers `eth_chainId`. Rejects with anvil's output when it
+ * exits or does not answer in time. When no port is given, a free one is chosen (and another one
+ * tried if it was taken in the meantime).
+ */
+export async function startAnvil(opts: StartAnvilOptions = {}): Promise<AnvilInstance> {
+  const binary = resolveAnvilBinary();
+  if (opts.port !== undefined) await assertPortFree(opts.port);
+  const attempts = opts.port === undefined ? 3 : 1;
+  for (let attempt = 1; ; attempt += 1) {
+    const port = opts.port ?? (await getFreePort());
+    try {
+      return await startOnce(binary, port, opts);
+    } catch (error) {
+      if (error instanceof AnvilStartError && error.addressInUse && attempt < attempts) continue;
+      throw error;
+    }
+  }
+}

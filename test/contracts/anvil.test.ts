@@ -1,0 +1,155 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { Contract, Wallet } from 'ethers';
+import { AppArtifact, AppFactoryArtifact, appFactoryInterface } from '../../src/chain/contracts';
+import { ensureLaurelDeployed } from '../../src/chain/deploy';
+import {
+  ANVIL_CHAIN_ID,
+  getFreePort,
+  resolveAnvilBinary,
+  startAnvil,
+  type AnvilInstance,
+} from '../../src/embedded/anvil';
+import { anvilDevPrivateKeys, anvilProvider, mined } from '../helpers/chain';
+
+const [deployerKey, ownerKey] = anvilDevPrivateKeys(2);
+
+async function withChain<T>(
+  anvil: AnvilInstance,
+  fn: (wallets: { deployer: Wallet; owner: Wallet }) => Promise<T>,
+) {
+  const provider = anvilProvider(anvil.rpcUrl);
+  try {
+    return await fn({ deployer: new Wallet(deployerKey!, provider), owner: new Wallet(ownerKey!, provider) });
+  } finally {
+    provider.destroy();
+  }
+}
+
+async function createApp(factoryAddress: string, owner: Wallet, name: string): Promise<string> {
+  const factory = new Contract(factoryAddress, AppFactoryArtifact.abi, owner);
+  const receipt = await mined(factory.createApp(name));
+  const log = receipt.logs.map((l) => appFactoryInterface.parseLog(l)).find((l) => l?.name === 'AppCreated');
+  return log!.args.app as string;
+}
+
+async function rpcAnswers(url: string): Promise<boolean> {
+  try {
+    await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+      signal: AbortSignal.timeout(1000),
+    });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('embedded anvil', () => {
+  let dir: string;
+  const started: AnvilInstance[] = [];
+  const start = async (...args: Parameters<typeof startAnvil>) => {
+    const anvil = await startAnvil(...args);
+    started.push(anvil);
+    return anvil;
+  };
+
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'laurel-anvil-'));
+  });
+  afterAll(async () => {
+    await Promise.all(started.map((a) => a.stop()));
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('finds the anvil binary of this platform', () => {
+    expect(fs.existsSync(resolveAnvilBinary())).toBe(true);
+  });
+
+  it('starts on a free local port with chain id 31337 and stops cleanly, once', async () => {
+    const lines: string[] = [];
+    const anvil = await start({ log: (line) => lines.push(line) });
+    expect(anvil.chainId).toBe(ANVIL_CHAIN_ID);
+    expect(anvil.rpcUrl).toBe(`http://127.0.0.1:${anvil.port}`);
+    expect(await rpcAnswers(anvil.rpcUrl)).toBe(true);
+    await anvil.stop();
+    await anvil.stop();
+    expect(await rpcAnswers(anvil.rpcUrl)).toBe(false);
+
+    const port = await getFreePort();
+    const onPort = await start({ port });
+    expect(onPort.port).toBe(port);
+    expect(await rpcAnswers(`http://127.0.0.1:${port}`)).toBe(true);
+    await onPort.stop();
+  });
+
+  it('keeps the chain state across a stop and a start with the same state file', async () => {
+    const stateFile = path.join(dir, 'nested', 'chain', 'state.json'); // directories are created
+    let anvil = await start({ stateFile });
+    const { factory, app } = await withChain(anvil, async ({ deployer, owner }) => {
+      const deployment = await ensureLaurelDeployed(deployer.provider!, deployer);
+      expect(deployment.deployed).toBe(true);
+      return { factory: deployment.factory, app: await createApp(deployment.factory, owner, 'Persistent') };
+    });
+    await anvil.stop();
+    expect(fs.existsSync(stateFile)).toBe(true);
+
+    anvil = await start({ stateFile });
+    await withChain(anvil, async ({ deployer, owner }) => {
+      const again = await ensureLaurelDeployed(deployer.provider!, deployer);
+      expect(again.deployed).toBe(false);
+      expect(again.factory).toBe(factory);
+      const f = new Contract(factory, AppFactoryArtifact.abi, owner);
+      expect(await f.allApps()).toEqual([app]);
+      const a = new Contract(app, AppArtifact.abi, owner);
+      expect(await a.name()).toBe('Persistent');
+      expect(await a.owner()).toBe(owner.address);
+      // The chain goes on: new transactions work after the restore.
+      await createApp(factory, owner, 'After restart');
+      expect(await f.appCount()).toBe(2n);
+    });
+    await anvil.stop();
+  });
+
+  it('keeps the state after an unclean stop (periodic dump)', async () => {
+    const stateFile = path.join(dir, 'crash.json');
+    let anvil = await start({ stateFile });
+    const { factory, app } = await withChain(anvil, async ({ deployer, owner }) => {
+      const deployment = await ensureLaurelDeployed(deployer.provider!, deployer);
+      return { factory: deployment.factory, app: await createApp(deployment.factory, owner, 'Survivor') };
+    });
+    await new Promise((resolve) => setTimeout(resolve, 2600)); // --state-interval 2
+    process.kill(anvil.pid, 'SIGKILL');
+    await anvil.stop(); // resolves once the process is gone
+
+    anvil = await start({ stateFile });
+    await withChain(anvil, async ({ owner }) => {
+      const f = new Contract(factory, AppFactoryArtifact.abi, owner);
+      expect(await f.allApps()).toEqual([app]);
+    });
+    await anvil.stop();
+  });
+
+  it('reports why anvil could not start', async () => {
+    const garbage = path.join(dir, 'garbage.json');
+    fs.writeFileSync(garbage, 'not json');
+    await expect(startAnvil({ stateFile: garbage })).rejects.toThrow(
+      /anvil exited during start-up[\s\S]*garbage\.json/,
+    );
+
+    const port = await getFreePort();
+    const sockets = new Set<net.Socket>();
+    const blocker = net.createServer((socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => blocker.listen(port, '127.0.0.1', resolve));
+    try {
+      await expect(startAnvil({ port })).rejects.toThrow(/Address already in use/);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+  });
+});

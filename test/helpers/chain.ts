@@ -1,0 +1,113 @@
+/**
+ * A throw-away anvil chain with Laurel deployed, for tests. One per test file (beforeAll/afterAll).
+ */
+import {
+  HDNodeWallet,
+  JsonRpcProvider,
+  Wallet,
+  type ContractTransactionReceipt,
+  type ContractTransactionResponse,
+} from 'ethers';
+import { decodeLaurelRevert, revertDataOf, type DecodedLaurelRevert } from '../../src/chain/contracts';
+import { deployLaurel, type LaurelDeployment } from '../../src/chain/deploy';
+import { ANVIL_CHAIN_ID, ANVIL_MNEMONIC, startAnvil, type AnvilInstance } from '../../src/embedded/anvil';
+
+export { ANVIL_MNEMONIC };
+
+export interface TestChain {
+  rpcUrl: string;
+  chainId: number;
+  provider: JsonRpcProvider;
+  /** anvil's first 10 dev accounts (10 000 ETH each), connected to `provider`. */
+  wallets: Wallet[];
+  /** The AppFactory address. */
+  factory: string;
+  deployment: LaurelDeployment;
+  anvil: AnvilInstance;
+  stop(): Promise<void>;
+}
+
+let devKeys: string[] | undefined;
+
+/** Private keys of anvil's first `count` dev accounts (m/44'/60'/0'/0/i of the default mnemonic). */
+export function anvilDevPrivateKeys(count = 10): string[] {
+  if (!devKeys || devKeys.length < count) {
+    const root = HDNodeWallet.fromPhrase(ANVIL_MNEMONIC, undefined, "m/44'/60'/0'/0");
+    devKeys = Array.from({ length: count }, (_, i) => root.deriveChild(i).privateKey);
+  }
+  return devKeys.slice(0, count);
+}
+
+/**
+ * A provider suited to anvil's instant mining: no request cache (ethers caches identical calls
+ * such as `eth_getTransactionCount` for 250 ms by default, which hands out the same nonce to two
+ * quick transactions) and fast polling.
+ */
+export function anvilProvider(rpcUrl: string): JsonRpcProvider {
+  const provider = new JsonRpcProvider(rpcUrl, ANVIL_CHAIN_ID, { staticNetwork: true, cacheTimeout: -1 });
+  provider.pollingInterval = 20;
+  return provider;
+}
+
+/** Starts anvil (no state file) and deploys Laurel from the first dev account. */
+export async function startTestChain(): Promise<TestChain> {
+  const anvil = await startAnvil();
+  const provider = anvilProvider(anvil.rpcUrl);
+  try {
+    const wallets = anvilDevPrivateKeys(10).map((key) => new Wallet(key, provider));
+    const deployment = await deployLaurel(wallets[0]);
+    return {
+      rpcUrl: anvil.rpcUrl,
+      chainId: anvil.chainId,
+      provider,
+      wallets,
+      factory: deployment.factory,
+      deployment,
+      anvil,
+      stop: async () => {
+        provider.destroy();
+        await anvil.stop();
+      },
+    };
+  } catch (error) {
+    provider.destroy();
+    await anvil.stop();
+    throw error;
+  }
+}
+
+// ------------------------------------------------------------------ assertions
+
+/** Awaits `action` and returns the decoded Laurel custom error it reverted with (fails if it did not revert). */
+export async function revertOf(
+  action: Promise<unknown> | (() => Promise<unknown>),
+): Promise<DecodedLaurelRevert> {
+  let caught: unknown;
+  try {
+    await (typeof action === 'function' ? action() : action);
+  } catch (error) {
+    caught = error;
+  }
+  if (caught === undefined) throw new Error('expected a revert, but the call succeeded');
+  const decoded = decodeLaurelRevert(revertDataOf(caught));
+  if (!decoded) throw new Error(`expected a decodable Laurel revert, got: ${String(caught)}`);
+  return decoded;
+}
+
+/** Asserts that `action` reverts with the custom error `errorName` (and `args`, when given). */
+export async function expectLaurelRevert(
+  action: Promise<unknown> | (() => Promise<unknown>),
+  errorName: string,
+  args?: unknown[],
+): Promise<void> {
+  const decoded = await revertOf(action);
+  expect(decoded.errorName).toBe(errorName);
+  if (args) expect(decoded.args).toEqual(args);
+}
+
+/** Sends a contract transaction and waits for its receipt (fails on a revert or a missing receipt). */
+export async function mined(tx: Promise<ContractTransactionResponse>): Promise<ContractTransactionReceipt> {
+  const receipt = await (await tx).wait();
+  if (!receipt) throw new Error('transaction has no receipt');
+  return receipt;
+}
