@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { addressSchema } from '../../validation';
+
+/**
+ * A signature as hex, 0x-prefixed or not (normalised to 0x). A 65-byte signature is 132
+ * characters; the bound only keeps absurd input out: a malformed signature of sane length is a
+ * failed verification (401), not a validation error.
+ */
+export const signatureSchema = z
+  .string()
+  .max(256)
+  .regex(/^(0x)?[0-9a-fA-F]+$/, 'Invalid hex string')
+  .transform((value) => (value.startsWith('0x') ? value : `0x${value}`));
+
+/** POST /key/challenge, mutation requestApiKeyChallenge. */
+export const requestChallengeSchema = z.object({ public_address: addressSchema });
+export type RequestChallengeInput = z.output<typeof requestChallengeSchema>;
+
+/** POST /key/verify, mutation verifyApiKeyChallenge. */
+export const verifyChallengeSchema = z.object({ signature: signatureSchema, public_address: addressSchema });
+export type VerifyChallengeInput = z.output<typeof verifyChallengeSchema>;
+
+/** GET /v1/keys, query apiKeys. */
+export const listApiKeysSchema = z.object({});
+
+/** DELETE /v1/keys/:id, mutation revokeApiKey. */
+export const revokeApiKeySchema = z.object({ id: z.string().uuid() });
+export type RevokeApiKeyInput = z.output<typeof revokeApiKeySchema>;

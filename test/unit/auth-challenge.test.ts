@@ -1,0 +1,139 @@
+import { Wallet, verifyMessage } from 'ethers';
+import { ValidationError } from '../../src/errors';
+import { renderError, SHAPE_C } from '../../src/http/error-shapes';
+import {
+  verifyChallengeSchema,
+  requestChallengeSchema,
+  revokeApiKeySchema,
+} from '../../src/modules/auth/auth.schema';
+import { buildChallengeMessage } from '../../src/modules/auth/challenge-message';
+import { parseInput } from '../../src/validation';
+
+function shapeCOf(schema: Parameters<typeof parseInput>[0], input: unknown): unknown {
+  try {
+    parseInput(schema, input);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ValidationError);
+    return renderError(SHAPE_C, error as ValidationError).body;
+  }
+  throw new Error('expected a validation error');
+}
+
+describe('the API key challenge message', () => {
+  const wallet = Wallet.createRandom();
+  const message = buildChallengeMessage({
+    address: wallet.address,
+    nonce: '0123456789abcdef0123456789abcdef',
+    issuedAt: new Date('2026-01-02T03:04:05.000Z'),
+    expiresAt: new Date('2026-01-02T03:14:05.000Z'),
+  });
+
+  it('is an EIP-4361 style text naming Laurel, the address, nonce and times', () => {
+    const lines = message.split('\n');
+    expect(lines[0]).toBe('Laurel wants you to sign in with your Ethereum account:');
+    expect(lines[1]).toBe(wallet.address);
+    expect(lines[2]).toBe('');
+    expect(lines[3]).toMatch(/Laurel API key/);
+    expect(lines.slice(4)).toEqual([
+      '',
+      'Version: 1',
+      'Nonce: 0123456789abcdef0123456789abcdef',
+      'Issued At: 2026-01-02T03:04:05.000Z',
+      'Expiration Time: 2026-01-02T03:14:05.000Z',
+    ]);
+  });
+
+  it('is what wallet.signMessage signs (EIP-191) and verifyMessage recovers', async () => {
+    const signature = await wallet.signMessage(message);
+    expect(verifyMessage(message, signature)).toBe(wallet.address);
+    expect(verifyMessage(`${message} `, signature)).not.toBe(wallet.address);
+  });
+});
+
+describe('auth input schemas', () => {
+  const address = '0x52908400098527886E0F7030069857D2E4169EE7';
+
+  it('normalise addresses with or without 0x, in any case, to the checksummed form', () => {
+    for (const value of [
+      address,
+      address.toLowerCase(),
+      address.slice(2).toUpperCase(),
+      `0x${address.slice(2).toUpperCase()}`,
+    ]) {
+      expect(parseInput(requestChallengeSchema, { public_address: value })).toEqual({
+        public_address: address,
+      });
+    }
+  });
+
+  it('normalise signatures to 0x hex', () => {
+    expect(parseInput(verifyChallengeSchema, { signature: 'abcd', public_address: address })).toEqual({
+      signature: '0xabcd',
+      public_address: address,
+    });
+  });
+
+  it('report missing fields and wrong types in Shape C', () => {
+    expect(shapeCOf(verifyChallengeSchema, {})).toEqual({
+      error: {
+        issues: [
+          {
+            code: 'invalid_type',
+            expected: 'string',
+            received: 'undefined',
+            path: ['signature'],
+            message: 'Required',
+          },
+          {
+            code: 'invalid_type',
+            expected: 'string',
+            received: 'undefined',
+            path: ['public_address'],
+            message: 'Required',
+          },
+        ],
+      },
+    });
+    expect(shapeCOf(requestChallengeSchema, { public_address: 42 })).toEqual({
+      error: {
+        issues: [
+          {
+            code: 'invalid_type',
+            expected: 'string',
+            received: 'number',
+            path: ['public_address'],
+            message: 'Expected string, received number',
+          },
+        ],
+      },
+    });
+    expect(shapeCOf(requestChallengeSchema, { public_address: '0x1234' })).toEqual({
+      error: {
+        issues: [
+          {
+            validation: 'regex',
+            code: 'invalid_string',
+            path: ['public_address'],
+            message: 'Invalid address',
+          },
+        ],
+      },
+    });
+  });
+
+  it('reject over-long and non-hex signatures', () => {
+    expect(
+      shapeCOf(verifyChallengeSchema, { signature: `0x${'a'.repeat(300)}`, public_address: address }),
+    ).toEqual({
+      error: { issues: [expect.objectContaining({ code: 'too_big', path: ['signature'] })] },
+    });
+    expect(shapeCOf(verifyChallengeSchema, { signature: '0xnothex', public_address: address })).toEqual({
+      error: { issues: [expect.objectContaining({ code: 'invalid_string', path: ['signature'] })] },
+    });
+  });
+
+  it('take a UUID to revoke', () => {
+    expect(parseInput(revokeApiKeySchema, { id: '6f1c2a57-2b1e-4a56-9a4e-3f3f1b0b9b0c' })).toBeTruthy();
+    expect(() => parseInput(revokeApiKeySchema, { id: '42' })).toThrow(ValidationError);
+  });
+});
