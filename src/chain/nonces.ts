@@ -1,0 +1,105 @@
+import { getAddress } from 'ethers';
+import type { PrismaClient } from '../db/prisma';
+
+/**
+ * Nonce reservation
+ * =================
+ * Laurel builds unsigned transactions that callers sign and send later, possibly many at once for
+ * the same sender. The node's pending nonce alone would hand the same nonce to every build made
+ * before the first one is broadcast, so each nonce a build hands out is reserved in PostgreSQL
+ * (table `nonce_reservations`, key (chain_id, sender, nonce)):
+ *
+ * 1. A build asks the node for the sender's pending nonce (`eth_getTransactionCount(sender,
+ *    'pending')`: mined plus queued-in-the-pool transactions).
+ * 2. In one database transaction, serialised per (chain, sender) with
+ *    `pg_advisory_xact_lock(hashtext(chain_id || ':' || sender))`:
+ *    a. reservations the chain has passed (nonce < pending nonce) are deleted: those nonces are
+ *       used, whoever sent them;
+ *    b. reservations whose lease ran out (expires_at < now()) are deleted: their transaction was
+ *       never sent (or was dropped by the node), so the nonce is free again;
+ *    c. the smallest nonce >= pending nonce that is not reserved is handed out, so a reclaimed
+ *       nonce fills its gap before later nonces are used and transactions never wait behind a
+ *       hole for long;
+ *    d. it is inserted with expires_at = now() + NONCE_RESERVATION_TTL_SECONDS (default 120 s).
+ * 3. When a signed transaction is broadcast through Laurel (`/transactions/execute*`),
+ *    `markNonceBroadcast` records its hash on the reservation and renews the lease. Once the node
+ *    counts the transaction, step (a) removes the row. A broadcast transaction that the node later
+ *    drops (evicted, node restarted) frees its nonce when the renewed lease runs out instead of
+ *    blocking the sender forever.
+ *
+ * Consequences: N concurrent builds for one sender get N distinct, consecutive nonces; an unsigned
+ * transaction that is never sent holds its nonce for at most the TTL, after which the next build
+ * reuses it (and transactions built after it but sent before it wait in the node's queue until
+ * the gap is filled). A sender who also sends transactions by other means is safe: the pending
+ * nonce moves past them.
+ */
+
+/** Same default as NONCE_RESERVATION_TTL_SECONDS (config.transactions.nonceReservationTtlSeconds). */
+export const DEFAULT_NONCE_RESERVATION_TTL_SECONDS = 120;
+
+export interface ReserveNonceParams {
+  chainId: number;
+  sender: string;
+  /** The node's `eth_getTransactionCount(sender, 'pending')`. */
+  pendingNonce: number;
+  /** Lease of the reservation; config.transactions.nonceReservationTtlSeconds. */
+  ttlSeconds?: number;
+}
+
+const TRANSACTION_OPTIONS = { maxWait: 15_000, timeout: 15_000 };
+
+/** Reserves and returns the nonce the sender's next built transaction uses (see the rule above). */
+export async function reserveNonce(prisma: PrismaClient, params: ReserveNonceParams): Promise<number> {
+  const sender = getAddress(params.sender);
+  const { chainId } = params;
+  const pending = BigInt(params.pendingNonce);
+  const ttl = params.ttlSeconds ?? DEFAULT_NONCE_RESERVATION_TTL_SECONDS;
+  return prisma.$transaction(async (db) => {
+    await db.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`${chainId}:${sender}`}))`;
+    await db.$executeRaw`
+      DELETE FROM nonce_reservations
+       WHERE chain_id = ${chainId} AND sender = ${sender}
+         AND (nonce < ${pending} OR expires_at < now())`;
+    const rows = await db.$queryRaw<{ nonce: bigint }[]>`
+      INSERT INTO nonce_reservations (chain_id, sender, nonce, reserved_at, expires_at)
+      SELECT ${chainId}::integer, ${sender}::varchar, min(candidate.nonce), now(), now() + make_interval(secs => ${ttl}::double precision)
+        FROM (SELECT ${pending}::bigint AS nonce
+              UNION ALL
+              SELECT r.nonce + 1 FROM nonce_reservations r
+               WHERE r.chain_id = ${chainId} AND r.sender = ${sender} AND r.nonce >= ${pending}) AS candidate
+       WHERE NOT EXISTS (SELECT 1 FROM nonce_reservations taken
+                          WHERE taken.chain_id = ${chainId} AND taken.sender = ${sender}
+                            AND taken.nonce = candidate.nonce)
+      RETURNING nonce`;
+    return Number(rows[0].nonce);
+  }, TRANSACTION_OPTIONS);
+}
+
+export interface MarkNonceBroadcastParams {
+  chainId: number;
+  sender: string;
+  nonce: number | bigint;
+  transactionHash: string;
+  /** The renewed lease; config.transactions.nonceReservationTtlSeconds. */
+  ttlSeconds?: number;
+}
+
+/**
+ * Records that a transaction using this nonce was broadcast, renewing the reservation's lease
+ * (and creating it when the transaction was built elsewhere or its reservation was already
+ * reclaimed), so no build hands the nonce out while the node may still include the transaction.
+ */
+export async function markNonceBroadcast(
+  prisma: PrismaClient,
+  params: MarkNonceBroadcastParams,
+): Promise<void> {
+  const sender = getAddress(params.sender);
+  const nonce = BigInt(params.nonce);
+  const ttl = params.ttlSeconds ?? DEFAULT_NONCE_RESERVATION_TTL_SECONDS;
+  await prisma.$executeRaw`
+    INSERT INTO nonce_reservations (chain_id, sender, nonce, reserved_at, expires_at, transaction_hash)
+    VALUES (${params.chainId}, ${sender}, ${nonce}, now(), now() + make_interval(secs => ${ttl}::double precision),
+            ${params.transactionHash})
+    ON CONFLICT (chain_id, sender, nonce)
+      DO UPDATE SET transaction_hash = EXCLUDED.transaction_hash, expires_at = EXCLUDED.expires_at`;
+}

@@ -1,0 +1,100 @@
+import { getAddress, type JsonRpcProvider } from 'ethers';
+import { AppError } from '../errors';
+import { creditTokenInterface } from './contracts';
+import type { Chain, ChainRegistry } from './registry';
+
+/** A Laurel credit or point token (CreditToken). */
+export interface TokenInfo {
+  /** Checksummed. */
+  address: string;
+  name: string;
+  symbol: string;
+  decimals: number;
+  /** True for a non-transferable point token. */
+  isPoint: boolean;
+  /** The app that mints it (checksummed). */
+  app: string | null;
+}
+
+const FIELDS = ['name', 'symbol', 'decimals', 'isPoint', 'app'] as const;
+
+async function viewCall(provider: JsonRpcProvider, to: string, method: (typeof FIELDS)[number]) {
+  const data = creditTokenInterface.encodeFunctionData(method, []);
+  try {
+    const result = await provider.call({ to, data });
+    if (!result || result === '0x') return null;
+    return creditTokenInterface.decodeFunctionResult(method, result)[0] as unknown;
+  } catch (error) {
+    // A revert (or undecodable answer) means "not a Laurel token"; an unreachable node is not.
+    if (
+      (error as { code?: unknown }).code === 'CALL_EXCEPTION' ||
+      (error as { code?: unknown }).code === 'BAD_DATA'
+    )
+      return null;
+    throw error;
+  }
+}
+
+/**
+ * Looks up Laurel credit/point tokens by address. A token's name, symbol, decimals, kind and app
+ * never change, so a found token is cached in memory for the life of the process (per chain and
+ * address); one lookup is one JSON-RPC batch (code + five views). An address that is not a
+ * contract, or whose views revert or answer nothing, is not a Laurel token: null (not cached,
+ * since a token may be deployed there later).
+ */
+export class TokenDirectory {
+  private readonly known = new Map<string, TokenInfo>();
+  private readonly lookups = new Map<string, Promise<TokenInfo | null>>();
+
+  constructor(private readonly chains: ChainRegistry) {}
+
+  async get(chain: Chain, address: string): Promise<TokenInfo | null> {
+    const checksummed = getAddress(address);
+    const key = `${chain.chainId}:${checksummed}`;
+    const found = this.known.get(key);
+    if (found) return found;
+    let lookup = this.lookups.get(key);
+    if (!lookup) {
+      lookup = this.lookup(chain, checksummed)
+        .then((info) => {
+          if (info) this.known.set(key, info);
+          return info;
+        })
+        .finally(() => this.lookups.delete(key));
+      this.lookups.set(key, lookup);
+    }
+    return lookup;
+  }
+
+  private async lookup(chain: Chain, address: string): Promise<TokenInfo | null> {
+    const [code, name, symbol, decimals, isPoint, app] = await this.chains.call(chain, (provider) =>
+      Promise.all([
+        provider.getCode(address),
+        ...FIELDS.map((method) => viewCall(provider, address, method)),
+      ]),
+    );
+    if (
+      code === '0x' ||
+      name == null ||
+      symbol == null ||
+      decimals == null ||
+      isPoint == null ||
+      app == null
+    ) {
+      return null;
+    }
+    try {
+      return {
+        address,
+        name: String(name),
+        symbol: String(symbol),
+        decimals: Number(decimals),
+        isPoint: Boolean(isPoint),
+        app: getAddress(String(app)),
+      };
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      return null;
+    }
+  }
+}

@@ -1,0 +1,44 @@
+import { Field, Int, ObjectType } from 'type-graphql';
+import type { UnsignedTransactionJson } from '../chain/transaction-builder';
+
+@ObjectType({
+  description:
+    'An unsigned EIP-1559 transaction: sign it with the sender wallet as given, then send it to executeTransaction',
+})
+export class UnsignedTransaction implements UnsignedTransactionJson {
+  @Field({ description: 'The contract called' })
+  to!: string;
+
+  @Field({ description: 'Hex-encoded call data' })
+  data!: string;
+
+  @Field({ description: 'Decimal integer (wei)' })
+  maxPriorityFeePerGas!: string;
+
+  @Field({ description: 'Decimal integer (wei)' })
+  maxFeePerGas!: string;
+
+  @Field({ description: 'Decimal integer: the simulated gas use plus 20 %' })
+  gasLimit!: string;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'Same as gasLimit; only in credit creation, approval and ERC-20 reward responses',
+  })
+  gas?: string;
+
+  @Field(() => Int, { description: 'Reserved for this transaction: sign and send it soon' })
+  nonce!: number;
+
+  @Field(() => Int)
+  chainId!: number;
+
+  @Field(() => Int, { description: 'Transaction type (2: EIP-1559)' })
+  type!: 2;
+}
+
+@ObjectType({ description: 'The answer of every operation that builds a transaction' })
+export class UnsignedTransactionPayload {
+  @Field(() => UnsignedTransaction)
+  unsignedTransaction!: UnsignedTransaction;
+}

@@ -1,0 +1,121 @@
+import { Wallet } from 'ethers';
+import { markNonceBroadcast, reserveNonce } from '../../src/chain/nonces';
+import { createPrismaClient, type PrismaClient } from '../../src/db/prisma';
+import { createTestDatabase } from '../helpers/database';
+
+describe('nonce reservation (PostgreSQL)', () => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let prisma: PrismaClient;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    prisma = createPrismaClient(database.url, 10);
+  });
+
+  afterAll(async () => {
+    await prisma?.$disconnect();
+    await database?.drop();
+  });
+
+  const sender = () => Wallet.createRandom().address;
+  const reservations = async (chainId: number, address: string) =>
+    (
+      await prisma.nonceReservation.findMany({
+        where: { chainId, sender: address },
+        orderBy: { nonce: 'asc' },
+      })
+    ).map((row) => Number(row.nonce));
+
+  it('hands 20 concurrent builds 20 distinct consecutive nonces', async () => {
+    const address = sender();
+    const nonces = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        reserveNonce(prisma, { chainId: 1, sender: address, pendingNonce: 7 }),
+      ),
+    );
+    expect([...nonces].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => 7 + i));
+  });
+
+  it('keeps senders and chains apart, whatever the address case', async () => {
+    const address = sender();
+    expect(await reserveNonce(prisma, { chainId: 1, sender: address, pendingNonce: 0 })).toBe(0);
+    expect(await reserveNonce(prisma, { chainId: 1, sender: address.toLowerCase(), pendingNonce: 0 })).toBe(
+      1,
+    );
+    expect(await reserveNonce(prisma, { chainId: 2, sender: address, pendingNonce: 0 })).toBe(0);
+    expect(await reserveNonce(prisma, { chainId: 1, sender: sender(), pendingNonce: 0 })).toBe(0);
+  });
+
+  it('drops reservations the chain has passed', async () => {
+    const address = sender();
+    for (let i = 0; i < 3; i += 1)
+      await reserveNonce(prisma, { chainId: 1, sender: address, pendingNonce: 0 });
+    expect(await reserveNonce(prisma, { chainId: 1, sender: address, pendingNonce: 2 })).toBe(3);
+    expect(await reservations(1, address)).toEqual([2, 3]);
+    // The chain moved past everything reserved: start again at the pending nonce.
+    expect(await reserveNonce(prisma, { chainId: 1, sender: address, pendingNonce: 10 })).toBe(10);
+    expect(await reservations(1, address)).toEqual([10]);
+  });
+
+  it('reclaims expired reservations and fills the gap first', async () => {
+    const address = sender();
+    for (let i = 0; i < 4; i += 1)
+      await reserveNonce(prisma, { chainId: 1, sender: address, pendingNonce: 0 });
+    // Nonce 1 was never sent: its lease ran out.
+    await prisma.nonceReservation.update({
+      where: { chainId_sender_nonce: { chainId: 1, sender: address, nonce: 1n } },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
+    expect(await reserveNonce(prisma, { chainId: 1, sender: address, pendingNonce: 0 })).toBe(1);
+    expect(await reserveNonce(prisma, { chainId: 1, sender: address, pendingNonce: 0 })).toBe(4);
+  });
+
+  it('sets the lease from the TTL', async () => {
+    const address = sender();
+    await reserveNonce(prisma, { chainId: 1, sender: address, pendingNonce: 0, ttlSeconds: 30 });
+    const [row] = await prisma.nonceReservation.findMany({ where: { sender: address } });
+    const lease = row.expiresAt.getTime() - row.reservedAt.getTime();
+    expect(lease).toBe(30_000);
+    expect(row.transactionHash).toBeNull();
+  });
+
+  it('marks a broadcast nonce and renews its lease (or records one built elsewhere)', async () => {
+    const address = sender();
+    const hash = `0x${'ab'.repeat(32)}`;
+    await reserveNonce(prisma, { chainId: 1, sender: address, pendingNonce: 5, ttlSeconds: 1 });
+    await markNonceBroadcast(prisma, {
+      chainId: 1,
+      sender: address,
+      nonce: 5,
+      transactionHash: hash,
+      ttlSeconds: 60,
+    });
+    await markNonceBroadcast(prisma, { chainId: 1, sender: address, nonce: 6, transactionHash: hash });
+    const rows = await prisma.nonceReservation.findMany({
+      where: { sender: address },
+      orderBy: { nonce: 'asc' },
+    });
+    expect(rows.map((row) => [Number(row.nonce), row.transactionHash])).toEqual([
+      [5, hash],
+      [6, hash],
+    ]);
+    expect(rows[0].expiresAt.getTime() - Date.now()).toBeGreaterThan(50_000);
+    // Broadcast but not yet counted by the node: not handed out again.
+    expect(await reserveNonce(prisma, { chainId: 1, sender: address, pendingNonce: 5 })).toBe(7);
+  });
+
+  it('frees a broadcast nonce whose renewed lease ran out (the node dropped the transaction)', async () => {
+    const address = sender();
+    await markNonceBroadcast(prisma, {
+      chainId: 1,
+      sender: address,
+      nonce: 3,
+      transactionHash: `0x${'cd'.repeat(32)}`,
+    });
+    await prisma.nonceReservation.updateMany({
+      where: { sender: address },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
+    expect(await reserveNonce(prisma, { chainId: 1, sender: address, pendingNonce: 3 })).toBe(3);
+  });
+});
