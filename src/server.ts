@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import { HDNodeWallet } from 'ethers';
+import { Logger as WorkerLogger, runMigrations as runWorkerMigrations } from 'graphile-worker';
 import { ChainRegistry, LOCAL_EXPLORER_URL } from './chain/registry';
 import { wantsLocalChain, type Config } from './config';
 import { createPrismaClient } from './db/prisma';
@@ -11,7 +12,7 @@ import { startEmbeddedPostgres } from './embedded/postgres';
 import { ensureLaurelDeployed } from './chain/deploy';
 import { buildGraphQLSchema } from './graphql/schema';
 import { createHttpApp } from './http/app';
-import { crontab, taskList } from './jobs/tasks';
+import { createTaskList, crontab } from './jobs/tasks';
 import { startJobWorker } from './jobs/worker';
 import type { Logger } from './logger';
 import { createModules, resolverClasses, type Services } from './modules';
@@ -19,6 +20,8 @@ import { createModules, resolverClasses, type Services } from './modules';
 /** anvil's well-known development mnemonic; its first account deploys Laurel on the local chain. */
 export const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
 export const LOCAL_CHAIN_ID = 31337;
+
+const silentWorkerLogger = new WorkerLogger(() => () => undefined);
 
 export interface Laurel {
   /** e.g. http://127.0.0.1:4000 */
@@ -69,6 +72,8 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     }
 
     const migrations = await migrate(databaseUrl);
+    // graphile-worker's own schema: requests enqueue jobs even in a process that runs no worker.
+    await runWorkerMigrations({ connectionString: databaseUrl, logger: silentWorkerLogger });
     progress(
       `migrations  ${migrations.applied.length ? `applied ${migrations.applied.join(', ')}` : 'database is up to date'}`,
     );
@@ -113,7 +118,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
         databaseUrl,
         concurrency: config.workerConcurrency,
         log: log.child({ component: 'worker' }),
-        taskList,
+        taskList: createTaskList(services),
         crontab,
       });
       stops.push(() => worker.stop());

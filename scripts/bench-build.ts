@@ -1,0 +1,293 @@
+/**
+ * Build throughput of POST /v1/reward/XP: unsigned App.rewardXP transactions built per second by a
+ * real Laurel (HTTP, API key, validation, simulation, fees, nonce reservation in PostgreSQL), for
+ * one sender (N concurrent requests) and for many senders, next to a baseline measured in the same
+ * run on the same chain: plain ethers doing the RPC work of one build (populateTransaction +
+ * estimateGas + getFeeData + getTransactionCount), with the same concurrency.
+ *
+ *   npm run build && node dist/scripts/bench-build.js      (or: npm run bench:build)
+ *
+ * Everything runs on loopback, in a temporary folder removed at the end: an embedded PostgreSQL,
+ * an anvil with Laurel deployed, Laurel itself in-process. Each phase is bounded by a number of
+ * builds and a number of seconds, whichever comes first. Environment knobs (defaults):
+ * BENCH_CONCURRENCY (16), BENCH_SENDERS (8), BENCH_MAX_BUILDS (400), BENCH_MAX_SECONDS (10).
+ */
+import 'reflect-metadata';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  Contract,
+  HDNodeWallet,
+  JsonRpcProvider,
+  Wallet,
+  getAddress,
+  parseEther,
+  toBeHex,
+  type ContractTransactionReceipt,
+} from 'ethers';
+import { appFactoryInterface, appInterface, encodeActionId } from '../src/chain/contracts';
+import { ensureLaurelDeployed } from '../src/chain/deploy';
+import { LOCAL_EXPLORER_URL } from '../src/chain/registry';
+import { loadConfig } from '../src/config';
+import { ANVIL_MNEMONIC, startAnvil } from '../src/embedded/anvil';
+import { startEmbeddedPostgres } from '../src/embedded/postgres';
+import { createLogger } from '../src/logger';
+import { startLaurel } from '../src/server';
+
+const XP_AMOUNT = 1;
+const ACTION_ID = 'bench';
+
+function envInt(name: string, fallback: number, max: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > max) {
+    throw new Error(`${name} must be an integer between 1 and ${max}`);
+  }
+  return value;
+}
+
+const options = {
+  concurrency: envInt('BENCH_CONCURRENCY', 16, 256),
+  senders: envInt('BENCH_SENDERS', 8, 64),
+  maxBuilds: envInt('BENCH_MAX_BUILDS', 400, 100_000),
+  maxSeconds: envInt('BENCH_MAX_SECONDS', 10, 600),
+};
+
+interface Build {
+  sender: string;
+  nonce: number;
+}
+
+interface PhaseResult {
+  builds: number;
+  failures: number;
+  seconds: number;
+  perSecond: number;
+  p50Ms: number;
+  p95Ms: number;
+  /** Senders whose builds got pairwise distinct nonces. */
+  distinctNonces: boolean;
+  firstFailure?: string;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/**
+ * Runs `build` with `concurrency` workers until `maxBuilds` were started or `maxSeconds` passed;
+ * `build(i)` is the i-th build (round-robin over senders is up to it).
+ */
+async function runPhase(build: (i: number) => Promise<Build>): Promise<PhaseResult> {
+  const latencies: number[] = [];
+  const builds: Build[] = [];
+  let failures = 0;
+  let firstFailure: string | undefined;
+  let started = 0;
+  const t0 = performance.now();
+  const deadline = t0 + options.maxSeconds * 1000;
+  const worker = async () => {
+    while (started < options.maxBuilds && performance.now() < deadline) {
+      const i = started++;
+      const begin = performance.now();
+      try {
+        builds.push(await build(i));
+        latencies.push(performance.now() - begin);
+      } catch (error) {
+        failures += 1;
+        firstFailure ??= (error as Error).message;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency }, worker));
+  const seconds = (performance.now() - t0) / 1000;
+  latencies.sort((a, b) => a - b);
+  const seen = new Set(builds.map((b) => `${b.sender}:${b.nonce}`));
+  return {
+    builds: builds.length,
+    failures,
+    seconds,
+    perSecond: builds.length / seconds,
+    p50Ms: percentile(latencies, 50),
+    p95Ms: percentile(latencies, 95),
+    distinctNonces: seen.size === builds.length,
+    firstFailure,
+  };
+}
+
+async function postJson(
+  url: string,
+  body: unknown,
+  apiKey?: string,
+): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...(apiKey ? { 'X-API-KEY': apiKey } : {}) },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? (JSON.parse(text) as unknown) : null };
+}
+
+/** An API key the way a client gets one: challenge, personal_sign, verify. */
+async function apiKeyFor(baseUrl: string, wallet: Wallet | HDNodeWallet): Promise<string> {
+  const challenge = await postJson(`${baseUrl}/key/challenge`, { public_address: wallet.address });
+  const text = (challenge.body as { challenge?: string } | null)?.challenge;
+  if (challenge.status !== 200 || !text) throw new Error(`key/challenge: ${JSON.stringify(challenge.body)}`);
+  const signature = await wallet.signMessage(text);
+  const verify = await postJson(`${baseUrl}/key/verify`, { signature, public_address: wallet.address });
+  const key = (verify.body as { api_key?: string } | null)?.api_key;
+  if (verify.status !== 200 || !key) throw new Error(`key/verify: ${JSON.stringify(verify.body)}`);
+  return key;
+}
+
+function line(label: string, result: PhaseResult): string {
+  return (
+    `${label.padEnd(38)} ${result.perSecond.toFixed(1).padStart(8)} builds/s` +
+    `  (${result.builds} in ${result.seconds.toFixed(2)} s, p50 ${result.p50Ms.toFixed(1)} ms, ` +
+    `p95 ${result.p95Ms.toFixed(1)} ms, failures ${result.failures}, ` +
+    `nonces ${result.distinctNonces ? 'distinct' : 'REPEATED'})` +
+    (result.firstFailure ? `\n${' '.repeat(40)}first failure: ${result.firstFailure.slice(0, 200)}` : '')
+  );
+}
+
+async function main(): Promise<void> {
+  const stops: (() => Promise<unknown>)[] = [];
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'laurel-bench-'));
+  chmodSync(folder, 0o755); // as root, PostgreSQL runs as `postgres` and must reach the folder
+  stops.push(async () => rmSync(folder, { recursive: true, force: true }));
+  try {
+    console.log(
+      `bench-build: concurrency ${options.concurrency}, senders ${options.senders}, ` +
+        `at most ${options.maxBuilds} builds or ${options.maxSeconds} s per phase`,
+    );
+    const postgres = await startEmbeddedPostgres({
+      dataDir: folder,
+      database: 'laurel_bench',
+      persistent: false,
+    });
+    stops.push(() => postgres.stop());
+    const anvil = await startAnvil();
+    stops.push(() => anvil.stop());
+
+    // cacheTimeout -1: every call goes to the node (ethers otherwise reuses identical answers for 250 ms).
+    const provider = new JsonRpcProvider(anvil.rpcUrl, anvil.chainId, {
+      staticNetwork: true,
+      cacheTimeout: -1,
+    });
+    provider.pollingInterval = 50;
+    stops.push(async () => provider.destroy());
+    const owner = HDNodeWallet.fromPhrase(ANVIL_MNEMONIC, undefined, "m/44'/60'/0'/0/0").connect(provider);
+    const { factory } = await ensureLaurelDeployed(provider, owner);
+
+    const config = loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: postgres.databaseUrl,
+      DATA_DIR: folder,
+      LOCAL_CHAIN: 'off',
+      CHAINS: JSON.stringify([
+        {
+          name: 'local',
+          chainId: anvil.chainId,
+          rpcUrl: anvil.rpcUrl,
+          explorerUrl: LOCAL_EXPLORER_URL,
+          factoryAddress: factory,
+          confirmations: 1,
+        },
+      ]),
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_MAX_REQUESTS: '1000000000',
+    });
+    const laurel = await startLaurel(config, { log: createLogger('warn'), worker: false });
+    stops.push(() => laurel.stop());
+
+    // An app owned by the first dev account; the other senders become its operators.
+    const factoryContract = new Contract(factory, appFactoryInterface, owner);
+    const created = (await (await factoryContract.createApp('Bench')).wait()) as ContractTransactionReceipt;
+    const appCreated = created.logs
+      .map((log) => appFactoryInterface.parseLog(log))
+      .find((event) => event?.name === 'AppCreated');
+    const appId = getAddress(appCreated!.args.app as string);
+    const app = new Contract(appId, appInterface, owner);
+    const operators = Array.from({ length: options.senders - 1 }, () =>
+      Wallet.createRandom().connect(provider),
+    );
+    for (const operator of operators) {
+      await provider.send('anvil_setBalance', [operator.address, toBeHex(parseEther('100'))]);
+      await (await app.addOperator(operator.address)).wait();
+    }
+    const senders = [owner, ...operators];
+    const keys = await Promise.all(senders.map((wallet) => apiKeyFor(laurel.url, wallet)));
+    const receiver = Wallet.createRandom().address;
+
+    // ---------------------------------------------------------------- Laurel
+    const laurelBuild = async (senderIndex: number): Promise<Build> => {
+      const result = await postJson(
+        `${laurel.url}/v1/reward/XP`,
+        { chain: 'local', app_id: appId, action_id: ACTION_ID, receiver, amount: XP_AMOUNT },
+        keys[senderIndex],
+      );
+      const tx = (result.body as { unsignedTransaction?: { nonce: number } } | null)?.unsignedTransaction;
+      if (result.status !== 200 || !tx)
+        throw new Error(`HTTP ${result.status}: ${JSON.stringify(result.body)}`);
+      return { sender: senders[senderIndex].address, nonce: tx.nonce };
+    };
+
+    // ---------------------------------------------------------------- baseline: plain ethers
+    const rewardXP = app.getFunction('rewardXP');
+    const actionId = encodeActionId(ACTION_ID);
+    const amount = parseEther(String(XP_AMOUNT));
+    const baselineBuild = async (senderIndex: number): Promise<Build> => {
+      const from = senders[senderIndex].address;
+      const tx = await rewardXP.populateTransaction(receiver, amount, actionId);
+      const [gasLimit, fees, nonce] = await Promise.all([
+        provider.estimateGas({ ...tx, from }),
+        provider.getFeeData(),
+        provider.getTransactionCount(from, 'pending'),
+      ]);
+      if (gasLimit <= 0n || fees.maxFeePerGas === null) throw new Error('incomplete build');
+      return { sender: from, nonce };
+    };
+
+    // Warm-up (connections, caches, JIT) for both, not counted.
+    await Promise.all(Array.from({ length: 10 }, (_, i) => laurelBuild(i % senders.length)));
+    await Promise.all(Array.from({ length: 10 }, (_, i) => baselineBuild(i % senders.length)));
+
+    const results = {
+      laurelOne: await runPhase(() => laurelBuild(0)),
+      baselineOne: await runPhase(() => baselineBuild(0)),
+      laurelMany: await runPhase((i) => laurelBuild(i % senders.length)),
+      baselineMany: await runPhase((i) => baselineBuild(i % senders.length)),
+    };
+
+    console.log('');
+    console.log(line('Laurel POST /v1/reward/XP, 1 sender', results.laurelOne));
+    console.log(line('baseline ethers, 1 sender', results.baselineOne));
+    console.log(line(`Laurel POST /v1/reward/XP, ${senders.length} senders`, results.laurelMany));
+    console.log(line(`baseline ethers, ${senders.length} senders`, results.baselineMany));
+    console.log('');
+    console.log(
+      `ratio Laurel / baseline, 1 sender:   ${(results.laurelOne.perSecond / results.baselineOne.perSecond).toFixed(2)}`,
+    );
+    console.log(
+      `ratio Laurel / baseline, ${senders.length} senders:  ${(results.laurelMany.perSecond / results.baselineMany.perSecond).toFixed(2)}`,
+    );
+    console.log(
+      '(baseline: no HTTP, no API key, no validation and no nonce reservation: concurrent builds for one\n' +
+        ' sender get the same pending nonce there, which is what Laurel reserves nonces in PostgreSQL for)',
+    );
+  } finally {
+    for (const stop of stops.reverse()) {
+      await stop().catch((error: unknown) => console.error('bench-build: error while stopping:', error));
+    }
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error('bench-build failed:', error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,191 @@
+import { concat, getAddress, keccak256, TypedDataEncoder, type TypedDataDomain } from 'ethers';
+import { formatBaseUnits, toBaseUnits } from '../../chain/amounts';
+import { appInterface, creditTokenInterface } from '../../chain/contracts';
+import type { Chain, ChainRegistry } from '../../chain/registry';
+import type { TokenDirectory, TokenInfo } from '../../chain/tokens';
+import type { TransactionBuilder, UnsignedTransactionJson } from '../../chain/transaction-builder';
+import { viewCall } from '../../chain/view-call';
+import type { Config } from '../../config';
+import { ValidationError } from '../../errors';
+import type { AppsService } from '../apps/apps.service';
+import { TokenNotFoundError } from '../rewards/rewards.service';
+import type {
+  ApproveCreditInput,
+  CreateCreditTokenInput,
+  CreditBalanceInput,
+  CreditPermitDataInput,
+  CreditTokensInput,
+} from './credit.schema';
+
+/** EIP-2612's Permit struct, as OpenZeppelin's ERC20Permit hashes it. */
+export const PERMIT_TYPES = {
+  Permit: [
+    { name: 'owner', type: 'address' },
+    { name: 'spender', type: 'address' },
+    { name: 'value', type: 'uint256' },
+    { name: 'nonce', type: 'uint256' },
+    { name: 'deadline', type: 'uint256' },
+  ],
+};
+
+export interface PermitDataResult {
+  nonce: string;
+  domainSeparator: string;
+  deadline: number;
+  hashToSign: string;
+}
+
+export interface CreditBalanceResult {
+  balance: string;
+  balance_formatted: string;
+  decimals: number;
+}
+
+export interface CreditTokenSummary {
+  id: string;
+  name: string;
+  symbol: string;
+  decimals: number;
+  is_point: boolean;
+}
+
+export interface CreditServiceDeps {
+  config: Config;
+  chains: ChainRegistry;
+  builder: TransactionBuilder;
+  tokens: TokenDirectory;
+  apps: AppsService;
+}
+
+/**
+ * Credit (and point) tokens of an app: creating them, approvals, EIP-2612 permit data, balances and
+ * the app's token list. Unknown tokens (not a Laurel CreditToken) are 404 `token_not_found`.
+ */
+export class CreditService {
+  constructor(private readonly deps: CreditServiceDeps) {}
+
+  /** App.createCreditToken(name, symbol, decimals, supply, isPoint), sent by the caller (an operator of the app). */
+  async createToken(input: CreateCreditTokenInput, sender: string): Promise<UnsignedTransactionJson> {
+    const chain = this.deps.chains.get(input.chain);
+    const supply = toBaseUnits(input.token_supply, input.token_decimals, 'token_supply', { allowZero: true });
+    await this.deps.apps.requireApp(chain, input.app_id);
+    return this.deps.builder.build({
+      chain,
+      from: sender,
+      to: input.app_id,
+      data: appInterface.encodeFunctionData('createCreditToken', [
+        input.token_name,
+        input.token_symbol,
+        input.token_decimals,
+        supply,
+        input.token_is_point,
+      ]),
+      functionName: 'createCreditToken',
+      contractInterface: appInterface,
+      includeGas: true,
+    });
+  }
+
+  /** ERC-20 approve(spender, amount) from the holder, who must be the caller (the signer). */
+  async approve(input: ApproveCreditInput, sender: string): Promise<UnsignedTransactionJson> {
+    const chain = this.deps.chains.get(input.chain);
+    if (input.holder_address !== getAddress(sender)) {
+      throw ValidationError.field(
+        'holder_address',
+        `holder_address must be the caller's own wallet (${getAddress(sender)}): the holder signs the approval`,
+      );
+    }
+    const token = await this.token(chain, input.token_id);
+    const amount = toBaseUnits(input.amount, token.decimals, 'amount');
+    return this.deps.builder.build({
+      chain,
+      from: input.holder_address,
+      to: token.address,
+      data: creditTokenInterface.encodeFunctionData('approve', [input.spender_address, amount]),
+      functionName: 'approve',
+      contractInterface: creditTokenInterface,
+      includeGas: true,
+    });
+  }
+
+  /**
+   * The EIP-712 digest of Permit(owner=holder, spender=receiver, value, nonce, deadline) on the
+   * token's own domain: the holder signs it (a raw digest signature, the same as eth_signTypedData
+   * with this domain and Permit), and anyone may submit it to the token's `permit`.
+   */
+  async permitData(input: CreditPermitDataInput): Promise<PermitDataResult> {
+    const chain = this.deps.chains.get(input.chain);
+    const token = await this.token(chain, input.token_id);
+    if (token.isPoint) {
+      throw ValidationError.field('token_id', 'Point tokens are non-transferable: they cannot be permitted');
+    }
+    const value = toBaseUnits(input.amount, token.decimals, 'amount');
+    // One JSON-RPC batch: the domain separator, the holder's nonce and the domain's fields (ERC-5267).
+    const [domainSeparator, nonce, domainFields] = await this.deps.chains.call(chain, (provider) =>
+      Promise.all([
+        viewCall<string>(provider, creditTokenInterface, token.address, 'DOMAIN_SEPARATOR'),
+        viewCall<bigint>(provider, creditTokenInterface, token.address, 'nonces', [input.holder_address]),
+        provider
+          .call({ to: token.address, data: creditTokenInterface.encodeFunctionData('eip712Domain', []) })
+          .then((result) => creditTokenInterface.decodeFunctionResult('eip712Domain', result)),
+      ]),
+    );
+    const domain: TypedDataDomain = {
+      name: domainFields.name as string,
+      version: domainFields.version as string,
+      chainId: domainFields.chainId as bigint,
+      verifyingContract: domainFields.verifyingContract as string,
+    };
+    if (TypedDataEncoder.hashDomain(domain) !== domainSeparator) {
+      throw new Error(`token ${token.address}: eip712Domain() does not hash to DOMAIN_SEPARATOR()`);
+    }
+    const deadline = Math.floor(Date.now() / 1000) + this.deps.config.transactions.permitDeadlineSeconds;
+    const permit = { owner: input.holder_address, spender: input.receiver_address, value, nonce, deadline };
+    const hashToSign = TypedDataEncoder.hash(domain, PERMIT_TYPES, permit);
+    const structHash = TypedDataEncoder.from(PERMIT_TYPES).hash(permit);
+    if (keccak256(concat(['0x1901', domainSeparator, structHash])) !== hashToSign) {
+      throw new Error(`token ${token.address}: the permit digest does not match its domain separator`);
+    }
+    return { nonce: nonce.toString(), domainSeparator, deadline, hashToSign };
+  }
+
+  async balance(input: CreditBalanceInput): Promise<CreditBalanceResult> {
+    const chain = this.deps.chains.get(input.chain);
+    const token = await this.token(chain, input.token_id);
+    const raw = await this.deps.chains.call(chain, (provider) =>
+      viewCall<bigint>(provider, creditTokenInterface, token.address, 'balanceOf', [input.user_id]),
+    );
+    return {
+      balance: raw.toString(),
+      balance_formatted: formatBaseUnits(raw, token.decimals),
+      decimals: token.decimals,
+    };
+  }
+
+  /** The app's credit and point tokens, in creation order (App.tokens()). */
+  async tokens(input: CreditTokensInput): Promise<CreditTokenSummary[]> {
+    const chain = this.deps.chains.get(input.chain);
+    await this.deps.apps.requireApp(chain, input.app_id);
+    const addresses = await this.deps.chains.call(chain, (provider) =>
+      viewCall<string[]>(provider, appInterface, input.app_id, 'tokens'),
+    );
+    const tokens = await Promise.all(
+      Array.from(addresses, (address) => this.deps.tokens.get(chain, address)),
+    );
+    return tokens
+      .filter((token): token is TokenInfo => token !== null)
+      .map((token) => ({
+        id: token.address,
+        name: token.name,
+        symbol: token.symbol,
+        decimals: token.decimals,
+        is_point: token.isPoint,
+      }));
+  }
+
+  private async token(chain: Chain, address: string): Promise<TokenInfo> {
+    const token = await this.deps.tokens.get(chain, address);
+    if (!token) throw new TokenNotFoundError('Token not found');
+    return token;
+  }
+}

@@ -1,0 +1,33 @@
+import { Transaction } from 'ethers';
+import { z } from 'zod';
+import { chainSchema } from '../../validation';
+
+const hexBytes = /^0x(?:[0-9a-fA-F]{2})+$/;
+
+/** Why a string is not a signed transaction, or null when it is one. */
+export function signedTransactionProblem(value: string): string | null {
+  let transaction: Transaction;
+  try {
+    transaction = Transaction.from(value);
+  } catch (error) {
+    const reason = (error as { shortMessage?: string }).shortMessage ?? (error as Error).message;
+    return `Invalid signed transaction: ${reason.split(' (')[0]}`;
+  }
+  if (!transaction.signature || !transaction.from) return 'The transaction is not signed';
+  return null;
+}
+
+/** POST /transactions/execute and /transactions/execute-and-wait (Shape C). */
+export const executeTransactionSchema = z.object({
+  /** Optional: when absent, the chain is the one of the signed transaction's chain id. */
+  chain: chainSchema.optional(),
+  signed_transaction: z
+    .string()
+    .regex(hexBytes, 'Invalid signed transaction: expected 0x-prefixed hex bytes')
+    .superRefine((value, ctx) => {
+      if (!hexBytes.test(value)) return; // already reported by the regex
+      const problem = signedTransactionProblem(value);
+      if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+    }),
+});
+export type ExecuteTransactionInput = z.output<typeof executeTransactionSchema>;

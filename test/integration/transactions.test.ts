@@ -1,0 +1,488 @@
+import { Transaction, Wallet, type Signer, type TransactionRequest } from 'ethers';
+import { appFactoryInterface } from '../../src/chain/contracts';
+import { LOCAL_EXPLORER_URL } from '../../src/chain/registry';
+import { issueApiKey } from '../helpers/auth';
+import { graphql, request, startTestLaurel, type TestLaurel } from '../helpers/laurel';
+
+/**
+ * POST /transactions/execute and /transactions/execute-and-wait on anvil, with real signed
+ * transactions, through REST and GraphQL. execute-and-wait waits at most 1 s here
+ * (EXECUTE_WAIT_TIMEOUT_SECONDS) so that its timeout can be seen with mining stopped.
+ */
+let laurel: TestLaurel;
+let apiKey: string;
+let sender: Signer;
+let senderAddress: string;
+
+const explorer = (hash: string) => `${LOCAL_EXPLORER_URL}/tx/${hash}`;
+
+async function signed(overrides: TransactionRequest = {}, signer: Signer = sender): Promise<string> {
+  const populated = await signer.populateTransaction({ to: senderAddress, value: 1n, ...overrides });
+  return signer.signTransaction(populated);
+}
+
+/** A transaction signed for another chain id (populateTransaction would refuse it). */
+async function signedForChain(chainId: bigint): Promise<string> {
+  return laurel.chain!.wallets[3].signTransaction({
+    to: senderAddress,
+    value: 1n,
+    nonce: 0,
+    gasLimit: 21_000,
+    maxFeePerGas: 10_000_000_000n,
+    maxPriorityFeePerGas: 1n,
+    chainId,
+    type: 2,
+  });
+}
+
+async function rowsOf(hash: string) {
+  return laurel.services.prisma.transaction.findMany({ where: { hash } });
+}
+
+async function eventually<T>(
+  probe: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 20_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+beforeAll(async () => {
+  laurel = await startTestLaurel({ chain: true, env: { EXECUTE_WAIT_TIMEOUT_SECONDS: '1' } });
+  sender = laurel.chain!.wallets[3];
+  senderAddress = await sender.getAddress();
+  apiKey = await issueApiKey(laurel.url, laurel.chain!.wallets[3]);
+});
+afterAll(async () => {
+  await laurel?.stop();
+});
+
+describe('POST /transactions/execute', () => {
+  it('broadcasts, answers at once, records the transaction and follows its receipt in a job', async () => {
+    const raw = await signed();
+    const { hash, nonce, to } = Transaction.from(raw);
+    const result = await request(laurel.url, 'POST', '/v1/transactions/execute', {
+      apiKey,
+      body: { chain: 'local', signed_transaction: raw },
+    });
+    expect(result.status).toBe(200);
+    expect(result.body).toEqual({
+      status: 'success',
+      transactionHash: hash,
+      blockExplorerUrl: explorer(hash!),
+    });
+
+    const rows = await rowsOf(hash!);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      accountAddress: senderAddress,
+      chainId: 31337,
+      chainName: 'local',
+      fromAddress: senderAddress,
+      toAddress: to,
+      nonce: BigInt(nonce),
+    });
+
+    const [tracked] = await eventually(
+      () => rowsOf(hash!),
+      ([row]) => row.status !== 'pending',
+    );
+    expect(tracked.status).toBe('success');
+    const receipt = await laurel.chain!.provider.getTransactionReceipt(hash!);
+    expect(tracked.blockNumber).toBe(BigInt(receipt!.blockNumber));
+    expect(tracked.receipt).toEqual(JSON.parse(JSON.stringify(receipt!.toJSON())));
+  });
+
+  it('infers the chain from the signed transaction when `chain` is absent', async () => {
+    const raw = await signed();
+    const hash = Transaction.from(raw).hash!;
+    const result = await request(laurel.url, 'POST', '/v1/transactions/execute', {
+      apiKey,
+      body: { signed_transaction: raw },
+    });
+    expect(result).toMatchObject({
+      status: 200,
+      body: { status: 'success', transactionHash: hash, blockExplorerUrl: explorer(hash) },
+    });
+    expect(await rowsOf(hash)).toHaveLength(1);
+  });
+
+  it('answers a rebroadcast with the same hash and keeps one row', async () => {
+    const raw = await signed();
+    const hash = Transaction.from(raw).hash!;
+    const body = { chain: 'local', signed_transaction: raw };
+    const first = await request(laurel.url, 'POST', '/v1/transactions/execute', { apiKey, body });
+    const again = await request(laurel.url, 'POST', '/v1/transactions/execute', { apiKey, body });
+    expect(first.body).toEqual({
+      status: 'success',
+      transactionHash: hash,
+      blockExplorerUrl: explorer(hash),
+    });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    expect(await rowsOf(hash)).toHaveLength(1);
+  });
+
+  it('answers a nonce that is too low with 409 and the node message, not a 500', async () => {
+    const raw = await signed({ nonce: 0 });
+    const hash = Transaction.from(raw).hash!;
+    const result = await request(laurel.url, 'POST', '/v1/transactions/execute', {
+      apiKey,
+      body: { chain: 'local', signed_transaction: raw },
+    });
+    expect(result.status).toBe(409);
+    expect(result.body).toEqual({
+      status: 'failed',
+      error: 'nonce too low',
+      reason: 'nonce_too_low',
+      transactionHash: hash,
+    });
+    expect(await rowsOf(hash)).toHaveLength(0);
+  });
+
+  it('answers a sender without funds with 422', async () => {
+    const poor = Wallet.createRandom().connect(laurel.chain!.provider);
+    const raw = await poor.signTransaction({
+      to: senderAddress,
+      value: 1n,
+      nonce: 0,
+      gasLimit: 21_000,
+      maxFeePerGas: 10_000_000_000n,
+      maxPriorityFeePerGas: 1n,
+      chainId: 31337,
+      type: 2,
+    });
+    const result = await request(laurel.url, 'POST', '/v1/transactions/execute', {
+      apiKey,
+      body: { chain: 'local', signed_transaction: raw },
+    });
+    expect(result.status).toBe(422);
+    expect(result.body).toEqual({
+      status: 'failed',
+      error: 'Insufficient funds for gas * price + value',
+      reason: 'insufficient_funds',
+      transactionHash: Transaction.from(raw).hash,
+    });
+  });
+
+  describe('validation (Shape C)', () => {
+    const execute = (body: unknown) =>
+      request(laurel.url, 'POST', '/v1/transactions/execute', { apiKey, body });
+
+    it('rejects a missing signed_transaction', async () => {
+      expect(await execute({ chain: 'local' })).toMatchObject({
+        status: 400,
+        body: {
+          error: {
+            issues: [
+              {
+                code: 'invalid_type',
+                expected: 'string',
+                received: 'undefined',
+                path: ['signed_transaction'],
+                message: 'Required',
+              },
+            ],
+          },
+        },
+      });
+    });
+
+    it('rejects a signed_transaction that is not hex', async () => {
+      const result = await execute({ chain: 'local', signed_transaction: 'hello' });
+      expect(result.status).toBe(400);
+      expect(result.body).toEqual({
+        error: {
+          issues: [
+            {
+              validation: 'regex',
+              code: 'invalid_string',
+              message: 'Invalid signed transaction: expected 0x-prefixed hex bytes',
+              path: ['signed_transaction'],
+            },
+          ],
+        },
+      });
+    });
+
+    it('rejects hex that is not a transaction', async () => {
+      const result = await execute({ chain: 'local', signed_transaction: '0xdeadbeef' });
+      expect(result.status).toBe(400);
+      expect(result.body).toEqual({
+        error: {
+          issues: [
+            {
+              code: 'custom',
+              message: 'Invalid signed transaction: data short segment too short',
+              path: ['signed_transaction'],
+            },
+          ],
+        },
+      });
+    });
+
+    it('rejects an unsigned transaction', async () => {
+      const unsigned = Transaction.from({
+        to: senderAddress,
+        value: 1n,
+        chainId: 31337,
+        nonce: 0,
+        gasLimit: 21_000,
+      });
+      const result = await execute({ chain: 'local', signed_transaction: unsigned.unsignedSerialized });
+      expect(result.status).toBe(400);
+      expect(result.body).toEqual({
+        error: {
+          issues: [
+            { code: 'custom', message: 'The transaction is not signed', path: ['signed_transaction'] },
+          ],
+        },
+      });
+    });
+
+    it('rejects a `chain` that does not match the transaction', async () => {
+      const raw = await signedForChain(1n);
+      const result = await execute({ chain: 'local', signed_transaction: raw });
+      expect(result.status).toBe(400);
+      expect(result.body).toEqual({
+        error: {
+          issues: [
+            {
+              code: 'custom',
+              path: ['chain'],
+              message: 'Chain "local" has chain id 31337, but the transaction is signed for chain id 1',
+            },
+          ],
+        },
+      });
+    });
+
+    it('rejects a transaction for a chain id this service does not serve', async () => {
+      const raw = await signedForChain(1n);
+      const result = await execute({ signed_transaction: raw });
+      expect(result.status).toBe(400);
+      expect(result.body).toEqual({
+        error: {
+          issues: [
+            {
+              code: 'custom',
+              path: ['signed_transaction'],
+              message:
+                'The transaction is signed for chain id 1, which this service does not serve (it serves: local (31337))',
+            },
+          ],
+        },
+      });
+    });
+
+    it('rejects an unknown chain name', async () => {
+      const result = await execute({ chain: 'nope', signed_transaction: await signed() });
+      expect(result.status).toBe(400);
+      expect(result.body).toEqual({
+        error: {
+          issues: [
+            { code: 'custom', path: ['chain'], message: 'Unknown chain "nope"; this service serves: local' },
+          ],
+        },
+      });
+    });
+  });
+});
+
+describe('POST /transactions/execute-and-wait', () => {
+  const executeAndWait = (raw: string) =>
+    request(laurel.url, 'POST', '/v1/transactions/execute-and-wait', {
+      apiKey,
+      body: { chain: 'local', signed_transaction: raw },
+    });
+
+  it('answers with the receipt, field by field', async () => {
+    const raw = await signed();
+    const hash = Transaction.from(raw).hash!;
+    const result = await executeAndWait(raw);
+    expect(result.status).toBe(200);
+    const receipt = (await laurel.chain!.provider.getTransactionReceipt(hash))!;
+    expect(result.body).toEqual({
+      status: 'success',
+      transactionHash: hash,
+      blockExplorerUrl: explorer(hash),
+      receipt: {
+        _type: 'TransactionReceipt',
+        blockHash: receipt.blockHash,
+        blockNumber: receipt.blockNumber,
+        contractAddress: null,
+        cumulativeGasUsed: receipt.cumulativeGasUsed.toString(),
+        from: senderAddress,
+        gasPrice: receipt.gasPrice.toString(),
+        blobGasUsed: null,
+        blobGasPrice: receipt.blobGasPrice?.toString() ?? null,
+        gasUsed: '21000',
+        hash,
+        index: receipt.index,
+        logs: [],
+        logsBloom: receipt.logsBloom,
+        status: 1,
+        to: senderAddress,
+      },
+    });
+    expect(await rowsOf(hash)).toEqual([
+      expect.objectContaining({
+        status: 'success',
+        blockNumber: BigInt(receipt.blockNumber),
+        receipt: result.body.receipt,
+      }),
+    ]);
+  });
+
+  it('answers a reverted transaction with status failed and its receipt', async () => {
+    const raw = await signed({
+      to: laurel.chain!.factory,
+      value: 0n,
+      data: appFactoryInterface.encodeFunctionData('createApp', ['']),
+      gasLimit: 300_000,
+    });
+    const hash = Transaction.from(raw).hash!;
+    const result = await executeAndWait(raw);
+    expect(result.status).toBe(200);
+    expect(result.body).toEqual({
+      status: 'failed',
+      transactionHash: hash,
+      blockExplorerUrl: explorer(hash),
+      receipt: expect.objectContaining({
+        _type: 'TransactionReceipt',
+        hash,
+        status: 0,
+        to: laurel.chain!.factory,
+      }),
+    });
+    expect(await rowsOf(hash)).toEqual([expect.objectContaining({ status: 'failed' })]);
+  });
+
+  it('answers 202 Timeout when the transaction is not mined in time; the job records it once mined', async () => {
+    const provider = laurel.chain!.provider;
+    await provider.send('evm_setAutomine', [false]);
+    let hash: string;
+    try {
+      const raw = await signed();
+      hash = Transaction.from(raw).hash!;
+      const started = Date.now();
+      const result = await executeAndWait(raw);
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(result.status).toBe(202);
+      expect(result.body).toEqual({
+        status: 'failed',
+        error: 'Timeout',
+        transactionHash: hash,
+        blockExplorerUrl: explorer(hash),
+      });
+      expect(await rowsOf(hash)).toEqual([expect.objectContaining({ status: 'pending', receipt: null })]);
+    } finally {
+      await provider.send('evm_setAutomine', [true]);
+      await provider.send('evm_mine', []);
+    }
+    const [row] = await eventually(
+      () => rowsOf(hash),
+      ([candidate]) => candidate.status !== 'pending',
+    );
+    expect(row.status).toBe('success');
+  });
+
+  it('answers validation failures in Shape C', async () => {
+    const result = await executeAndWait('0x');
+    expect(result.status).toBe(400);
+    expect(result.body).toEqual({
+      error: {
+        issues: [
+          {
+            validation: 'regex',
+            code: 'invalid_string',
+            message: 'Invalid signed transaction: expected 0x-prefixed hex bytes',
+            path: ['signed_transaction'],
+          },
+        ],
+      },
+    });
+  });
+});
+
+describe('GraphQL', () => {
+  const mutation = `mutation Execute($chain: String, $signed: String!) {
+    executeTransactionAndWait(chain: $chain, signed_transaction: $signed) {
+      status transactionHash blockExplorerUrl receipt error
+    }
+  }`;
+
+  it('executeTransactionAndWait answers the same result as REST', async () => {
+    const raw = await signed();
+    const hash = Transaction.from(raw).hash!;
+    const result = await graphql<{ executeTransactionAndWait: Record<string, unknown> }>(
+      laurel.url,
+      mutation,
+      {
+        apiKey,
+        variables: { signed: raw },
+      },
+    );
+    expect(result.body.errors).toBeUndefined();
+    expect(result.body.data!.executeTransactionAndWait).toEqual({
+      status: 'success',
+      transactionHash: hash,
+      blockExplorerUrl: explorer(hash),
+      receipt: expect.objectContaining({ _type: 'TransactionReceipt', hash, status: 1 }),
+      error: null,
+    });
+  });
+
+  it('executeTransaction broadcasts', async () => {
+    const raw = await signed();
+    const hash = Transaction.from(raw).hash!;
+    const result = await graphql<{ executeTransaction: Record<string, unknown> }>(
+      laurel.url,
+      `
+        mutation ($signed: String!) {
+          executeTransaction(chain: "local", signed_transaction: $signed) {
+            status
+            transactionHash
+            blockExplorerUrl
+            receipt
+            error
+          }
+        }
+      `,
+      { apiKey, variables: { signed: raw } },
+    );
+    expect(result.body.data!.executeTransaction).toEqual({
+      status: 'success',
+      transactionHash: hash,
+      blockExplorerUrl: explorer(hash),
+      receipt: null,
+      error: null,
+    });
+  });
+
+  it('reports validation errors as BAD_USER_INPUT and rejections with their code', async () => {
+    const invalid = await graphql(laurel.url, mutation, { apiKey, variables: { signed: '0xdeadbeef' } });
+    expect(invalid.body.errors![0]).toMatchObject({
+      message: 'signed_transaction: Invalid signed transaction: data short segment too short',
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
+    const rejected = await graphql(laurel.url, mutation, {
+      apiKey,
+      variables: { signed: await signed({ nonce: 0 }) },
+    });
+    expect(rejected.body.errors![0]).toMatchObject({
+      message: 'nonce too low',
+      extensions: { code: 'NONCE_TOO_LOW', http_status: 409 },
+    });
+  });
+
+  it('needs an API key', async () => {
+    const result = await graphql(laurel.url, mutation, { variables: { signed: await signed() } });
+    expect(result.body.errors![0].extensions).toMatchObject({ code: 'UNAUTHENTICATED' });
+  });
+});
