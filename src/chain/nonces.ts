@@ -11,7 +11,8 @@ import type { PrismaClient } from '../db/prisma';
  *
  * 1. A build asks the node for the sender's pending nonce (`eth_getTransactionCount(sender,
  *    'pending')`: mined plus queued-in-the-pool transactions).
- * 2. In one database transaction, serialised per (chain, sender) with
+ * 2. In one database transaction (the SQL function laurel_reserve_nonce), serialised per
+ *    (chain, sender) with
  *    `pg_advisory_xact_lock(hashtext(chain_id || ':' || sender))`:
  *    a. reservations the chain has passed (nonce < pending nonce) are deleted: those nonces are
  *       used, whoever sent them;
@@ -46,33 +47,18 @@ export interface ReserveNonceParams {
   ttlSeconds?: number;
 }
 
-const TRANSACTION_OPTIONS = { maxWait: 15_000, timeout: 15_000 };
-
-/** Reserves and returns the nonce the sender's next built transaction uses (see the rule above). */
+/**
+ * Reserves and returns the nonce the sender's next built transaction uses (see the rule above):
+ * one call of the SQL function `laurel_reserve_nonce` (migration 20261123124500), which holds the
+ * per-sender advisory lock only for the time of its three statements.
+ */
 export async function reserveNonce(prisma: PrismaClient, params: ReserveNonceParams): Promise<number> {
   const sender = getAddress(params.sender);
-  const { chainId } = params;
-  const pending = BigInt(params.pendingNonce);
   const ttl = params.ttlSeconds ?? DEFAULT_NONCE_RESERVATION_TTL_SECONDS;
-  return prisma.$transaction(async (db) => {
-    await db.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`${chainId}:${sender}`}))`;
-    await db.$executeRaw`
-      DELETE FROM nonce_reservations
-       WHERE chain_id = ${chainId} AND sender = ${sender}
-         AND (nonce < ${pending} OR expires_at < now())`;
-    const rows = await db.$queryRaw<{ nonce: bigint }[]>`
-      INSERT INTO nonce_reservations (chain_id, sender, nonce, reserved_at, expires_at)
-      SELECT ${chainId}::integer, ${sender}::varchar, min(candidate.nonce), now(), now() + make_interval(secs => ${ttl}::double precision)
-        FROM (SELECT ${pending}::bigint AS nonce
-              UNION ALL
-              SELECT r.nonce + 1 FROM nonce_reservations r
-               WHERE r.chain_id = ${chainId} AND r.sender = ${sender} AND r.nonce >= ${pending}) AS candidate
-       WHERE NOT EXISTS (SELECT 1 FROM nonce_reservations taken
-                          WHERE taken.chain_id = ${chainId} AND taken.sender = ${sender}
-                            AND taken.nonce = candidate.nonce)
-      RETURNING nonce`;
-    return Number(rows[0].nonce);
-  }, TRANSACTION_OPTIONS);
+  const rows = await prisma.$queryRaw<{ nonce: bigint }[]>`
+    SELECT laurel_reserve_nonce(${params.chainId}::integer, ${sender}::varchar,
+                                ${BigInt(params.pendingNonce)}::bigint, ${ttl}::double precision) AS nonce`;
+  return Number(rows[0].nonce);
 }
 
 export interface MarkNonceBroadcastParams {

@@ -27,3 +27,8 @@ export async function enqueueJob(
     max_attempts => ${options.maxAttempts ?? null}::int
   )`;
 }
+
+/** Removes a pending job by its key (a job already running is left to finish). */
+export async function removeJob(client: SqlClient, jobKey: string): Promise<void> {
+  await client.$executeRaw`SELECT graphile_worker.remove_job(${jobKey}::text)`;
+}

@@ -39,6 +39,12 @@ async function rowsOf(hash: string) {
   return laurel.services.prisma.transaction.findMany({ where: { hash } });
 }
 
+async function trackingJobsOf(hash: string): Promise<number> {
+  const rows = await laurel.services.prisma.$queryRaw<{ count: bigint }[]>`
+    SELECT count(*) AS count FROM graphile_worker.jobs WHERE key LIKE ${`%${hash}`}`;
+  return Number(rows[0].count);
+}
+
 async function eventually<T>(
   probe: () => Promise<T>,
   done: (value: T) => boolean,
@@ -142,7 +148,9 @@ describe('POST /transactions/execute', () => {
       reason: 'nonce_too_low',
       transactionHash: hash,
     });
+    // Recorded before the broadcast, un-recorded when the node refused it.
     expect(await rowsOf(hash)).toHaveLength(0);
+    expect(await trackingJobsOf(hash)).toBe(0);
   });
 
   it('answers a sender without funds with 422', async () => {

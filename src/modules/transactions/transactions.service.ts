@@ -6,13 +6,17 @@ import type { Config } from '../../config';
 import type { AuthenticatedAccount } from '../../context';
 import type { Prisma, PrismaClient } from '../../db/prisma';
 import { AppError, ValidationError } from '../../errors';
-import { enqueueJob } from '../../jobs/queue';
+import { enqueueJob, removeJob } from '../../jobs/queue';
 import type { ExecuteTransactionInput } from './transactions.schema';
 
 /** The graphile-worker task that waits for a broadcast transaction's receipt and records it. */
 export const TRACK_RECEIPT_TASK = 'transactions__track_receipt';
 /** graphile-worker retries a not-yet-mined transaction with exponential backoff, this many times. */
 export const TRACK_RECEIPT_MAX_ATTEMPTS = 20;
+
+function trackReceiptJobKey(chainId: number, hash: string): string {
+  return `${TRACK_RECEIPT_TASK}:${chainId}:${hash}`;
+}
 
 /** The receipt as the interface shows it: ethers' `TransactionReceipt.toJSON()`, as plain JSON. */
 export type ReceiptJson = Record<string, unknown>;
@@ -190,6 +194,11 @@ export class TransactionsService {
    * Sends the transaction and records it (with its receipt job, runnable from `trackFrom`). A
    * transaction the node already has (in its pool or mined) counts as sent: same hash, same row.
    */
+  /**
+   * Records the transaction (row and receipt-tracking job, one database transaction) before it
+   * is broadcast: its hash is known from the signed bytes, so a crash or a database failure can
+   * never leave a broadcast transaction unrecorded. A transaction the node rejects is un-recorded.
+   */
   private async broadcast(
     input: ExecuteTransactionInput,
     account: AuthenticatedAccount,
@@ -198,28 +207,20 @@ export class TransactionsService {
     const transaction = Transaction.from(input.signed_transaction);
     const chain = this.chainFor(input.chain, transaction);
     const hash = transaction.hash!;
+    const recordedNow = await this.record(chain, transaction, account, trackFrom);
     try {
       await this.deps.chains.call(chain, (provider) =>
         provider.send('eth_sendRawTransaction', [input.signed_transaction]),
       );
     } catch (error) {
-      if (error instanceof AppError) throw error;
-      const known = await this.deps.chains
-        .call(chain, (provider) => provider.getTransaction(hash))
-        .catch(() => null);
-      if (!known) throw rejectionOf(error, hash);
+      const known =
+        !(error instanceof AppError) &&
+        (await this.deps.chains.call(chain, (provider) => provider.getTransaction(hash)).catch(() => null));
+      if (!known) {
+        if (recordedNow) await this.unrecord(chain, hash);
+        throw error instanceof AppError ? error : rejectionOf(error, hash);
+      }
     }
-    await this.record(chain, transaction, account, trackFrom);
-    return { chain, hash };
-  }
-
-  private async record(
-    chain: Chain,
-    transaction: Transaction,
-    account: AuthenticatedAccount,
-    trackFrom: Date,
-  ): Promise<void> {
-    const hash = transaction.hash!;
     // Keeps the nonce's reservation (if it was built here) from being handed out again meanwhile.
     await markNonceBroadcast(this.deps.prisma, {
       chainId: chain.chainId,
@@ -228,9 +229,20 @@ export class TransactionsService {
       transactionHash: hash,
       ttlSeconds: this.deps.config.transactions.nonceReservationTtlSeconds,
     });
-    await this.deps.prisma.$transaction(async (db) => {
+    return { chain, hash };
+  }
+
+  /** Inserts the row and enqueues its tracking job; false when the transaction was already recorded. */
+  private async record(
+    chain: Chain,
+    transaction: Transaction,
+    account: AuthenticatedAccount,
+    trackFrom: Date,
+  ): Promise<boolean> {
+    const hash = transaction.hash!;
+    return this.deps.prisma.$transaction(async (db) => {
       // A rebroadcast keeps the first row (ON CONFLICT (chain_id, hash) DO NOTHING).
-      await db.transaction.createMany({
+      const { count } = await db.transaction.createMany({
         data: [
           {
             accountAddress: account.address,
@@ -244,16 +256,26 @@ export class TransactionsService {
         ],
         skipDuplicates: true,
       });
+      if (count === 0) return false;
       await enqueueJob(
         db,
         TRACK_RECEIPT_TASK,
         { chainId: chain.chainId, hash },
         {
-          jobKey: `${TRACK_RECEIPT_TASK}:${chain.chainId}:${hash}`,
+          jobKey: trackReceiptJobKey(chain.chainId, hash),
           runAt: trackFrom,
           maxAttempts: TRACK_RECEIPT_MAX_ATTEMPTS,
         },
       );
+      return true;
+    });
+  }
+
+  /** Undoes record() for a transaction the node refused: it never existed on chain. */
+  private async unrecord(chain: Chain, hash: string): Promise<void> {
+    await this.deps.prisma.$transaction(async (db) => {
+      await db.transaction.deleteMany({ where: { chainId: chain.chainId, hash, status: 'pending' } });
+      await removeJob(db, trackReceiptJobKey(chain.chainId, hash));
     });
   }
 }
