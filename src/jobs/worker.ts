@@ -7,8 +7,8 @@ export interface JobWorker {
 
 function workerLogger(log: Logger): WorkerLogger {
   return new WorkerLogger(() => (level, message, meta) => {
-    const method =
-      level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'info' ? 'info' : 'debug';
+    // graphile-worker's info lines (connected, job completed) are routine: debug for Laurel.
+    const method = level === 'error' ? 'error' : level === 'warning' ? 'warn' : 'debug';
     log[method]({ worker: meta }, message);
   });
 }
