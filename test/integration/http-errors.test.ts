@@ -1,0 +1,54 @@
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { buildGraphQLSchema } from '../../src/graphql/schema';
+import { createHttpApp } from '../../src/http/app';
+import { ChainsResolver } from '../../src/modules/chains/chains.resolver';
+import { request } from '../helpers/laurel';
+
+/** The HTTP layer alone, with a route that fails the way a bug would. */
+it('answers an unexpected error with 500 JSON, no stack trace, logged with the request id', async () => {
+  const lines: string[] = [];
+  const log = pino(
+    { level: 'info' },
+    new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    }),
+  );
+  const { app, stop } = await createHttpApp({
+    log,
+    schema: await buildGraphQLSchema([ChainsResolver]),
+    authenticator: {
+      authenticate: async () => ({ address: '0x0000000000000000000000000000000000000001', apiKeyId: 'k' }),
+      countRequest: async () => undefined,
+    },
+    mountRoot: (router) =>
+      router.get('/boom', () => {
+        throw new Error('secret internal detail');
+      }),
+    mountApi: () => undefined,
+    readiness: async () => ({ ready: true, checks: {} }),
+  });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  try {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const result = await request(url, 'GET', '/boom', { headers: { 'X-Request-Id': 'req-500' } });
+    expect(result.status).toBe(500);
+    expect(result.body).toEqual({ status: 'failed', error: 'Internal server error', request_id: 'req-500' });
+    expect(JSON.stringify(result.body)).not.toContain('secret');
+    const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(logged).toContainEqual(
+      expect.objectContaining({ requestId: 'req-500', msg: 'unhandled error', level: 50, path: '/boom' }),
+    );
+    expect(logged).toContainEqual(
+      expect.objectContaining({ requestId: 'req-500', msg: 'request', method: 'GET', status: 500 }),
+    );
+  } finally {
+    server.close();
+    await stop();
+  }
+});
