@@ -25,13 +25,16 @@ async function main(): Promise<void> {
   console.log(`  GraphQL  ${laurel.url}/graphql   (Playground in a browser)`);
   console.log(`  chains   ${chains.length ? chains.join(', ') : 'none'}`);
 
-  let stopping = false;
+  // Ctrl-C under `npm start` delivers SIGINT twice (the terminal's, and npm forwarding it): a
+  // repeated signal forces the exit only when it comes well after the first.
+  let stoppingSince: number | null = null;
   const shutdown = (signal: NodeJS.Signals) => {
-    if (stopping) {
+    if (stoppingSince !== null) {
+      if (Date.now() - stoppingSince < 2000) return;
       console.log(`laurel: ${signal} again, exiting now`);
       process.exit(1);
     }
-    stopping = true;
+    stoppingSince = Date.now();
     console.log(`laurel: ${signal} received, stopping`);
     laurel.stop().then(
       () => {
