@@ -46,10 +46,15 @@ export interface StartOptions {
 export async function startLaurel(config: Config, options: StartOptions): Promise<Laurel> {
   const { log } = options;
   const progress = options.progress ?? (() => undefined);
-  const stops: (() => Promise<void>)[] = [];
+  // What has started, to be stopped in reverse order.
+  const stops: { name: string; run: () => Promise<void> }[] = [];
+  const onStop = (name: string, run: () => Promise<void>) => stops.push({ name, run });
   const stop = async () => {
     for (const step of stops.reverse()) {
-      await step().catch((error: unknown) => log.error({ err: error }, 'error while stopping'));
+      log.debug({ step: step.name }, 'stopping');
+      await step
+        .run()
+        .catch((error: unknown) => log.error({ err: error, step: step.name }, 'error while stopping'));
     }
     stops.length = 0;
   };
@@ -62,7 +67,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
         database: 'laurel',
         log: (line) => log.debug({ postgres: line }),
       });
-      stops.push(() => postgres.stop());
+      onStop('postgres', () => postgres.stop());
       databaseUrl = postgres.databaseUrl;
       progress(
         `postgres    embedded PostgreSQL on 127.0.0.1:${postgres.port}, data in ${postgres.dataDirectory}`,
@@ -81,16 +86,16 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       log.warn({ migration: name }, 'applied migration was modified since');
 
     const prisma = createPrismaClient(databaseUrl);
-    stops.push(() => prisma.$disconnect());
+    onStop('prisma', () => prisma.$disconnect());
 
     const chains = new ChainRegistry(config.chains, config.rpcTimeoutMs);
-    stops.push(async () => chains.destroy());
+    onStop('chain providers', async () => chains.destroy());
     if (wantsLocalChain(config)) {
       const anvil = await startAnvil({
         stateFile: path.join(config.dataDir, 'anvil', 'state.json'),
         log: (line) => log.debug({ anvil: line }),
       });
-      stops.push(() => anvil.stop());
+      onStop('anvil', () => anvil.stop());
       const local = chains.add({
         name: 'local',
         chainId: anvil.chainId,
@@ -121,7 +126,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
         taskList: createTaskList(services),
         crontab,
       });
-      stops.push(() => worker.stop());
+      onStop('worker', () => worker.stop());
       progress(`worker      graphile-worker, concurrency ${config.workerConcurrency}`);
     }
 
@@ -144,12 +149,13 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
         };
       },
     });
-    stops.push(() => http.stop());
+    onStop('graphql', () => http.stop());
     const server: Server = await new Promise((resolve, reject) => {
       const listening = http.app.listen(config.port, config.host, () => resolve(listening));
       listening.once('error', reject);
     });
-    stops.push(
+    onStop(
+      'http server',
       () =>
         new Promise<void>((resolve) => {
           server.close(() => resolve());

@@ -66,7 +66,7 @@ export async function createHttpApp(
       ctx.log.info(
         {
           method: req.method,
-          path: req.path,
+          path: req.originalUrl.split('?')[0],
           status: res.statusCode,
           durationMs: Math.round(durationMs * 10) / 10,
         },
@@ -121,6 +121,8 @@ export async function createHttpApp(
     introspection: true,
     formatError: formatGraphQLError,
     plugins: [ApolloServerPluginLandingPageDisabled()],
+    // Laurel stops Apollo itself, in order; Apollo's own SIGINT/SIGTERM handlers would race that.
+    stopOnTerminationSignals: false,
   });
   await apollo.start();
   app.use('/graphql/assets', playgroundAssets());
@@ -180,7 +182,10 @@ export async function createHttpApp(
       return;
     }
     const requestId = ctx?.requestId ?? 'unknown';
-    (ctx?.log ?? log).error({ err: error, method: req.method, path: req.path }, 'unhandled error');
+    (ctx?.log ?? log).error(
+      { err: error, method: req.method, path: req.originalUrl.split('?')[0] },
+      'unhandled error',
+    );
     const { status, body } = renderInternalError(requestId);
     res.status(status).json(body);
   };

@@ -20,7 +20,16 @@ interface Started {
 async function start(): Promise<Started> {
   const child = spawn(process.execPath, ['dist/src/main.js'], {
     cwd: root,
-    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', CHAINS: '' },
+    // NODE_ENV unset as under `npm start` (jest sets it to 'test', which changes library defaults).
+    env: {
+      ...process.env,
+      NODE_ENV: '',
+      PORT: '0',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      CHAINS: '',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
