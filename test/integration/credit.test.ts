@@ -1,8 +1,18 @@
-import { Contract, Signature, SigningKey, Wallet, ZeroAddress, getAddress, type Interface } from 'ethers';
-import { appFactoryInterface, appInterface, creditTokenInterface } from '../../src/chain/contracts';
+import { Contract, Signature, SigningKey, Wallet, ZeroAddress } from 'ethers';
+import { appInterface, creditTokenInterface } from '../../src/chain/contracts';
 import { PERMIT_TYPES } from '../../src/modules/credit/credit.service';
-import { issueApiKey } from '../helpers/auth';
-import { graphql, request, startTestLaurel, type HttpResult, type TestLaurel } from '../helpers/laurel';
+import { mined } from '../helpers/chain';
+import {
+  UNSIGNED_TX_WITH_GAS,
+  client,
+  createApp,
+  eventArg,
+  issueApiKeys,
+  type Body,
+  type Client,
+  type Unsigned,
+} from '../helpers/flow';
+import { graphql, startTestLaurel, type TestLaurel } from '../helpers/laurel';
 
 /**
  * The credit token operations on anvil, through REST (and GraphQL): build → sign with the caller's
@@ -14,55 +24,20 @@ let stranger: Wallet;
 let relayer: Wallet;
 let ownerKey: string;
 let strangerKey: string;
+let api: Client; // the owner's
 
 let appId: string;
 let token: string; // "Gold", 6 decimals, 1000.5 minted to the owner
 let pointToken: string;
 
-type Body = Record<string, unknown>;
-type Unsigned = Record<string, unknown>;
-
-const UNSIGNED_TX_WITH_GAS = {
-  to: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
-  data: expect.stringMatching(/^0x[0-9a-f]+$/),
-  maxPriorityFeePerGas: expect.stringMatching(/^\d+$/),
-  maxFeePerGas: expect.stringMatching(/^\d+$/),
-  gasLimit: expect.stringMatching(/^\d+$/),
-  gas: expect.stringMatching(/^\d+$/),
-  nonce: expect.any(Number),
-  chainId: 31337,
-  type: 2,
-};
-
-const post = (path: string, body: Body, apiKey = ownerKey): Promise<HttpResult> =>
-  request(laurel.url, 'POST', `/v1${path}`, { apiKey, body });
-
-/** Signs the unsigned transaction exactly as given and sends it through execute-and-wait. */
-async function execute(unsignedTransaction: Unsigned, wallet = owner, apiKey = ownerKey) {
-  const signed = await wallet.signTransaction(unsignedTransaction);
-  const result = await post('/transactions/execute-and-wait', { signed_transaction: signed }, apiKey);
-  expect(result).toMatchObject({ status: 200, body: { status: 'success' } });
-  return result.body.receipt as { logs: { topics: string[]; data: string }[] };
-}
-
-function eventArg(
-  logs: readonly { topics: readonly string[]; data: string }[],
-  iface: Interface,
-  event: string,
-  arg: string,
-) {
-  const parsed = logs.map((log) => iface.parseLog(log)).find((candidate) => candidate?.name === event);
-  return getAddress(parsed!.args[arg] as string);
-}
-
 const erc20 = (address: string) => new Contract(address, creditTokenInterface, laurel.chain!.provider);
 
 /** Creates a token through POST /credit/new + execute-and-wait; returns its address. */
 async function createToken(body: Body): Promise<string> {
-  const built = await post('/credit/new', { chain: 'local', app_id: appId, ...body });
+  const built = await api.post('/credit/new', { chain: 'local', app_id: appId, ...body });
   expect(built.status).toBe(200);
   expect(built.body).toEqual({ success: true, unsignedTransaction: { ...UNSIGNED_TX_WITH_GAS, to: appId } });
-  const receipt = await execute(built.body.unsignedTransaction as Unsigned);
+  const receipt = await api.execute(built.body.unsignedTransaction as Unsigned);
   return eventArg(receipt.logs, appInterface, 'CreditTokenCreated', 'token');
 }
 
@@ -78,15 +53,11 @@ const validationError = (issues: { code: string; message: string; parameter: str
 beforeAll(async () => {
   laurel = await startTestLaurel({ chain: true });
   [, , , , , owner, stranger, relayer] = laurel.chain!.wallets;
-  [ownerKey, strangerKey] = await Promise.all(
-    [owner, stranger].map((wallet) => issueApiKey(laurel.url, wallet)),
-  );
+  [ownerKey, strangerKey] = await issueApiKeys(laurel.url, [owner, stranger]);
+  api = client(laurel.url, ownerKey, owner);
 
   // The owner's app, made the way a client makes it: POST /app/new, sign, execute.
-  const app = await post('/app/new', { chain: 'local', name: 'Credit app' });
-  expect(app.status).toBe(200);
-  const receipt = await execute(app.body.unsignedTransaction as Unsigned);
-  appId = eventArg(receipt.logs, appFactoryInterface, 'AppCreated', 'app');
+  appId = await createApp(api, 'Credit app');
 });
 afterAll(async () => {
   await laurel?.stop();
@@ -133,7 +104,7 @@ describe('POST /credit/new', () => {
   };
 
   it('answers validation errors in Shape B', async () => {
-    const result = await post('/credit/new', {
+    const result = await api.post('/credit/new', {
       chain: '',
       app_id: 'nope',
       token_name: '',
@@ -168,7 +139,7 @@ describe('POST /credit/new', () => {
   });
 
   it('refuses a supply finer than the decimals', async () => {
-    const result = await post('/credit/new', {
+    const result = await api.post('/credit/new', {
       ...valid,
       app_id: appId,
       token_supply: 0.0000001,
@@ -183,7 +154,7 @@ describe('POST /credit/new', () => {
   });
 
   it('answers an unknown app with app_not_found', async () => {
-    const result = await post('/credit/new', { ...valid, app_id: owner.address });
+    const result = await api.post('/credit/new', { ...valid, app_id: owner.address });
     expect(result.status).toBe(404);
     expect(result.body).toEqual({
       success: false,
@@ -192,7 +163,7 @@ describe('POST /credit/new', () => {
   });
 
   it('answers a caller who does not operate the app with the decoded NotOperator revert', async () => {
-    const result = await post('/credit/new', { ...valid, app_id: appId }, strangerKey);
+    const result = await api.post('/credit/new', { ...valid, app_id: appId }, strangerKey);
     expect(result.status).toBe(422);
     const reason = `NotOperator(${stranger.address})`;
     expect(result.body).toEqual({
@@ -221,7 +192,7 @@ describe('POST /credit/new', () => {
   });
 
   it('answers more decimals than Laurel allows with the decoded InvalidDecimals revert', async () => {
-    const result = await post('/credit/new', { ...valid, app_id: appId, token_decimals: 19 });
+    const result = await api.post('/credit/new', { ...valid, app_id: appId, token_decimals: 19 });
     expect(result.status).toBe(422);
     expect(result.body).toMatchObject({
       success: false,
@@ -232,9 +203,7 @@ describe('POST /credit/new', () => {
 
 describe('GET /credit/tokens', () => {
   it("lists the app's tokens", async () => {
-    const result = await request(laurel.url, 'GET', `/v1/credit/tokens?chain=local&app_id=${appId}`, {
-      apiKey: ownerKey,
-    });
+    const result = await api.get(`/credit/tokens?chain=local&app_id=${appId}`);
     expect(result.status).toBe(200);
     expect(result.body).toEqual({
       status: 'success',
@@ -246,21 +215,12 @@ describe('GET /credit/tokens', () => {
   });
 
   it('answers an unknown app with app_not_found and a bad address with a validation error', async () => {
-    const unknown = await request(
-      laurel.url,
-      'GET',
-      `/v1/credit/tokens?chain=local&app_id=${owner.address}`,
-      {
-        apiKey: ownerKey,
-      },
-    );
+    const unknown = await api.get(`/credit/tokens?chain=local&app_id=${owner.address}`);
     expect(unknown).toMatchObject({
       status: 404,
       body: { success: false, error: { code: 'app_not_found', message: 'App not found' } },
     });
-    const invalid = await request(laurel.url, 'GET', '/v1/credit/tokens?chain=local&app_id=0x12', {
-      apiKey: ownerKey,
-    });
+    const invalid = await api.get('/credit/tokens?chain=local&app_id=0x12');
     expect(invalid.status).toBe(400);
     expect(invalid.body).toEqual(
       validationError([{ code: 'invalid_string', message: 'Invalid address', parameter: 'app_id' }]),
@@ -270,7 +230,11 @@ describe('GET /credit/tokens', () => {
 
 describe('POST /credit/balance', () => {
   it('answers the raw and formatted balance', async () => {
-    const result = await post('/credit/balance', { chain: 'local', token_id: token, user_id: owner.address });
+    const result = await api.post('/credit/balance', {
+      chain: 'local',
+      token_id: token,
+      user_id: owner.address,
+    });
     expect(result.status).toBe(200);
     expect(result.body).toEqual({
       success: true,
@@ -281,7 +245,7 @@ describe('POST /credit/balance', () => {
   });
 
   it('takes addresses without 0x in any case', async () => {
-    const result = await post('/credit/balance', {
+    const result = await api.post('/credit/balance', {
       chain: 'local',
       token_id: token.slice(2).toLowerCase(),
       user_id: stranger.address.toUpperCase().replace('0X', '0x'),
@@ -290,7 +254,7 @@ describe('POST /credit/balance', () => {
   });
 
   it('answers an invalid address with the documented validation error', async () => {
-    const result = await post('/credit/balance', {
+    const result = await api.post('/credit/balance', {
       chain: 'local',
       token_id: '0x123',
       user_id: owner.address,
@@ -310,7 +274,7 @@ describe('POST /credit/balance', () => {
 
   it('answers token_not_found for an account and for a contract that is not a credit token', async () => {
     for (const address of [stranger.address, appId]) {
-      const result = await post('/credit/balance', {
+      const result = await api.post('/credit/balance', {
         chain: 'local',
         token_id: address,
         user_id: owner.address,
@@ -324,7 +288,11 @@ describe('POST /credit/balance', () => {
   });
 
   it('answers an unknown chain as a validation error on chain', async () => {
-    const result = await post('/credit/balance', { chain: 'mars', token_id: token, user_id: owner.address });
+    const result = await api.post('/credit/balance', {
+      chain: 'mars',
+      token_id: token,
+      user_id: owner.address,
+    });
     expect(result.status).toBe(400);
     expect(result.body).toEqual(
       validationError([
@@ -336,7 +304,7 @@ describe('POST /credit/balance', () => {
 
 describe('POST /credit/approve', () => {
   it("builds approve from the holder; executed, the spender's allowance is set", async () => {
-    const result = await post('/credit/approve', {
+    const result = await api.post('/credit/approve', {
       chain: 'local',
       token_id: token,
       holder_address: owner.address,
@@ -348,12 +316,12 @@ describe('POST /credit/approve', () => {
       success: true,
       unsignedTransaction: { ...UNSIGNED_TX_WITH_GAS, to: token },
     });
-    await execute(result.body.unsignedTransaction as Unsigned);
+    await api.execute(result.body.unsignedTransaction as Unsigned);
     expect(await erc20(token).allowance(owner.address, stranger.address)).toBe(12_250_000n);
   });
 
   it('answers approving the zero address with the decoded ERC20InvalidSpender revert', async () => {
-    const result = await post('/credit/approve', {
+    const result = await api.post('/credit/approve', {
       chain: 'local',
       token_id: token,
       holder_address: owner.address,
@@ -390,7 +358,7 @@ describe('POST /credit/approve', () => {
   });
 
   it('answers a holder other than the caller with a validation error on holder_address', async () => {
-    const result = await post('/credit/approve', {
+    const result = await api.post('/credit/approve', {
       chain: 'local',
       token_id: token,
       holder_address: stranger.address,
@@ -410,7 +378,7 @@ describe('POST /credit/approve', () => {
   });
 
   it('answers amount 0 with too_small, and an unknown token with token_not_found', async () => {
-    const zero = await post('/credit/approve', {
+    const zero = await api.post('/credit/approve', {
       chain: 'local',
       token_id: token,
       holder_address: owner.address,
@@ -421,7 +389,7 @@ describe('POST /credit/approve', () => {
     expect(zero.body).toEqual(
       validationError([{ code: 'too_small', message: 'Number must be greater than 0', parameter: 'amount' }]),
     );
-    const unknown = await post('/credit/approve', {
+    const unknown = await api.post('/credit/approve', {
       chain: 'local',
       token_id: appId,
       holder_address: owner.address,
@@ -448,7 +416,7 @@ describe('POST /credit/permit-data', () => {
   it("answers the holder's permit digest; signed by the holder, permit() sets the allowance on chain", async () => {
     const contract = erc20(token);
     const before = Math.floor(Date.now() / 1000);
-    const result = await post('/credit/permit-data', permitBody(7.5));
+    const result = await api.post('/credit/permit-data', permitBody(7.5));
     expect(result.status).toBe(200);
     const domainSeparator = (await contract.DOMAIN_SEPARATOR()) as string;
     expect(result.body).toEqual({
@@ -481,30 +449,31 @@ describe('POST /credit/permit-data', () => {
 
     // Anyone (here the receiver) submits it.
     const permit = contract.connect(relayer) as Contract;
-    const tx = await permit.permit(
-      owner.address,
-      relayer.address,
-      7_500_000n,
-      permitData.deadline,
-      signature.v,
-      signature.r,
-      signature.s,
+    await mined(
+      permit.permit(
+        owner.address,
+        relayer.address,
+        7_500_000n,
+        permitData.deadline,
+        signature.v,
+        signature.r,
+        signature.s,
+      ),
     );
-    await tx.wait();
     expect(await contract.allowance(owner.address, relayer.address)).toBe(7_500_000n);
     expect(await contract.nonces(owner.address)).toBe(1n);
 
-    const next = await post('/credit/permit-data', permitBody(1));
+    const next = await api.post('/credit/permit-data', permitBody(1));
     expect((next.body.permitData as { nonce: string }).nonce).toBe('1');
   });
 
   it('answers validation errors, a point token and an unknown token', async () => {
-    const zero = await post('/credit/permit-data', permitBody(0));
+    const zero = await api.post('/credit/permit-data', permitBody(0));
     expect(zero.status).toBe(400);
     expect(zero.body).toEqual(
       validationError([{ code: 'too_small', message: 'Number must be greater than 0', parameter: 'amount' }]),
     );
-    const point = await post('/credit/permit-data', { ...permitBody(1), token_id: pointToken });
+    const point = await api.post('/credit/permit-data', { ...permitBody(1), token_id: pointToken });
     expect(point.status).toBe(400);
     expect(point.body).toEqual(
       validationError([
@@ -515,7 +484,7 @@ describe('POST /credit/permit-data', () => {
         },
       ]),
     );
-    const unknown = await post('/credit/permit-data', { ...permitBody(1), token_id: stranger.address });
+    const unknown = await api.post('/credit/permit-data', { ...permitBody(1), token_id: stranger.address });
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({
       success: false,
@@ -563,7 +532,11 @@ describe('GraphQL', () => {
       { apiKey: ownerKey, variables: { token, owner: owner.address, app: appId, receiver: relayer.address } },
     );
     expect(result.body.errors).toBeUndefined();
-    const rest = await post('/credit/balance', { chain: 'local', token_id: token, user_id: owner.address });
+    const rest = await api.post('/credit/balance', {
+      chain: 'local',
+      token_id: token,
+      user_id: owner.address,
+    });
     expect(result.body.data!.creditBalance).toEqual({
       balance: rest.body.balance,
       balance_formatted: rest.body.balance_formatted,

@@ -1,4 +1,4 @@
-import { Contract, Wallet, getAddress, type ContractTransactionResponse, type Interface } from 'ethers';
+import { Contract, Wallet, type ContractTransactionResponse, type Interface } from 'ethers';
 import {
   appFactoryInterface,
   appInterface,
@@ -7,8 +7,18 @@ import {
   encodeActionId,
   xpTokenInterface,
 } from '../../src/chain/contracts';
-import { issueApiKey } from '../helpers/auth';
-import { graphql, request, startTestLaurel, type HttpResult, type TestLaurel } from '../helpers/laurel';
+import { mined } from '../helpers/chain';
+import {
+  UNSIGNED_TX,
+  client,
+  eventArg,
+  issueApiKeys,
+  parsedEvent,
+  type Body,
+  type Client,
+  type Unsigned,
+} from '../helpers/flow';
+import { graphql, startTestLaurel, type HttpResult, type TestLaurel } from '../helpers/laurel';
 
 /**
  * The reward operations on anvil, through REST and GraphQL: build → sign with the caller's wallet
@@ -19,6 +29,7 @@ let owner: Wallet;
 let stranger: Wallet;
 let ownerKey: string;
 let strangerKey: string;
+let api: Client; // the owner's
 const receiver = Wallet.createRandom().address;
 
 let appId: string;
@@ -29,50 +40,6 @@ let credit: string; // 6 decimals, initial supply held by the owner
 let points: string; // 2 decimals, point token
 let otherCredit: string; // a credit token of another app
 
-type Unsigned = Record<string, unknown>;
-type Body = Record<string, unknown>;
-
-const UNSIGNED_TX = {
-  to: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
-  data: expect.stringMatching(/^0x[0-9a-f]+$/),
-  maxPriorityFeePerGas: expect.stringMatching(/^\d+$/),
-  maxFeePerGas: expect.stringMatching(/^\d+$/),
-  gasLimit: expect.stringMatching(/^\d+$/),
-  nonce: expect.any(Number),
-  chainId: 31337,
-  type: 2,
-};
-
-const post = (path: string, body: Body, apiKey = ownerKey): Promise<HttpResult> =>
-  request(laurel.url, 'POST', `/v1${path}`, { apiKey, body });
-
-/** Signs the unsigned transaction exactly as given and sends it through execute-and-wait. */
-async function execute(unsignedTransaction: Unsigned, wallet = owner, apiKey = ownerKey) {
-  const signed = await wallet.signTransaction(unsignedTransaction);
-  const result = await post(
-    '/transactions/execute-and-wait',
-    { chain: 'local', signed_transaction: signed },
-    apiKey,
-  );
-  expect(result.status).toBe(200);
-  expect(result.body.status).toBe('success');
-  return result.body.receipt as { logs: { address: string; topics: string[]; data: string }[] };
-}
-
-async function mined(tx: Promise<ContractTransactionResponse>) {
-  return (await (await tx).wait())!;
-}
-
-function eventArg(
-  logs: readonly { topics: readonly string[]; data: string }[],
-  iface: Interface,
-  event: string,
-  arg: string,
-) {
-  const parsed = logs.map((log) => iface.parseLog(log)).find((candidate) => candidate?.name === event);
-  return getAddress(parsed!.args[arg] as string);
-}
-
 const contract = (address: string, iface: Interface) => new Contract(address, iface, laurel.chain!.provider);
 const xpBalance = async (app: string, user: string) =>
   (await contract(await contract(app, appInterface).xpToken(), xpTokenInterface).balanceOf(user)) as bigint;
@@ -82,27 +49,22 @@ const tokenBalance = async (token: string, user: string) =>
 beforeAll(async () => {
   laurel = await startTestLaurel({ chain: true });
   [, owner, stranger] = laurel.chain!.wallets;
-  [ownerKey, strangerKey] = await Promise.all(
-    [owner, stranger].map((wallet) => issueApiKey(laurel.url, wallet)),
-  );
+  [ownerKey, strangerKey] = await issueApiKeys(laurel.url, [owner, stranger]);
+  api = client(laurel.url, ownerKey, owner);
 
   // Set-up straight on chain, with ethers.
+  const createdBy = async (
+    tx: Promise<ContractTransactionResponse>,
+    iface: Interface,
+    event: string,
+    arg: string,
+  ) => eventArg((await mined(tx)).logs, iface, event, arg);
   const factory = new Contract(laurel.chain!.factory, appFactoryInterface, owner);
-  appId = eventArg(
-    (await mined(factory.createApp('Rewards'))).logs,
-    appFactoryInterface,
-    'AppCreated',
-    'app',
-  );
-  otherAppId = eventArg(
-    (await mined(factory.createApp('Other'))).logs,
-    appFactoryInterface,
-    'AppCreated',
-    'app',
-  );
+  appId = await createdBy(factory.createApp('Rewards'), appFactoryInterface, 'AppCreated', 'app');
+  otherAppId = await createdBy(factory.createApp('Other'), appFactoryInterface, 'AppCreated', 'app');
   const app = new Contract(appId, appInterface, owner);
-  const created = async (tx: Promise<ContractTransactionResponse>, event: string, arg: string) =>
-    eventArg((await mined(tx)).logs, appInterface, event, arg);
+  const created = (tx: Promise<ContractTransactionResponse>, event: string, arg: string) =>
+    createdBy(tx, appInterface, event, arg);
   gold = await created(app.createBadge('Gold', 'ipfs://gold/'), 'BadgeCreated', 'badge');
   twins = [
     await created(app.createBadge('Twin', ''), 'BadgeCreated', 'badge'),
@@ -115,9 +77,8 @@ beforeAll(async () => {
   );
   points = await created(app.createCreditToken('Points', 'PTS', 2, 0n, true), 'CreditTokenCreated', 'token');
   const other = new Contract(otherAppId, appInterface, owner);
-  otherCredit = eventArg(
-    (await mined(other.createCreditToken('Other', 'OTH', 18, 0n, false))).logs,
-    appInterface,
+  otherCredit = await created(
+    other.createCreditToken('Other', 'OTH', 18, 0n, false),
     'CreditTokenCreated',
     'token',
   );
@@ -128,7 +89,7 @@ afterAll(async () => {
 
 describe('POST /reward/XP', () => {
   it('builds App.rewardXP from the caller; executed, it mints exact XP (18 decimals)', async () => {
-    const result = await post('/reward/XP', {
+    const result = await api.post('/reward/XP', {
       chain: 'local',
       app_id: appId,
       action_id: 'daily-login',
@@ -147,11 +108,9 @@ describe('POST /reward/XP', () => {
         encodeActionId('daily-login'),
       ]),
     );
-    const receipt = await execute(unsigned);
-    const rewarded = receipt.logs
-      .map((log) => appInterface.parseLog(log))
-      .find((p) => p?.name === 'Rewarded');
-    expect(rewarded!.args.actionId).toBe(encodeActionId('daily-login'));
+    const receipt = await api.execute(unsigned);
+    const rewarded = parsedEvent(receipt.logs, appInterface, 'Rewarded');
+    expect(rewarded.args.actionId).toBe(encodeActionId('daily-login'));
     expect(await xpBalance(appId, receiver)).toBe(1_500_000_000_000_000_000n);
   });
 
@@ -181,12 +140,12 @@ describe('POST /reward/XP', () => {
     expect(result.body.errors).toBeUndefined();
     const unsigned = result.body.data!.rewardXP.unsignedTransaction;
     expect(unsigned).toEqual({ ...UNSIGNED_TX, gas: null });
-    await execute(unsigned);
+    await api.execute(unsigned);
     expect((await xpBalance(appId, receiver)) - before).toBe(100_000_000_000n);
   });
 
   it('answers a stranger (not an operator) with a NotOperator transaction_error in Shape A (422)', async () => {
-    const result = await post(
+    const result = await api.post(
       '/reward/XP',
       { chain: 'local', app_id: appId, action_id: 'a', receiver, amount: 1 },
       strangerKey,
@@ -231,20 +190,20 @@ describe('POST /reward/XP', () => {
     const base = { chain: 'local', app_id: appId, action_id: 'a', receiver, amount: 1 };
     const zodIssues = (issues: unknown[]) => ({ success: false, error: { issues, name: 'ZodError' } });
 
-    const fine = await post('/reward/XP', { ...base, amount: 1e-19 });
+    const fine = await api.post('/reward/XP', { ...base, amount: 1e-19 });
     expect(fine.status).toBe(400);
     expect(fine.body).toEqual(
       zodIssues([{ code: 'custom', path: ['amount'], message: 'amount has more than 18 decimal places' }]),
     );
 
-    const bytes = await post('/reward/XP', { ...base, action_id: 'é'.repeat(17) }); // 17 characters, 34 bytes
+    const bytes = await api.post('/reward/XP', { ...base, action_id: 'é'.repeat(17) }); // 17 characters, 34 bytes
     expect(bytes.status).toBe(400);
     expect(bytes.body).toEqual(
       zodIssues([
         { code: 'custom', path: ['action_id'], message: 'action_id must be at most 32 bytes in UTF-8' },
       ]),
     );
-    const long = await post('/reward/XP', { ...base, action_id: 'x'.repeat(33) });
+    const long = await api.post('/reward/XP', { ...base, action_id: 'x'.repeat(33) });
     expect(long.body).toEqual(
       zodIssues([
         {
@@ -259,7 +218,7 @@ describe('POST /reward/XP', () => {
       ]),
     );
 
-    const chain = await post('/reward/XP', { ...base, chain: 'nope' });
+    const chain = await api.post('/reward/XP', { ...base, chain: 'nope' });
     expect(chain.status).toBe(400);
     expect(chain.body).toEqual(
       zodIssues([
@@ -267,7 +226,7 @@ describe('POST /reward/XP', () => {
       ]),
     );
 
-    const zero = await post('/reward/XP', { ...base, amount: 0 });
+    const zero = await api.post('/reward/XP', { ...base, amount: 0 });
     expect(zero.body).toMatchObject(zodIssues([{ code: 'too_small', path: ['amount'] }]));
 
     const gql = await graphql(
@@ -285,7 +244,7 @@ describe('POST /reward/XP', () => {
   });
 
   it('answers an unknown app with 404 Shape A', async () => {
-    const result = await post('/reward/XP', {
+    const result = await api.post('/reward/XP', {
       chain: 'local',
       app_id: Wallet.createRandom().address,
       action_id: 'a',
@@ -301,57 +260,57 @@ describe('POST /reward/badge', () => {
   const base = () => ({ chain: 'local', app_id: appId, action_id: 'first-win', receiver });
 
   it('mints badges by name with the base URI as token URI, or with the given URI', async () => {
-    const byName = await post('/reward/badge', { ...base(), badge_name: 'Gold', amount: 2 });
+    const byName = await api.post('/reward/badge', { ...base(), badge_name: 'Gold', amount: 2 });
     expect(byName.status).toBe(200);
     expect(byName.body).toEqual({ status: 'success', unsignedTransaction: UNSIGNED_TX });
     const unsigned = byName.body.unsignedTransaction as Unsigned;
     expect(unsigned.data).toBe(
       appInterface.encodeFunctionData('rewardBadge', [gold, receiver, 2n, '', encodeActionId('first-win')]),
     );
-    await execute(unsigned);
+    await api.execute(unsigned);
     const badge = contract(gold, badgeInterface);
     expect(await badge.balanceOf(receiver)).toBe(2n);
     expect(await badge.ownerOf(1n)).toBe(receiver);
     expect(await badge.tokenURI(2n)).toBe('ipfs://gold/2');
 
-    const byId = await post('/reward/badge', {
+    const byId = await api.post('/reward/badge', {
       ...base(),
       badge_id: gold.toLowerCase(),
       amount: 1,
       base_uri: 'ipfs://special.json',
     });
     expect(byId.status).toBe(200);
-    await execute(byId.body.unsignedTransaction as Unsigned);
+    await api.execute(byId.body.unsignedTransaction as Unsigned);
     expect(await badge.balanceOf(receiver)).toBe(3n);
     expect(await badge.tokenURI(3n)).toBe('ipfs://special.json');
   });
 
   it('answers several badges of that name with Shape A, listing them', async () => {
-    const result = await post('/reward/badge', { ...base(), badge_name: 'Twin', amount: 1 });
+    const result = await api.post('/reward/badge', { ...base(), badge_name: 'Twin', amount: 1 });
     expect(result.status).toBe(409);
     expect(result.body).toEqual({
       status: 'failed',
       error: 'Too many badges found with this name: give badge_id instead',
       badges: twins.map((id) => ({ id, name: 'Twin' })),
     });
-    const ok = await post('/reward/badge', { ...base(), badge_id: twins[1], amount: 1 });
+    const ok = await api.post('/reward/badge', { ...base(), badge_id: twins[1], amount: 1 });
     expect(ok.status).toBe(200);
-    await execute(ok.body.unsignedTransaction as Unsigned);
+    await api.execute(ok.body.unsignedTransaction as Unsigned);
     expect(await contract(twins[1], badgeInterface).balanceOf(receiver)).toBe(1n);
   });
 
   it('answers no such badge with Shape A 404', async () => {
-    const byName = await post('/reward/badge', { ...base(), badge_name: 'Nope', amount: 1 });
+    const byName = await api.post('/reward/badge', { ...base(), badge_name: 'Nope', amount: 1 });
     expect(byName.status).toBe(404);
     expect(byName.body).toEqual({ status: 'failed', error: 'No badge found with this name in this app' });
-    const byId = await post('/reward/badge', {
+    const byId = await api.post('/reward/badge', {
       ...base(),
       badge_id: Wallet.createRandom().address,
       amount: 1,
     });
     expect(byId.status).toBe(404);
     expect(byId.body).toEqual({ status: 'failed', error: 'No badge found with this id in this app' });
-    const app = await post('/reward/badge', {
+    const app = await api.post('/reward/badge', {
       ...base(),
       app_id: Wallet.createRandom().address,
       badge_name: 'Gold',
@@ -362,7 +321,7 @@ describe('POST /reward/badge', () => {
   });
 
   it('validates in the zod-result shape', async () => {
-    const neither = await post('/reward/badge', { ...base(), amount: 1 });
+    const neither = await api.post('/reward/badge', { ...base(), amount: 1 });
     expect(neither.status).toBe(400);
     expect(neither.body).toEqual({
       success: false,
@@ -371,7 +330,12 @@ describe('POST /reward/badge', () => {
         name: 'ZodError',
       },
     });
-    const both = await post('/reward/badge', { ...base(), amount: 1, badge_name: 'Gold', badge_id: gold });
+    const both = await api.post('/reward/badge', {
+      ...base(),
+      amount: 1,
+      badge_name: 'Gold',
+      badge_id: gold,
+    });
     expect(both.body).toEqual({
       success: false,
       error: {
@@ -379,7 +343,7 @@ describe('POST /reward/badge', () => {
         name: 'ZodError',
       },
     });
-    const fraction = await post('/reward/badge', { ...base(), amount: 1.5, badge_name: 'Gold' });
+    const fraction = await api.post('/reward/badge', { ...base(), amount: 1.5, badge_name: 'Gold' });
     expect(fraction.body).toEqual({
       success: false,
       error: {
@@ -395,12 +359,17 @@ describe('POST /reward/badge', () => {
         name: 'ZodError',
       },
     });
-    const missing = await post('/reward/badge', { chain: 'local', badge_name: 'Gold' });
+    const missing = await api.post('/reward/badge', { chain: 'local', badge_name: 'Gold' });
     expect(missing.status).toBe(400);
     expect(
       (missing.body.error as { issues: { path: string[] }[] }).issues.map((issue) => issue.path[0]),
     ).toEqual(['action_id', 'receiver', 'app_id', 'amount']);
-    const chain = await post('/reward/badge', { ...base(), chain: 'nope', amount: 1, badge_name: 'Gold' });
+    const chain = await api.post('/reward/badge', {
+      ...base(),
+      chain: 'nope',
+      amount: 1,
+      badge_name: 'Gold',
+    });
     expect(chain.body).toEqual({
       success: false,
       error: {
@@ -410,7 +379,7 @@ describe('POST /reward/badge', () => {
         name: 'ZodError',
       },
     });
-    const uri = await post('/reward/badge', {
+    const uri = await api.post('/reward/badge', {
       ...base(),
       amount: 1,
       badge_name: 'Gold',
@@ -433,7 +402,7 @@ describe('POST /reward/credit', () => {
   });
 
   it('mints credit tokens with mint: true (exact decimals; `gas` included)', async () => {
-    const result = await post('/reward/credit', { ...base(), amount: 2.5, mint: true });
+    const result = await api.post('/reward/credit', { ...base(), amount: 2.5, mint: true });
     expect(result.status).toBe(200);
     expect(result.body).toEqual({
       success: true,
@@ -449,12 +418,12 @@ describe('POST /reward/credit', () => {
         encodeActionId('referral'),
       ]),
     );
-    await execute(unsigned);
+    await api.execute(unsigned);
     expect(await tokenBalance(credit, receiver)).toBe(2_500_000n);
   });
 
   it('transfers with App.transferERC20: without an allowance a transaction_error, with one the tokens move', async () => {
-    const refused = await post('/reward/credit', { ...base(), amount: 1 });
+    const refused = await api.post('/reward/credit', { ...base(), amount: 1 });
     expect(refused.status).toBe(422);
     const reason = `ERC20InsufficientAllowance(${appId}, 0, 1000000)`;
     const message = `The contract function "transferERC20" reverted with the following reason: ${reason}`;
@@ -490,7 +459,7 @@ describe('POST /reward/credit', () => {
     await mined(token.approve(appId, 10n * 10n ** 6n));
     const ownerBefore = await tokenBalance(credit, owner.address);
     const receiverBefore = await tokenBalance(credit, receiver);
-    const result = await post('/reward/credit', { ...base(), amount: 1.25, mint: false });
+    const result = await api.post('/reward/credit', { ...base(), amount: 1.25, mint: false });
     expect(result.status).toBe(200);
     const unsigned = result.body.unsignedTransaction as Unsigned;
     expect(unsigned.data).toBe(
@@ -501,7 +470,7 @@ describe('POST /reward/credit', () => {
         encodeActionId('referral'),
       ]),
     );
-    await execute(unsigned);
+    await api.execute(unsigned);
     expect(await tokenBalance(credit, receiver)).toBe(receiverBefore + 1_250_000n);
     expect(await tokenBalance(credit, owner.address)).toBe(ownerBefore - 1_250_000n);
   });
@@ -512,7 +481,7 @@ describe('POST /reward/credit', () => {
       error: { code: 'token_not_found', message: 'No credit token found with this address in this app' },
     };
     for (const token of [Wallet.createRandom().address, points, otherCredit, appId]) {
-      const result = await post('/reward/credit', { ...base(), token_address: token, amount: 1 });
+      const result = await api.post('/reward/credit', { ...base(), token_address: token, amount: 1 });
       expect(result.status).toBe(404);
       expect(result.body).toEqual(notFound);
     }
@@ -529,7 +498,7 @@ describe('POST /reward/credit', () => {
   });
 
   it('validates in Shape B: fractions finer than the token decimals, the chain, the fields', async () => {
-    const fine = await post('/reward/credit', { ...base(), amount: 1.0000001 });
+    const fine = await api.post('/reward/credit', { ...base(), amount: 1.0000001 });
     expect(fine.status).toBe(400);
     expect(fine.body).toEqual({
       success: false,
@@ -546,7 +515,7 @@ describe('POST /reward/credit', () => {
         ],
       },
     });
-    const chain = await post('/reward/credit', { ...base(), chain: 'nope', amount: 1 });
+    const chain = await api.post('/reward/credit', { ...base(), chain: 'nope', amount: 1 });
     expect(chain.status).toBe(400);
     const message = 'Unknown chain "nope"; this service serves: local';
     expect(chain.body).toEqual({
@@ -557,7 +526,7 @@ describe('POST /reward/credit', () => {
         issues: [{ code: 'custom', message, parameter: 'chain', path: 'chain' }],
       },
     });
-    const fields = await post('/reward/credit', { ...base(), amount: 0, receiver: 'nobody' });
+    const fields = await api.post('/reward/credit', { ...base(), amount: 0, receiver: 'nobody' });
     expect(fields.status).toBe(400);
     expect(fields.body).toMatchObject({
       success: false,
@@ -569,7 +538,11 @@ describe('POST /reward/credit', () => {
         ],
       },
     });
-    const app = await post('/reward/credit', { ...base(), app_id: Wallet.createRandom().address, amount: 1 });
+    const app = await api.post('/reward/credit', {
+      ...base(),
+      app_id: Wallet.createRandom().address,
+      amount: 1,
+    });
     expect(app.status).toBe(404);
     expect(app.body).toEqual({ success: false, error: { code: 'app_not_found', message: 'App not found' } });
   });
@@ -585,20 +558,20 @@ describe('POST /reward/point', () => {
   });
 
   it('mints point tokens', async () => {
-    const result = await post('/reward/point', { ...base(), amount: 3.25 });
+    const result = await api.post('/reward/point', { ...base(), amount: 3.25 });
     expect(result.status).toBe(200);
     expect(result.body).toEqual({ status: 'success', unsignedTransaction: UNSIGNED_TX });
     const unsigned = result.body.unsignedTransaction as Unsigned;
     expect(unsigned.data).toBe(
       appInterface.encodeFunctionData('rewardPoint', [points, receiver, 325n, encodeActionId('streak')]),
     );
-    await execute(unsigned);
+    await api.execute(unsigned);
     expect(await tokenBalance(points, receiver)).toBe(325n);
   });
 
   it('answers an unknown or non-point token with Shape A', async () => {
     for (const token of [Wallet.createRandom().address, credit, otherCredit]) {
-      const result = await post('/reward/point', { ...base(), token_address: token, amount: 1 });
+      const result = await api.post('/reward/point', { ...base(), token_address: token, amount: 1 });
       expect(result.status).toBe(404);
       expect(result.body).toEqual({
         status: 'failed',
@@ -608,7 +581,7 @@ describe('POST /reward/point', () => {
   });
 
   it('answers missing fields in the zod-result shape', async () => {
-    const result = await post('/reward/point', { chain: 'local', app_id: appId, receiver, amount: 1 });
+    const result = await api.post('/reward/point', { chain: 'local', app_id: appId, receiver, amount: 1 });
     expect(result.status).toBe(400);
     expect(result.body).toEqual({
       success: false,
@@ -632,7 +605,7 @@ describe('POST /reward/point', () => {
         name: 'ZodError',
       },
     });
-    const fine = await post('/reward/point', { ...base(), amount: 0.001 });
+    const fine = await api.post('/reward/point', { ...base(), amount: 0.001 });
     expect(fine.body).toEqual({
       success: false,
       error: {
@@ -666,7 +639,7 @@ describe('transaction builder', () => {
     const body = { chain: 'local', app_id: appId, action_id: 'batched', receiver, amount: 2 };
     let result: HttpResult | undefined;
     const batches = await rpcBatches(async () => {
-      result = await post('/reward/XP', body);
+      result = await api.post('/reward/XP', body);
     });
     expect(result!.status).toBe(200);
     const unsigned = result!.body.unsignedTransaction as Unsigned;
@@ -678,7 +651,7 @@ describe('transaction builder', () => {
       data: unsigned.data as string,
     });
     expect(BigInt(unsigned.gasLimit as string)).toBe((estimate * 120n + 99n) / 100n);
-    await execute(unsigned);
+    await api.execute(unsigned);
   });
 
   it('gives 20 parallel builds for one sender 20 distinct consecutive nonces, and all 20 execute', async () => {
@@ -688,7 +661,7 @@ describe('transaction builder', () => {
     const batches = await rpcBatches(async () => {
       results = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
-          post('/reward/XP', {
+          api.post('/reward/XP', {
             chain: 'local',
             app_id: appId,
             action_id: `parallel-${i}`,
@@ -706,7 +679,7 @@ describe('transaction builder', () => {
     expect(unsigned.map((tx) => tx.nonce as number).sort((a, b) => a - b)).toEqual(
       Array.from({ length: 20 }, (_, i) => pending + i),
     );
-    await Promise.all(unsigned.map((tx) => execute(tx)));
+    await Promise.all(unsigned.map((tx) => api.execute(tx)));
     expect((await xpBalance(appId, receiver)) - before).toBe(20n * 10n ** 18n);
     expect(await laurel.chain!.provider.getTransactionCount(owner.address, 'latest')).toBe(pending + 20);
   });

@@ -2,7 +2,8 @@ import { Transaction, Wallet, type Signer, type TransactionRequest } from 'ether
 import { appFactoryInterface } from '../../src/chain/contracts';
 import { LOCAL_EXPLORER_URL } from '../../src/chain/registry';
 import { issueApiKey } from '../helpers/auth';
-import { graphql, request, startTestLaurel, type TestLaurel } from '../helpers/laurel';
+import { client, type Client } from '../helpers/flow';
+import { graphql, startTestLaurel, type TestLaurel } from '../helpers/laurel';
 
 /**
  * POST /transactions/execute and /transactions/execute-and-wait on anvil, with real signed
@@ -11,6 +12,7 @@ import { graphql, request, startTestLaurel, type TestLaurel } from '../helpers/l
  */
 let laurel: TestLaurel;
 let apiKey: string;
+let api: Client;
 let sender: Signer;
 let senderAddress: string;
 
@@ -21,9 +23,12 @@ async function signed(overrides: TransactionRequest = {}, signer: Signer = sende
   return signer.signTransaction(populated);
 }
 
-/** A transaction signed for another chain id (populateTransaction would refuse it). */
-async function signedForChain(chainId: bigint): Promise<string> {
-  return laurel.chain!.wallets[3].signTransaction({
+/**
+ * A transaction signed for `chainId` with fixed nonce, gas and fees, as populateTransaction would
+ * refuse to fill it (another chain id, a sender without funds).
+ */
+async function signedForChain(chainId: bigint, signer: Signer = sender): Promise<string> {
+  return signer.signTransaction({
     to: senderAddress,
     value: 1n,
     nonce: 0,
@@ -63,6 +68,7 @@ beforeAll(async () => {
   sender = laurel.chain!.wallets[3];
   senderAddress = await sender.getAddress();
   apiKey = await issueApiKey(laurel.url, laurel.chain!.wallets[3]);
+  api = client(laurel.url, apiKey);
 });
 afterAll(async () => {
   await laurel?.stop();
@@ -72,10 +78,7 @@ describe('POST /transactions/execute', () => {
   it('broadcasts, answers at once, records the transaction and follows its receipt in a job', async () => {
     const raw = await signed();
     const { hash, nonce, to } = Transaction.from(raw);
-    const result = await request(laurel.url, 'POST', '/v1/transactions/execute', {
-      apiKey,
-      body: { chain: 'local', signed_transaction: raw },
-    });
+    const result = await api.post('/transactions/execute', { chain: 'local', signed_transaction: raw });
     expect(result.status).toBe(200);
     expect(result.body).toEqual({
       status: 'success',
@@ -107,10 +110,7 @@ describe('POST /transactions/execute', () => {
   it('infers the chain from the signed transaction when `chain` is absent', async () => {
     const raw = await signed();
     const hash = Transaction.from(raw).hash!;
-    const result = await request(laurel.url, 'POST', '/v1/transactions/execute', {
-      apiKey,
-      body: { signed_transaction: raw },
-    });
+    const result = await api.post('/transactions/execute', { signed_transaction: raw });
     expect(result).toMatchObject({
       status: 200,
       body: { status: 'success', transactionHash: hash, blockExplorerUrl: explorer(hash) },
@@ -122,8 +122,8 @@ describe('POST /transactions/execute', () => {
     const raw = await signed();
     const hash = Transaction.from(raw).hash!;
     const body = { chain: 'local', signed_transaction: raw };
-    const first = await request(laurel.url, 'POST', '/v1/transactions/execute', { apiKey, body });
-    const again = await request(laurel.url, 'POST', '/v1/transactions/execute', { apiKey, body });
+    const first = await api.post('/transactions/execute', body);
+    const again = await api.post('/transactions/execute', body);
     expect(first.body).toEqual({
       status: 'success',
       transactionHash: hash,
@@ -137,10 +137,7 @@ describe('POST /transactions/execute', () => {
   it('answers a nonce that is too low with 409 and the node message, not a 500', async () => {
     const raw = await signed({ nonce: 0 });
     const hash = Transaction.from(raw).hash!;
-    const result = await request(laurel.url, 'POST', '/v1/transactions/execute', {
-      apiKey,
-      body: { chain: 'local', signed_transaction: raw },
-    });
+    const result = await api.post('/transactions/execute', { chain: 'local', signed_transaction: raw });
     expect(result.status).toBe(409);
     expect(result.body).toEqual({
       status: 'failed',
@@ -155,20 +152,8 @@ describe('POST /transactions/execute', () => {
 
   it('answers a sender without funds with 422', async () => {
     const poor = Wallet.createRandom().connect(laurel.chain!.provider);
-    const raw = await poor.signTransaction({
-      to: senderAddress,
-      value: 1n,
-      nonce: 0,
-      gasLimit: 21_000,
-      maxFeePerGas: 10_000_000_000n,
-      maxPriorityFeePerGas: 1n,
-      chainId: 31337,
-      type: 2,
-    });
-    const result = await request(laurel.url, 'POST', '/v1/transactions/execute', {
-      apiKey,
-      body: { chain: 'local', signed_transaction: raw },
-    });
+    const raw = await signedForChain(31337n, poor);
+    const result = await api.post('/transactions/execute', { chain: 'local', signed_transaction: raw });
     expect(result.status).toBe(422);
     expect(result.body).toEqual({
       status: 'failed',
@@ -179,8 +164,7 @@ describe('POST /transactions/execute', () => {
   });
 
   describe('validation (Shape C)', () => {
-    const execute = (body: unknown) =>
-      request(laurel.url, 'POST', '/v1/transactions/execute', { apiKey, body });
+    const execute = (body: unknown) => api.post('/transactions/execute', body);
 
     it('rejects a missing signed_transaction', async () => {
       expect(await execute({ chain: 'local' })).toMatchObject({
@@ -304,10 +288,7 @@ describe('POST /transactions/execute', () => {
 
 describe('POST /transactions/execute-and-wait', () => {
   const executeAndWait = (raw: string) =>
-    request(laurel.url, 'POST', '/v1/transactions/execute-and-wait', {
-      apiKey,
-      body: { chain: 'local', signed_transaction: raw },
-    });
+    api.post('/transactions/execute-and-wait', { chain: 'local', signed_transaction: raw });
 
   it('answers with the receipt, field by field', async () => {
     const raw = await signed();
