@@ -127,13 +127,12 @@ export function transactionRevertedError(
   const decoded = decodeRevert(context.contractInterface, data);
   let reason: string;
   if (!decoded) {
-    const shortReason = (error as { reason?: unknown }).reason;
+    // No revert data at all (ethers calls it "require(false)"): out of gas, or an invalid
+    // operation such as an amount too large for one transaction.
     reason =
-      typeof shortReason === 'string' && shortReason
-        ? shortReason
-        : data
-          ? `unknown custom error ${data.slice(0, 10)}`
-          : 'execution reverted';
+      data && data !== '0x'
+        ? `unknown custom error ${data.slice(0, 10)}`
+        : 'execution reverted without a reason (out of gas or an invalid operation)';
   } else if (decoded.errorName === 'Error') {
     reason = String(decoded.args[0]);
   } else {

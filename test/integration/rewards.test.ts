@@ -299,6 +299,23 @@ describe('POST /reward/badge', () => {
     expect(await contract(twins[1], badgeInterface).balanceOf(receiver)).toBe(1n);
   });
 
+  it('answers more badges than one transaction can mint with a readable transaction_error, not a 500', async () => {
+    const result = await api.post('/reward/badge', { ...base(), badge_name: 'Gold', amount: 1_000_000 });
+    expect(result.status).toBe(422);
+    const reason = 'execution reverted without a reason (out of gas or an invalid operation)';
+    expect(result.body).toEqual({
+      status: 'failed',
+      error: `The contract function "rewardBadge" reverted with the following reason: ${reason}`,
+      transaction_error: expect.objectContaining({
+        reason,
+        function_name: 'rewardBadge',
+        contract_address: appId,
+        chain_id: 31337,
+        data: { abiItem: null, errorName: null },
+      }),
+    });
+  });
+
   it('answers no such badge with Shape A 404', async () => {
     const byName = await api.post('/reward/badge', { ...base(), badge_name: 'Nope', amount: 1 });
     expect(byName.status).toBe(404);
