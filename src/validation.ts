@@ -10,6 +10,9 @@ export const addressSchema = z
 
 export const chainSchema = z.string().min(1).max(255);
 
+/** The interface's amounts of credit, rewards, approvals and permits: formatted units, > 0. */
+export const positiveAmountSchema = z.number().positive();
+
 /** Query parameters documented as `^\d+$` strings (page, page_size, start, end). */
 export const digitsSchema = z.string().regex(/^\d+$/);
 

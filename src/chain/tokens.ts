@@ -1,7 +1,8 @@
-import { getAddress, type JsonRpcProvider } from 'ethers';
+import { getAddress, isError } from 'ethers';
 import { AppError } from '../errors';
 import { creditTokenInterface } from './contracts';
 import type { Chain, ChainRegistry } from './registry';
+import { viewCall } from './view-call';
 
 /** A Laurel credit or point token (CreditToken). */
 export interface TokenInfo {
@@ -18,21 +19,12 @@ export interface TokenInfo {
 
 const FIELDS = ['name', 'symbol', 'decimals', 'isPoint', 'app'] as const;
 
-async function viewCall(provider: JsonRpcProvider, to: string, method: (typeof FIELDS)[number]) {
-  const data = creditTokenInterface.encodeFunctionData(method, []);
-  try {
-    const result = await provider.call({ to, data });
-    if (!result || result === '0x') return null;
-    return creditTokenInterface.decodeFunctionResult(method, result)[0] as unknown;
-  } catch (error) {
-    // A revert (or undecodable answer) means "not a Laurel token"; an unreachable node is not.
-    if (
-      (error as { code?: unknown }).code === 'CALL_EXCEPTION' ||
-      (error as { code?: unknown }).code === 'BAD_DATA'
-    )
-      return null;
+/** A view that reverts or answers nothing means "not a Laurel token"; an unreachable node does not. */
+function unlessNotAToken<T>(call: Promise<T>): Promise<T | null> {
+  return call.catch((error: unknown) => {
+    if (isError(error, 'CALL_EXCEPTION') || isError(error, 'BAD_DATA')) return null;
     throw error;
-  }
+  });
 }
 
 /**
@@ -70,7 +62,9 @@ export class TokenDirectory {
     const [code, name, symbol, decimals, isPoint, app] = await this.chains.call(chain, (provider) =>
       Promise.all([
         provider.getCode(address),
-        ...FIELDS.map((method) => viewCall(provider, address, method)),
+        ...FIELDS.map((method) =>
+          unlessNotAToken(viewCall<unknown>(provider, creditTokenInterface, address, method)),
+        ),
       ]),
     );
     if (

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { addressSchema, chainSchema } from '../../validation';
+import { addressSchema, chainSchema, positiveAmountSchema } from '../../validation';
 
 /** Amounts are formatted (decimal-adjusted) numbers, converted exactly with the token's decimals. */
-const positiveAmount = z.number().positive();
 
 /** POST /credit/new */
 export const createCreditTokenSchema = z.object({
@@ -24,7 +23,7 @@ export const approveCreditSchema = z.object({
   token_id: addressSchema,
   holder_address: addressSchema,
   spender_address: addressSchema,
-  amount: positiveAmount,
+  amount: positiveAmountSchema,
 });
 export type ApproveCreditInput = z.output<typeof approveCreditSchema>;
 
@@ -34,7 +33,7 @@ export const creditPermitDataSchema = z.object({
   token_id: addressSchema,
   holder_address: addressSchema,
   receiver_address: addressSchema,
-  amount: positiveAmount,
+  amount: positiveAmountSchema,
 });
 export type CreditPermitDataInput = z.output<typeof creditPermitDataSchema>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { addressSchema, chainSchema } from '../../validation';
+import { addressSchema, chainSchema, positiveAmountSchema } from '../../validation';
 
 /**
  * An action id: 1..32 characters that fit the contracts' bytes32 (at most 32 UTF-8 bytes, no NUL
@@ -20,7 +20,6 @@ export const actionIdSchema = z
   });
 
 /** Amounts of ERC-20 rewards: formatted units (decimal-adjusted), converted exactly with the token's decimals. */
-const positiveAmount = z.number().positive();
 
 const rewardBase = {
   chain: chainSchema,
@@ -63,7 +62,7 @@ export type RewardBadgeInput = z.output<typeof rewardBadgeSchema>;
 export const rewardCreditSchema = z.object({
   ...rewardBase,
   token_address: addressSchema,
-  amount: positiveAmount,
+  amount: positiveAmountSchema,
   /** false: transfer the sender's tokens (App.transferERC20, needs an allowance for the app); true: mint. */
   mint: z.boolean().optional().default(false),
 });
@@ -73,13 +72,13 @@ export type RewardCreditInput = z.output<typeof rewardCreditSchema>;
 export const rewardPointSchema = z.object({
   ...rewardBase,
   token_address: addressSchema,
-  amount: positiveAmount,
+  amount: positiveAmountSchema,
 });
 export type RewardPointInput = z.output<typeof rewardPointSchema>;
 
 /** POST /reward/XP (XP tokens have 18 decimals) */
 export const rewardXPSchema = z.object({
   ...rewardBase,
-  amount: positiveAmount,
+  amount: positiveAmountSchema,
 });
 export type RewardXPInput = z.output<typeof rewardXPSchema>;
