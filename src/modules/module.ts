@@ -4,8 +4,9 @@ import type { ChainRegistry } from '../chain/registry';
 import type { TokenDirectory } from '../chain/tokens';
 import type { TransactionBuilder } from '../chain/transaction-builder';
 import type { Config } from '../config';
+import type { Pool } from 'pg';
 import type { PrismaClient } from '../db/prisma';
-import { mountRoutes, type RestRoute } from '../http/rest';
+import { mountRoutes, type MountedRoute, type RestRoute } from '../http/rest';
 import type { Logger } from '../logger';
 
 /** What every module's service may be built from: configuration, database and the chain layer. */
@@ -13,6 +14,8 @@ export interface SharedDeps {
   config: Config;
   log: Logger;
   prisma: PrismaClient;
+  /** The pool under `prisma`, for SQL spoken directly (the rate limiter). */
+  pool: Pool;
   chains: ChainRegistry;
   /** The one transaction builder (fee cache, nonce reservation) every write operation uses. */
   builder: TransactionBuilder;
@@ -48,8 +51,10 @@ export interface ModuleInstance {
   name: string;
   resolverClass: ClassType;
   resolver: object;
-  mountAuthRoutes(router: Router): void;
-  mountRoutes(router: Router): void;
+  /** Mounts the {auth_url} paths; returns them. */
+  mountAuthRoutes(router: Router): MountedRoute[];
+  /** Mounts the {base_url} paths; returns them. */
+  mountRoutes(router: Router): MountedRoute[];
 }
 
 /** A described module, ready for the registry (./index.ts) whatever its service and resolver types. */
