@@ -57,9 +57,18 @@ export interface ModuleInstance {
   mountRoutes(router: Router): MountedRoute[];
 }
 
+/** A REST path of a module, with the operation it calls. */
+export interface ModulePath extends MountedRoute {
+  /** `auth`: under {auth_url}; `api`: under {base_url}. */
+  base: 'auth' | 'api';
+  operation: string;
+}
+
 /** A described module, ready for the registry (./index.ts) whatever its service and resolver types. */
 export interface LaurelModule<S> extends ServiceSource<S> {
   resolverClass: ClassType;
+  /** Every REST path of the module (for docs and tests; mounting is instantiate's). */
+  paths: readonly ModulePath[];
   instantiate(deps: ModuleDeps): ModuleInstance;
 }
 
@@ -68,6 +77,20 @@ export function defineModule<S, R extends object>(description: ModuleDescription
     name: description.name,
     service: description.service,
     resolverClass: description.resolver,
+    paths: [
+      ...(description.authRoutes ?? []).map(({ method, path, operation }) => ({
+        base: 'auth' as const,
+        method,
+        path,
+        operation,
+      })),
+      ...(description.routes ?? []).map(({ method, path, operation }) => ({
+        base: 'api' as const,
+        method,
+        path,
+        operation,
+      })),
+    ],
     instantiate: (deps) => {
       const resolver = new description.resolver(deps.serviceOf(module));
       return {
