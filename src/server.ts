@@ -15,7 +15,9 @@ import { createHttpApp } from './http/app';
 import { createTaskList, crontab } from './jobs/tasks';
 import { startJobWorker } from './jobs/worker';
 import type { Logger } from './logger';
-import { createModules, resolverClasses, type Services } from './modules';
+import { createModules, laurelModules, resolverClasses, type Services } from './modules';
+import { buildOpenApiDocument } from './http/openapi';
+import { LAUREL_VERSION } from './version';
 
 const silentWorkerLogger = new WorkerLogger(() => () => undefined);
 
@@ -132,6 +134,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     const schema = await buildGraphQLSchema(resolverClasses, modules.instances);
     const http = await createHttpApp({
       log,
+      openApiDocument: buildOpenApiDocument(laurelModules, schema, LAUREL_VERSION),
       trustProxy: config.http.trustProxy,
       schema,
       authenticator: modules.authenticator,
