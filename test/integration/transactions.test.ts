@@ -350,6 +350,8 @@ describe('POST /transactions/execute-and-wait', () => {
         status: 0,
         to: laurel.chain!.factory,
       }),
+      // The decoded revert next to the receipt: AppFactory refuses an empty name.
+      error: 'Transaction reverted: EmptyName()',
     });
     expect(await rowsOf(hash)).toEqual([expect.objectContaining({ status: 'failed' })]);
   });
