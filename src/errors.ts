@@ -66,3 +66,10 @@ export class ChainUnavailableError extends AppError {
     super('chain_unavailable', `Chain "${chain}" is unavailable: ${reason}`, 503, { chain });
   }
 }
+
+/** The database cannot be reached (down, restarting, connection lost): the request may succeed later. */
+export class DatabaseUnavailableError extends AppError {
+  constructor() {
+    super('database_unavailable', 'Database unavailable', 503);
+  }
+}

@@ -53,6 +53,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  // What has started was stopped by startLaurel; nothing must keep a failed start alive.
   console.error('laurel: failed to start:', error instanceof Error ? error.message : error);
-  process.exitCode = 1;
+  process.exit(1);
 });

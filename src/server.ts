@@ -3,18 +3,20 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import { HDNodeWallet } from 'ethers';
 import { Logger as WorkerLogger, runMigrations as runWorkerMigrations } from 'graphile-worker';
-import { ChainRegistry, LOCAL_EXPLORER_URL } from './chain/registry';
+import { ChainRegistry, LOCAL_EXPLORER_URL, type Chain } from './chain/registry';
 import { wantsLocalChain, type Config } from './config';
 import { createPrismaClient } from './db/prisma';
 import { migrate } from './db/migrator';
 import { startAnvil } from './embedded/anvil';
-import { startEmbeddedPostgres } from './embedded/postgres';
+import { lockDataFolder, stopOrphans } from './embedded/data-folder';
+import { resolveDataDirectory, startEmbeddedPostgres } from './embedded/postgres';
+import type { SupervisorReport } from './embedded/supervisor';
 import { ensureLaurelDeployed } from './chain/deploy';
 import { buildGraphQLSchema } from './graphql/schema';
 import { createHttpApp } from './http/app';
 import { createTaskList, crontab } from './jobs/tasks';
-import { startJobWorker } from './jobs/worker';
-import type { Logger } from './logger';
+import { createWorkerPool, startJobWorker } from './jobs/worker';
+import { ThrottledLog, type Logger } from './logger';
 import { createModules, resolverClasses, type Services } from './modules';
 
 /** anvil's well-known development mnemonic; its first account deploys Laurel on the local chain. */
@@ -59,13 +61,33 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     stops.length = 0;
   };
 
+  const supervisorLog = log.child({ component: 'supervisor' });
+  const report: SupervisorReport = (level, message) => supervisorLog[level](message);
+
   try {
+    const anvilStateFile = path.join(config.dataDir, 'anvil', 'state.json');
+    if (!config.databaseUrl || wantsLocalChain(config)) {
+      // One Laurel per data folder; what a Laurel that died left running on it is stopped first.
+      const lock = await lockDataFolder(config.dataDir);
+      onStop('data folder lock', () => lock.release());
+      const stopped = await stopOrphans({
+        postgresDataDirectory: config.databaseUrl ? undefined : resolveDataDirectory(config.dataDir),
+        anvilStateFile: wantsLocalChain(config) ? anvilStateFile : undefined,
+      });
+      if (stopped.length) {
+        progress(
+          `cleaned     stopped ${stopped.join(' and ')} left running on ${config.dataDir} by a Laurel that died`,
+        );
+      }
+    }
+
     let databaseUrl = config.databaseUrl;
     if (!databaseUrl) {
       const postgres = await startEmbeddedPostgres({
         dataDir: config.dataDir,
         database: 'laurel',
         log: (line) => log.debug({ postgres: line }),
+        report,
       });
       onStop('postgres', () => postgres.stop());
       databaseUrl = postgres.databaseUrl;
@@ -78,7 +100,10 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
 
     const migrations = await migrate(databaseUrl);
     // graphile-worker's own schema: requests enqueue jobs even in a process that runs no worker.
-    await runWorkerMigrations({ connectionString: databaseUrl, logger: silentWorkerLogger });
+    const migrationPool = createWorkerPool(databaseUrl, 1, new ThrottledLog(log));
+    await runWorkerMigrations({ pgPool: migrationPool, logger: silentWorkerLogger }).finally(() =>
+      migrationPool.end(),
+    );
     progress(
       `migrations  ${migrations.applied.length ? `applied ${migrations.applied.join(', ')}` : 'database is up to date'}`,
     );
@@ -91,9 +116,18 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     const chains = new ChainRegistry(config.chains, config.rpcTimeoutMs);
     onStop('chain providers', async () => chains.destroy());
     if (wantsLocalChain(config)) {
+      const deployerOn = (chain: Chain) =>
+        HDNodeWallet.fromPhrase(ANVIL_MNEMONIC, undefined, "m/44'/60'/0'/0/0").connect(chain.provider);
       const anvil = await startAnvil({
-        stateFile: path.join(config.dataDir, 'anvil', 'state.json'),
+        stateFile: anvilStateFile,
         log: (line) => log.debug({ anvil: line }),
+        supervise: true,
+        report,
+        // A restarted anvil reloads its state file; Laurel's contracts are redeployed if it lacked them.
+        onRestart: async () => {
+          const local = chains.get('local');
+          await ensureLaurelDeployed(local.provider, deployerOn(local));
+        },
       });
       onStop('anvil', () => anvil.stop());
       const local = chains.add({
@@ -104,10 +138,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
         factoryAddress: '0x0000000000000000000000000000000000000000',
         confirmations: 1,
       });
-      const deployer = HDNodeWallet.fromPhrase(ANVIL_MNEMONIC, undefined, "m/44'/60'/0'/0/0").connect(
-        local.provider,
-      );
-      const { factory } = await ensureLaurelDeployed(local.provider, deployer);
+      const { factory } = await ensureLaurelDeployed(local.provider, deployerOn(local));
       local.factoryAddress = factory;
       progress(`chain       local (chain id ${anvil.chainId}) anvil on ${anvil.rpcUrl}, factory ${factory}`);
     }
@@ -137,22 +168,32 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       authenticator: modules.authenticator,
       mountRoot: modules.mountRoot,
       mountApi: modules.mountApi,
+      // Names what fails, never why: /ready needs no key, and errors carry internal addresses.
       readiness: async () => {
-        const database = await prisma.$queryRaw`SELECT 1`.then(
-          () => ({ ok: true }),
-          (error: Error) => ({ ok: false, error: error.message }),
+        const databaseOk = await prisma.$queryRaw`SELECT 1`.then(
+          () => true,
+          () => false,
         );
-        const chainChecks = await chains.checkAll();
+        const chainChecks = (await chains.checkAll()).map(({ name, ok }) => ({ name, ok }));
+        const failing = [
+          ...(databaseOk ? [] : ['database']),
+          ...chainChecks.filter((check) => !check.ok).map((check) => `chain ${check.name}`),
+        ];
         return {
-          ready: database.ok && chainChecks.every((check) => check.ok),
-          checks: { database, chains: chainChecks },
+          ready: failing.length === 0,
+          failing,
+          checks: { database: { ok: databaseOk }, chains: chainChecks },
         };
       },
     });
     onStop('graphql', () => http.stop());
     const server: Server = await new Promise((resolve, reject) => {
-      const listening = http.app.listen(config.port, config.host, () => resolve(listening));
-      listening.once('error', reject);
+      // Express 5 hands a listen error (EADDRINUSE) to this callback instead of throwing it.
+      const listening = http.app.listen(config.port, config.host, (error?: Error) => {
+        if (!error) return resolve(listening);
+        const inUse = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
+        reject(inUse ? new Error(`port ${config.port} is in use; set PORT`) : error);
+      });
     });
     onStop(
       'http server',

@@ -1,15 +1,21 @@
 import { unwrapResolverError } from '@apollo/server/errors';
 import type { GraphQLFormattedError } from 'graphql';
-import { AppError, ValidationError } from '../errors';
+import { isDatabaseUnavailable } from '../db/availability';
+import { AppError, DatabaseUnavailableError, ValidationError } from '../errors';
 
 const graphqlCodes: Record<string, string> = {
   validation_error: 'BAD_USER_INPUT',
   unauthenticated: 'UNAUTHENTICATED',
+  database_unavailable: 'SERVICE_UNAVAILABLE',
 };
 
 /** AppErrors keep their message and details under `extensions`; anything else is masked. */
 export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
-  const original = unwrapResolverError(error);
+  const unwrapped = unwrapResolverError(error);
+  const original =
+    !(unwrapped instanceof AppError) && isDatabaseUnavailable(unwrapped)
+      ? new DatabaseUnavailableError()
+      : unwrapped;
   if (original instanceof AppError) {
     return {
       message: original.message,

@@ -5,10 +5,17 @@ import { expressMiddleware } from '@as-integrations/express5';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { AuthenticatedAccount, RequestContext } from '../context';
-import { AppError, RateLimitedError, UnauthenticatedError, ValidationError } from '../errors';
+import { isDatabaseUnavailable } from '../db/availability';
+import {
+  AppError,
+  DatabaseUnavailableError,
+  RateLimitedError,
+  UnauthenticatedError,
+  ValidationError,
+} from '../errors';
 import { formatGraphQLError } from '../graphql/format-error';
 import { playgroundAssets, playgroundPage } from '../graphql/playground';
-import type { Logger } from '../logger';
+import { ThrottledLog, type Logger } from '../logger';
 import { renderError, renderInternalError, SHAPE_A, SHAPE_C } from './error-shapes';
 import { requestContext } from './rest';
 
@@ -30,8 +37,8 @@ export interface HttpAppOptions {
   mountRoot: (router: express.Router) => void;
   /** Mounts the {base_url} routes; served under /v1 and /api/v1. */
   mountApi: (router: express.Router) => void;
-  /** For GET /ready. */
-  readiness: () => Promise<{ ready: boolean; checks: Record<string, unknown> }>;
+  /** For GET /ready: `failing` names the dependencies that do not answer (no internal detail). */
+  readiness: () => Promise<{ ready: boolean; failing: string[]; checks: Record<string, unknown> }>;
 }
 
 function apiKeyOf(req: Request): string | undefined {
@@ -49,6 +56,7 @@ export async function createHttpApp(
   options: HttpAppOptions,
 ): Promise<{ app: express.Express; stop(): Promise<void> }> {
   const { log } = options;
+  const faults = new ThrottledLog(log);
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
@@ -83,8 +91,10 @@ export async function createHttpApp(
   });
   app.get('/ready', async (_req, res, next) => {
     try {
-      const { ready, checks } = await options.readiness();
-      res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
+      const { ready, failing, checks } = await options.readiness();
+      res
+        .status(ready ? 200 : 503)
+        .json(ready ? { status: 'ready', checks } : { status: 'not_ready', failing, checks });
     } catch (error) {
       next(error);
     }
@@ -150,6 +160,13 @@ export async function createHttpApp(
             .json({ errors: [{ message: error.message, extensions: { code: 'RATE_LIMITED' } }] });
           return;
         }
+        if (isDatabaseUnavailable(error)) {
+          faults.write('warn', 'database_unavailable', {}, 'database unavailable: answering 503');
+          res.status(503).json({
+            errors: [{ message: 'Database unavailable', extensions: { code: 'SERVICE_UNAVAILABLE' } }],
+          });
+          return;
+        }
         if (!(error instanceof UnauthenticatedError)) return next(error);
       }
       next();
@@ -179,6 +196,12 @@ export async function createHttpApp(
     }
     if (error instanceof AppError) {
       sendError(res, error);
+      return;
+    }
+    // A lost database is a 503 the client may retry, logged once per interval rather than per request.
+    if (isDatabaseUnavailable(error)) {
+      faults.write('warn', 'database_unavailable', {}, 'database unavailable: answering 503');
+      sendError(res, new DatabaseUnavailableError());
       return;
     }
     const requestId = ctx?.requestId ?? 'unknown';
