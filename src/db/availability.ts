@@ -4,8 +4,11 @@
  * `Database unavailable` instead of a 500: the same request succeeds once the database is back.
  */
 
-/** Prisma's own codes for an unreachable server, a closed connection and an exhausted pool. */
-const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
+/**
+ * Prisma's own codes for an unreachable server, a closed connection, an exhausted pool and a
+ * transaction that could not start in time (no connection came).
+ */
+const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028']);
 /** @prisma/adapter-pg's kinds for socket failures. */
 const ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout']);
 const SOCKET_CODES = new Set([
