@@ -18,6 +18,7 @@ import { createTaskList, crontab } from './jobs/tasks';
 import { createWorkerPool, startJobWorker } from './jobs/worker';
 import { ThrottledLog, type Logger } from './logger';
 import { createModules, resolverClasses, type Services } from './modules';
+import { reconcileAllChains, reconcileChain } from './modules/transactions/transactions.reconciler';
 
 /** anvil's well-known development mnemonic; its first account deploys Laurel on the local chain. */
 export const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
@@ -115,6 +116,8 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
 
     const chains = new ChainRegistry(config.chains, config.rpcTimeoutMs);
     onStop('chain providers', async () => chains.destroy());
+    // A broadcast recorded less than two RPC deadlines ago may still be on its way to the node.
+    const reconcile = { prisma, chains, log, inFlightMs: 2 * config.rpcTimeoutMs };
     if (wantsLocalChain(config)) {
       const deployerOn = (chain: Chain) =>
         HDNodeWallet.fromPhrase(ANVIL_MNEMONIC, undefined, "m/44'/60'/0'/0/0").connect(chain.provider);
@@ -127,6 +130,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
         onRestart: async () => {
           const local = chains.get('local');
           await ensureLaurelDeployed(local.provider, deployerOn(local));
+          await reconcileChain(reconcile, local);
         },
       });
       onStop('anvil', () => anvil.stop());
@@ -145,6 +149,8 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     for (const chain of config.chains) {
       progress(`chain       ${chain.name} (chain id ${chain.chainId}) ${new URL(chain.rpcUrl).host}`);
     }
+
+    await reconcileAllChains(reconcile);
 
     const services: Services = { config, log, prisma, chains };
     const modules = createModules(services);

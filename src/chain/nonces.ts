@@ -89,3 +89,16 @@ export async function markNonceBroadcast(
     ON CONFLICT (chain_id, sender, nonce)
       DO UPDATE SET transaction_hash = EXCLUDED.transaction_hash, expires_at = EXCLUDED.expires_at`;
 }
+
+/**
+ * Frees the nonces of transactions the node does not know any more (dropped from its pool, or lost
+ * with the chain's state): their reservations go, so the next build hands those nonces out again
+ * and the sender's nonces follow the chain.
+ */
+export async function freeNoncesOf(prisma: PrismaClient, chainId: number, hashes: string[]): Promise<number> {
+  if (hashes.length === 0) return 0;
+  const { count } = await prisma.nonceReservation.deleteMany({
+    where: { chainId, transactionHash: { in: hashes } },
+  });
+  return count;
+}

@@ -14,7 +14,7 @@ export const TRACK_RECEIPT_TASK = 'transactions__track_receipt';
 /** graphile-worker retries a not-yet-mined transaction with exponential backoff, this many times. */
 export const TRACK_RECEIPT_MAX_ATTEMPTS = 20;
 
-function trackReceiptJobKey(chainId: number, hash: string): string {
+export function trackReceiptJobKey(chainId: number, hash: string): string {
   return `${TRACK_RECEIPT_TASK}:${chainId}:${hash}`;
 }
 
