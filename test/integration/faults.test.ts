@@ -3,6 +3,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { Wallet } from 'ethers';
 import { issueApiKey } from '../helpers/auth';
+import { anvilDevPrivateKeys } from '../helpers/chain';
+import { request } from '../helpers/laurel';
 import {
   buildService,
   makeDataDir,
@@ -149,7 +151,7 @@ it('SIGKILL of the postmaster: 503s, never 500s, and Laurel recovers by itself',
   expect(laurel.output()).toContain('PostgreSQL stopped unexpectedly (SIGKILL); restarting it');
 }, 180_000);
 
-it('SIGKILL of anvil: restarted on the same port with its saved state', async () => {
+it('SIGKILL of anvil: restarted with its saved state, and nonces follow the chain again', async () => {
   const dataDir = newDataDir();
   const laurel = await start(dataDir, { LOG_LEVEL: 'info' });
   const chainUrl = chainUrlOf(laurel);
@@ -167,6 +169,28 @@ it('SIGKILL of anvil: restarted on the same port with its saved state', async ()
     }
   });
 
+  // A transaction mined just before anvil is killed: it may or may not be in the last state dump.
+  const wallet = new Wallet(anvilDevPrivateKeys(6)[5]);
+  const apiKey = await issueApiKey(laurel.url, wallet);
+  const sendApp = async (name: string) => {
+    const built = await request(laurel.url, 'POST', '/v1/app/new', {
+      apiKey,
+      body: { chain: 'local', name },
+    });
+    expect(built.status).toBe(200);
+    const unsigned = built.body.unsignedTransaction as { nonce: number };
+    const signed = await wallet.signTransaction(unsigned);
+    const sent = await request(laurel.url, 'POST', '/v1/transactions/execute-and-wait', {
+      apiKey,
+      body: { chain: 'local', signed_transaction: signed },
+    });
+    return { nonce: unsigned.nonce, sent };
+  };
+  expect((await sendApp('Mined before the crash')).sent).toMatchObject({
+    status: 200,
+    body: { status: 'success' },
+  });
+
   process.kill(anvilPid(dataDir), 'SIGKILL');
   await waitFor(
     'the restarted chain',
@@ -179,4 +203,14 @@ it('SIGKILL of anvil: restarted on the same port with its saved state', async ()
   expect(laurel.output()).toContain('anvil stopped unexpectedly (signal SIGKILL); restarting it');
   expect(Number(await rpc<string>(chainUrl, 'eth_blockNumber'))).toBeGreaterThanOrEqual(blocks);
   expect(await rpc<string>(chainUrl, 'eth_getCode', [factory, 'latest'])).not.toBe('0x');
+
+  // Whether or not the chain kept it, the next build uses the chain's nonce and is mined at once.
+  const chainNonce = Number(
+    await rpc<string>(chainUrl, 'eth_getTransactionCount', [wallet.address, 'pending']),
+  );
+  const started = Date.now();
+  const after = await sendApp('After the crash');
+  expect(after.nonce).toBe(chainNonce);
+  expect(after.sent).toMatchObject({ status: 200, body: { status: 'success' } });
+  expect(Date.now() - started).toBeLessThan(15_000);
 }, 180_000);
