@@ -7,7 +7,7 @@ import { ChainRegistry, LOCAL_EXPLORER_URL, type Chain } from './chain/registry'
 import { wantsLocalChain, type Config } from './config';
 import { createPrismaClient } from './db/prisma';
 import { migrate } from './db/migrator';
-import { startAnvil } from './embedded/anvil';
+import { ANVIL_MNEMONIC, startAnvil } from './embedded/anvil';
 import { lockDataFolder, stopOrphans } from './embedded/data-folder';
 import { resolveDataDirectory, startEmbeddedPostgres } from './embedded/postgres';
 import type { SupervisorReport } from './embedded/supervisor';
@@ -19,10 +19,6 @@ import { createWorkerPool, startJobWorker } from './jobs/worker';
 import { ThrottledLog, type Logger } from './logger';
 import { createModules, resolverClasses, type Services } from './modules';
 import { reconcileAllChains, reconcileChain } from './modules/transactions/transactions.reconciler';
-
-/** anvil's well-known development mnemonic; its first account deploys Laurel on the local chain. */
-export const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
-export const LOCAL_CHAIN_ID = 31337;
 
 const silentWorkerLogger = new WorkerLogger(() => () => undefined);
 
@@ -167,7 +163,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       progress(`worker      graphile-worker, concurrency ${config.workerConcurrency}`);
     }
 
-    const schema = await buildGraphQLSchema(resolverClasses, modules.resolvers);
+    const schema = await buildGraphQLSchema(resolverClasses, modules.instances);
     const http = await createHttpApp({
       log,
       schema,

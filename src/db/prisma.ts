@@ -3,6 +3,7 @@ import { PrismaClient } from '../generated/prisma/client';
 
 export { PrismaClient };
 export type { Prisma } from '../generated/prisma/client';
+export type { TransactionStatus } from '../generated/prisma/enums';
 
 /** How long a query waits for a connection: a database that does not answer becomes a 503, not a hang. */
 const CONNECTION_TIMEOUT_MS = 5000;

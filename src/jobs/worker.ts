@@ -3,6 +3,9 @@ import { Pool } from 'pg';
 import { isDatabaseUnavailable } from '../db/availability';
 import { ThrottledLog, type Logger } from '../logger';
 
+/** graphile-worker's own default pool size: its jobs, LISTEN and housekeeping share it. */
+const WORKER_POOL_SIZE = 10;
+
 export interface JobWorker {
   stop(): Promise<void>;
 }
@@ -27,7 +30,7 @@ function workerLogger(log: Logger, faults: ThrottledLog): WorkerLogger {
  * pool keeps its listeners for its whole life and is ended (awaited) by its owner.
  */
 export function createWorkerPool(databaseUrl: string, max: number, faults: ThrottledLog): Pool {
-  const pool = new Pool({ connectionString: databaseUrl, max, connectionTimeoutMillis: 5000 });
+  const pool = new Pool({ connectionString: databaseUrl, max });
   const onError = (error: Error) =>
     faults.write('warn', 'worker_connection', { err: error.message }, 'worker database connection lost');
   pool.on('error', onError);
@@ -46,9 +49,8 @@ export async function startJobWorker(options: {
   taskList: TaskList;
   crontab: string;
 }): Promise<JobWorker> {
-  // graphile-worker's own default: concurrency plus connections for LISTEN and housekeeping.
   const faults = new ThrottledLog(options.log);
-  const pool = createWorkerPool(options.databaseUrl, options.concurrency + 2, faults);
+  const pool = createWorkerPool(options.databaseUrl, WORKER_POOL_SIZE, faults);
   let runner: Runner;
   try {
     runner = await run({

@@ -1,9 +1,8 @@
-import type { Chain, ChainRegistry } from '../../chain/registry';
 import { freeNoncesOf } from '../../chain/nonces';
+import type { Chain, ChainRegistry } from '../../chain/registry';
 import type { PrismaClient } from '../../db/prisma';
-import { removeJob } from '../../jobs/queue';
 import type { Logger } from '../../logger';
-import { trackReceiptJobKey } from './transactions.service';
+import { TransactionsRepository } from './transactions.repository';
 
 /** Blocks below the head that a recorded mined transaction is checked in (deeper ones are final). */
 export const RECONCILE_DEPTH_BLOCKS = 64;
@@ -24,29 +23,17 @@ export interface ReconcileDeps {
  * the chain's next nonce instead of waiting behind a gap. Returns the hashes marked dropped.
  */
 export async function reconcileChain(deps: ReconcileDeps, chain: Chain): Promise<string[]> {
+  const transactions = new TransactionsRepository(deps.prisma);
   const head = await deps.chains.call(chain, (provider) => provider.getBlockNumber());
-  const recordedBefore = new Date(Date.now() - deps.inFlightMs);
-  const candidates = await deps.prisma.transaction.findMany({
-    where: {
-      chainId: chain.chainId,
-      OR: [
-        { status: 'pending', createdAt: { lt: recordedBefore } },
-        { status: { in: ['success', 'failed'] }, blockNumber: { gt: BigInt(head - RECONCILE_DEPTH_BLOCKS) } },
-      ],
-    },
-    select: { hash: true, status: true, fromAddress: true, nonce: true },
-  });
+  const rows = await transactions.unsettled(
+    chain.chainId,
+    head - RECONCILE_DEPTH_BLOCKS,
+    new Date(Date.now() - deps.inFlightMs),
+  );
   const dropped: string[] = [];
-  for (const row of candidates) {
+  for (const row of rows) {
     const known = await deps.chains.call(chain, (provider) => provider.getTransaction(row.hash));
-    if (known) continue;
-    await deps.prisma.$transaction(async (db) => {
-      await db.transaction.updateMany({
-        where: { chainId: chain.chainId, hash: row.hash, status: row.status },
-        data: { status: 'dropped' },
-      });
-      await removeJob(db, trackReceiptJobKey(chain.chainId, row.hash));
-    });
+    if (known || !(await transactions.markDropped(chain.chainId, row.hash, row.status))) continue;
     dropped.push(row.hash);
     deps.log.warn(
       {
