@@ -112,8 +112,8 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
 
     const chains = new ChainRegistry(config.chains, config.rpcTimeoutMs);
     onStop('chain providers', async () => chains.destroy());
-    // A broadcast recorded less than two RPC deadlines ago may still be on its way to the node.
-    const reconcile = { prisma, chains, log, inFlightMs: 2 * config.rpcTimeoutMs };
+    // A pending transaction is only dropped once the node has not known it for the drop delay.
+    const reconcile = { prisma, chains, log, inFlightMs: config.transactions.dropAfterSeconds * 1000 };
     if (wantsLocalChain(config)) {
       const deployerOn = (chain: Chain) =>
         HDNodeWallet.fromPhrase(ANVIL_MNEMONIC, undefined, "m/44'/60'/0'/0/0").connect(chain.provider);

@@ -38,6 +38,13 @@ export function isUnreachable(error: unknown): boolean {
   return socketErrors.includes(String(code)) || socketErrors.includes(String(cause?.code));
 }
 
+/** Whether the node could not even be connected to: then a request certainly did not reach it. */
+function wasRefused(error: unknown): boolean {
+  const refusals = ['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH'];
+  const { code, cause } = (error ?? {}) as { code?: unknown; cause?: { code?: unknown } };
+  return refusals.includes(String(code)) || refusals.includes(String(cause?.code));
+}
+
 /** The one place that maps chain names to chain ids, RPC providers, explorers and factories. */
 export class ChainRegistry {
   private readonly byName = new Map<string, Chain>();
@@ -92,7 +99,7 @@ export class ChainRegistry {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new ChainUnavailableError(chain.name, `no answer within ${this.rpcTimeoutMs} ms`)),
+        () => reject(new ChainUnavailableError(chain.name, `no answer within ${this.rpcTimeoutMs} ms`, true)),
         this.rpcTimeoutMs,
       );
     });
@@ -101,7 +108,11 @@ export class ChainRegistry {
     } catch (error) {
       if (error instanceof AppError) throw error;
       if (isUnreachable(error))
-        throw new ChainUnavailableError(chain.name, (error as Error).message.split(' (')[0]);
+        throw new ChainUnavailableError(
+          chain.name,
+          (error as Error).message.split(' (')[0],
+          !wasRefused(error),
+        );
       throw error;
     } finally {
       clearTimeout(timer);

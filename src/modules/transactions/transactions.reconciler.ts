@@ -11,7 +11,7 @@ export interface ReconcileDeps {
   prisma: PrismaClient;
   chains: ChainRegistry;
   log: Logger;
-  /** Pending rows younger than this may still be on their way to the node (broadcast in flight). */
+  /** Pending rows younger than this are left to their receipt job (TRANSACTION_DROP_AFTER_SECONDS). */
   inFlightMs: number;
 }
 

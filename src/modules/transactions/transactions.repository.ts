@@ -88,6 +88,40 @@ export class TransactionsRepository {
   }
 
   /**
+   * How many of the sender's nonces `from` (inclusive) to `to` (exclusive) belong to transactions
+   * recorded as pending since `since`: sent through Laurel a moment ago, on their way to the node.
+   */
+  async countInFlight(
+    chainId: number,
+    sender: string,
+    from: number,
+    to: number,
+    since: Date,
+  ): Promise<number> {
+    const rows = await this.prisma.transaction.findMany({
+      where: {
+        chainId,
+        fromAddress: sender,
+        status: 'pending',
+        nonce: { gte: BigInt(from), lt: BigInt(to) },
+        createdAt: { gt: since },
+      },
+      distinct: ['nonce'],
+      select: { nonce: true },
+    });
+    return rows.length;
+  }
+
+  /** When the transaction was recorded (null if it is not). */
+  async recordedAt(chainId: number, hash: string): Promise<Date | null> {
+    const row = await this.prisma.transaction.findUnique({
+      where: { chainId_hash: { chainId, hash } },
+      select: { createdAt: true },
+    });
+    return row?.createdAt ?? null;
+  }
+
+  /**
    * The rows to check against the node when reconciling a chain: pending ones recorded before
    * `recordedBefore` (younger ones may still be on their way to the node) and mined ones above
    * block `minBlock` (deeper ones are final).

@@ -1,14 +1,21 @@
 import { Transaction } from 'ethers';
 import { rejectionOf } from '../../chain/node-rejections';
-import { markNonceBroadcast } from '../../chain/nonces';
+import {
+  markNonceBroadcast,
+  NONCE_GAP_GRACE_MS,
+  NonceGapError,
+  releaseUnsentNonces,
+} from '../../chain/nonces';
 import { receiptJson, waitForReceipt, type ReceiptJson } from '../../chain/receipts';
 import type { Chain, ChainRegistry } from '../../chain/registry';
 import type { Config } from '../../config';
 import type { AuthenticatedAccount } from '../../context';
 import type { PrismaClient } from '../../db/prisma';
-import { AppError, ValidationError } from '../../errors';
+import { AppError, ChainUnavailableError, ValidationError } from '../../errors';
 import type { ExecuteTransactionInput } from './transactions.schema';
 import type { TransactionsRepository } from './transactions.repository';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What execute and execute-and-wait answer (REST body and GraphQL object alike). */
 export interface ExecutionOutcome {
@@ -109,12 +116,24 @@ export class TransactionsService {
     const transaction = Transaction.from(input.signed_transaction);
     const chain = this.chainFor(input.chain, transaction);
     const hash = transaction.hash!;
+    await this.refuseNonceGap(chain, transaction);
     const recordedNow = await this.deps.transactions.record(chain, transaction, account.address, trackFrom);
     try {
       await this.deps.chains.call(chain, (provider) =>
         provider.send('eth_sendRawTransaction', [input.signed_transaction]),
       );
     } catch (error) {
+      if (error instanceof ChainUnavailableError && error.mayHaveArrived) {
+        // The node may have taken it (timeout, reset, 5xx): the record and its receipt job stay,
+        // and the job decides (mined, still pending, or dropped after dropAfterSeconds).
+        await this.markBroadcast(chain, transaction);
+        throw new ChainUnavailableError(
+          chain.name,
+          `${error.reason}; the transaction may have reached the node: Laurel keeps following it (sending it again is safe)`,
+          true,
+          { transactionHash: hash },
+        );
+      }
       const known =
         !(error instanceof AppError) &&
         (await this.deps.chains.call(chain, (provider) => provider.getTransaction(hash)).catch(() => null));
@@ -123,14 +142,55 @@ export class TransactionsService {
         throw error instanceof AppError ? error : rejectionOf(error, hash);
       }
     }
-    // Keeps the nonce's reservation (if it was built here) from being handed out again meanwhile.
+    await this.markBroadcast(chain, transaction);
+    return { chain, hash };
+  }
+
+  /** Keeps the nonce's reservation (if it was built here) from being handed out again meanwhile. */
+  private async markBroadcast(chain: Chain, transaction: Transaction): Promise<void> {
     await markNonceBroadcast(this.deps.prisma, {
       chainId: chain.chainId,
       sender: transaction.from!,
       nonce: transaction.nonce,
-      transactionHash: hash,
+      transactionHash: transaction.hash!,
       ttlSeconds: this.deps.config.transactions.nonceReservationTtlSeconds,
     });
-    return { chain, hash };
+  }
+
+  /**
+   * A transaction above the sender's next nonce would wait in the node's queue behind the missing
+   * ones (rule 4 in src/chain/nonces.ts). It goes on when every nonce before it is on the chain or
+   * was just sent through Laurel (recorded, on its way: parallel sends of consecutive nonces);
+   * otherwise, after a short grace, it is refused with the missing nonces named, and their
+   * reservations are freed for the next builds.
+   */
+  private async refuseNonceGap(chain: Chain, transaction: Transaction): Promise<void> {
+    const sender = transaction.from!;
+    const graceEnds = Date.now() + NONCE_GAP_GRACE_MS;
+    const inFlightSince = new Date(Date.now() - 2 * this.deps.config.rpcTimeoutMs);
+    for (;;) {
+      const next = await this.deps.chains.call(chain, (provider) =>
+        provider.getTransactionCount(sender, 'pending'),
+      );
+      if (transaction.nonce <= next) return;
+      const inFlight = await this.deps.transactions.countInFlight(
+        chain.chainId,
+        sender,
+        next,
+        transaction.nonce,
+        inFlightSince,
+      );
+      if (inFlight === transaction.nonce - next) return;
+      if (Date.now() >= graceEnds) {
+        await releaseUnsentNonces(this.deps.prisma, {
+          chainId: chain.chainId,
+          sender,
+          from: next,
+          to: transaction.nonce,
+        });
+        throw new NonceGapError(transaction.hash!, transaction.nonce, next);
+      }
+      await sleep(100);
+    }
   }
 }
