@@ -31,10 +31,11 @@ import { AppError } from '../errors';
  *
  * 4. No stalled sender: a signed transaction whose nonce is above the sender's pending nonce (a
  *    built transaction before it was never signed or sent) is not broadcast to wait behind the
- *    hole. After a short grace (NONCE_GAP_GRACE_MS, for a transaction before it that is still on
- *    its way) Laurel answers at once with a `nonce_gap` error naming the missing nonces, and frees
- *    their unsent reservations (`releaseUnsentNonces`): the sender's next build gets the first missing nonce,
- *    fills the gap, and the refused transaction can then be sent again as it is.
+ *    hole. Unless the nonces before it are on their way (sent through Laurel a moment ago), once
+ *    nothing has moved for NONCE_GAP_GRACE_MS Laurel answers with a `nonce_gap` error naming the
+ *    missing nonces, and frees their unsent reservations (`releaseUnsentNonces`): the sender's
+ *    next build gets the first missing nonce, fills the gap, and the refused transaction can then
+ *    be sent again as it is.
  * 5. A transaction the node does not know any more (dropped from its pool, or lost with the
  *    chain's state) frees its nonce (`freeNoncesOf`, see transactions.reconciler.ts).
  *
@@ -112,7 +113,7 @@ export async function freeNoncesOf(prisma: PrismaClient, chainId: number, hashes
   return count;
 }
 
-/** How long a transaction above the sender's pending nonce may wait for the ones before it. */
+/** How long a transaction above the sender's pending nonce waits, without progress, for the ones before it. */
 export const NONCE_GAP_GRACE_MS = 2000;
 
 /**

@@ -106,7 +106,7 @@ export class TransactionsService {
    * transaction) before it is broadcast: its hash is known from the signed bytes, so a crash or a
    * database failure can never leave a broadcast transaction unrecorded. A transaction the node
    * already has (in its pool or mined) counts as sent: same hash, same row. A transaction the node
-   * rejects is un-recorded.
+   * rejects, or that is refused for a nonce gap, is un-recorded.
    */
   private async broadcast(
     input: ExecuteTransactionInput,
@@ -116,8 +116,14 @@ export class TransactionsService {
     const transaction = Transaction.from(input.signed_transaction);
     const chain = this.chainFor(input.chain, transaction);
     const hash = transaction.hash!;
-    await this.refuseNonceGap(chain, transaction);
     const recordedNow = await this.deps.transactions.record(chain, transaction, account.address, trackFrom);
+    // Recorded first, so that parallel sends of consecutive nonces see each other as on their way.
+    try {
+      await this.refuseNonceGap(chain, transaction);
+    } catch (error) {
+      if (recordedNow) await this.deps.transactions.unrecord(chain, hash);
+      throw error;
+    }
     try {
       await this.deps.chains.call(chain, (provider) =>
         provider.send('eth_sendRawTransaction', [input.signed_transaction]),
@@ -160,14 +166,15 @@ export class TransactionsService {
   /**
    * A transaction above the sender's next nonce would wait in the node's queue behind the missing
    * ones (rule 4 in src/chain/nonces.ts). It goes on when every nonce before it is on the chain or
-   * was just sent through Laurel (recorded, on its way: parallel sends of consecutive nonces);
-   * otherwise, after a short grace, it is refused with the missing nonces named, and their
-   * reservations are freed for the next builds.
+   * was just sent through Laurel (recorded, on its way: parallel sends of consecutive nonces).
+   * Otherwise, once nothing has moved for NONCE_GAP_GRACE_MS, it is refused with the missing nonces
+   * named, and their unsent reservations are freed for the next builds.
    */
   private async refuseNonceGap(chain: Chain, transaction: Transaction): Promise<void> {
     const sender = transaction.from!;
-    const graceEnds = Date.now() + NONCE_GAP_GRACE_MS;
     const inFlightSince = new Date(Date.now() - 2 * this.deps.config.rpcTimeoutMs);
+    let accounted = -1;
+    let graceEnds = 0;
     for (;;) {
       const next = await this.deps.chains.call(chain, (provider) =>
         provider.getTransactionCount(sender, 'pending'),
@@ -180,8 +187,12 @@ export class TransactionsService {
         transaction.nonce,
         inFlightSince,
       );
-      if (inFlight === transaction.nonce - next) return;
-      if (Date.now() >= graceEnds) {
+      if (next + inFlight === transaction.nonce) return;
+      // The grace restarts whenever a nonce before this one shows up (on chain or recorded).
+      if (next + inFlight > accounted) {
+        accounted = next + inFlight;
+        graceEnds = Date.now() + NONCE_GAP_GRACE_MS;
+      } else if (Date.now() >= graceEnds) {
         await releaseUnsentNonces(this.deps.prisma, {
           chainId: chain.chainId,
           sender,
