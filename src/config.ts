@@ -43,6 +43,7 @@ const envSchema = z.object({
   HTTP_MAX_CONNECTIONS: positiveInt(1_000),
   NONCE_RESERVATION_TTL_SECONDS: positiveInt(120),
   EXECUTE_WAIT_TIMEOUT_SECONDS: positiveInt(30),
+  TRANSACTION_DROP_AFTER_SECONDS: positiveInt(600),
   PERMIT_DEADLINE_SECONDS: positiveInt(3600),
   WORKER_CONCURRENCY: positiveInt(4),
 });
@@ -82,6 +83,8 @@ export interface Config {
   transactions: {
     nonceReservationTtlSeconds: number;
     executeWaitTimeoutSeconds: number;
+    /** A recorded transaction the node has not known for this long is marked dropped (its nonce freed). */
+    dropAfterSeconds: number;
     permitDeadlineSeconds: number;
   };
   workerConcurrency: number;
@@ -178,6 +181,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, cwd = proces
     transactions: {
       nonceReservationTtlSeconds: e.NONCE_RESERVATION_TTL_SECONDS,
       executeWaitTimeoutSeconds: e.EXECUTE_WAIT_TIMEOUT_SECONDS,
+      dropAfterSeconds: e.TRANSACTION_DROP_AFTER_SECONDS,
       permitDeadlineSeconds: e.PERMIT_DEADLINE_SECONDS,
     },
     workerConcurrency: e.WORKER_CONCURRENCY,

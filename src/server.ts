@@ -3,20 +3,23 @@ import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { HDNodeWallet } from 'ethers';
 import { Logger as WorkerLogger, runMigrations as runWorkerMigrations } from 'graphile-worker';
-import { ChainRegistry, LOCAL_EXPLORER_URL } from './chain/registry';
+import { ChainRegistry, LOCAL_EXPLORER_URL, type Chain } from './chain/registry';
 import { wantsLocalChain, type Config } from './config';
 import { connectDatabase } from './db/prisma';
 import { migrate } from './db/migrator';
 import { ANVIL_MNEMONIC, startAnvil } from './embedded/anvil';
-import { startEmbeddedPostgres } from './embedded/postgres';
+import { lockDataFolder, stopOrphans } from './embedded/data-folder';
+import { resolveDataDirectory, startEmbeddedPostgres } from './embedded/postgres';
+import type { SupervisorReport } from './embedded/supervisor';
 import { ensureLaurelDeployed } from './chain/deploy';
 import { buildGraphQLSchema } from './graphql/schema';
 import { createHttpApp } from './http/app';
 import { createTaskList, crontab } from './jobs/tasks';
-import { startJobWorker } from './jobs/worker';
-import type { Logger } from './logger';
-import { createModules, laurelModules, resolverClasses, type Services } from './modules';
 import { buildOpenApiDocument } from './http/openapi';
+import { createWorkerPool, startJobWorker } from './jobs/worker';
+import { ThrottledLog, type Logger } from './logger';
+import { createModules, laurelModules, resolverClasses, type Services } from './modules';
+import { reconcileAllChains, reconcileChain } from './modules/transactions/transactions.reconciler';
 import { LAUREL_VERSION } from './version';
 
 const silentWorkerLogger = new WorkerLogger(() => () => undefined);
@@ -57,13 +60,33 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     stops.length = 0;
   };
 
+  const supervisorLog = log.child({ component: 'supervisor' });
+  const report: SupervisorReport = (level, message) => supervisorLog[level](message);
+
   try {
+    const anvilStateFile = path.join(config.dataDir, 'anvil', 'state.json');
+    if (!config.databaseUrl || wantsLocalChain(config)) {
+      // One Laurel per data folder; what a Laurel that died left running on it is stopped first.
+      const lock = await lockDataFolder(config.dataDir);
+      onStop('data folder lock', () => lock.release());
+      const stopped = await stopOrphans({
+        postgresDataDirectory: config.databaseUrl ? undefined : resolveDataDirectory(config.dataDir),
+        anvilStateFile: wantsLocalChain(config) ? anvilStateFile : undefined,
+      });
+      if (stopped.length) {
+        progress(
+          `cleaned     stopped ${stopped.join(' and ')} left running on ${config.dataDir} by a Laurel that died`,
+        );
+      }
+    }
+
     let databaseUrl = config.databaseUrl;
     if (!databaseUrl) {
       const postgres = await startEmbeddedPostgres({
         dataDir: config.dataDir,
         database: 'laurel',
         log: (line) => log.debug({ postgres: line }),
+        report,
       });
       onStop('postgres', () => postgres.stop());
       databaseUrl = postgres.databaseUrl;
@@ -76,7 +99,10 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
 
     const migrations = await migrate(databaseUrl);
     // graphile-worker's own schema: requests enqueue jobs even in a process that runs no worker.
-    await runWorkerMigrations({ connectionString: databaseUrl, logger: silentWorkerLogger });
+    const migrationPool = createWorkerPool(databaseUrl, 1, new ThrottledLog(log));
+    await runWorkerMigrations({ pgPool: migrationPool, logger: silentWorkerLogger }).finally(() =>
+      migrationPool.end(),
+    );
     progress(
       `migrations  ${migrations.applied.length ? `applied ${migrations.applied.join(', ')}` : 'database is up to date'}`,
     );
@@ -91,10 +117,22 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
 
     const chains = new ChainRegistry(config.chains, config.rpcTimeoutMs);
     onStop('chain providers', async () => chains.destroy());
+    // A pending transaction is only dropped once the node has not known it for the drop delay.
+    const reconcile = { prisma, chains, log, inFlightMs: config.transactions.dropAfterSeconds * 1000 };
     if (wantsLocalChain(config)) {
+      const deployerOn = (chain: Chain) =>
+        HDNodeWallet.fromPhrase(ANVIL_MNEMONIC, undefined, "m/44'/60'/0'/0/0").connect(chain.provider);
       const anvil = await startAnvil({
-        stateFile: path.join(config.dataDir, 'anvil', 'state.json'),
+        stateFile: anvilStateFile,
         log: (line) => log.debug({ anvil: line }),
+        supervise: true,
+        report,
+        // A restarted anvil reloads its state file; Laurel's contracts are redeployed if it lacked them.
+        onRestart: async () => {
+          const local = chains.get('local');
+          await ensureLaurelDeployed(local.provider, deployerOn(local));
+          await reconcileChain(reconcile, local);
+        },
       });
       onStop('anvil', () => anvil.stop());
       const local = chains.add({
@@ -105,16 +143,15 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
         factoryAddress: '0x0000000000000000000000000000000000000000',
         confirmations: 1,
       });
-      const deployer = HDNodeWallet.fromPhrase(ANVIL_MNEMONIC, undefined, "m/44'/60'/0'/0/0").connect(
-        local.provider,
-      );
-      const { factory } = await ensureLaurelDeployed(local.provider, deployer);
+      const { factory } = await ensureLaurelDeployed(local.provider, deployerOn(local));
       local.factoryAddress = factory;
       progress(`chain       local (chain id ${anvil.chainId}) anvil on ${anvil.rpcUrl}, factory ${factory}`);
     }
     for (const chain of config.chains) {
       progress(`chain       ${chain.name} (chain id ${chain.chainId}) ${new URL(chain.rpcUrl).host}`);
     }
+
+    await reconcileAllChains(reconcile);
 
     const services: Services = { config, log, prisma, pool, chains };
     const modules = createModules(services);
@@ -140,15 +177,21 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       authenticator: modules.authenticator,
       mountRoot: modules.mountRoot,
       mountApi: modules.mountApi,
+      // Names what fails, never why: /ready needs no key, and errors carry internal addresses.
       readiness: async () => {
-        const database = await prisma.$queryRaw`SELECT 1`.then(
-          () => ({ ok: true }),
-          (error: Error) => ({ ok: false, error: error.message }),
+        const databaseOk = await prisma.$queryRaw`SELECT 1`.then(
+          () => true,
+          () => false,
         );
-        const chainChecks = await chains.checkAll();
+        const chainChecks = (await chains.checkAll()).map(({ name, ok }) => ({ name, ok }));
+        const failing = [
+          ...(databaseOk ? [] : ['database']),
+          ...chainChecks.filter((check) => !check.ok).map((check) => `chain ${check.name}`),
+        ];
         return {
-          ready: database.ok && chainChecks.every((check) => check.ok),
-          checks: { database, chains: chainChecks },
+          ready: failing.length === 0,
+          failing,
+          checks: { database: { ok: databaseOk }, chains: chainChecks },
         };
       },
     });
@@ -171,6 +214,8 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
         server.off('error', reject);
         resolve();
       });
+    }).catch((error: NodeJS.ErrnoException) => {
+      throw error.code === 'EADDRINUSE' ? new Error(`port ${config.port} is in use; set PORT`) : error;
     });
     onStop(
       'http server',

@@ -49,6 +49,13 @@ function unreachableReason(error: unknown): string {
   return 'its node cannot be reached';
 }
 
+/** Whether the node could not even be connected to: then a request certainly did not reach it. */
+function wasRefused(error: unknown): boolean {
+  const refusals = ['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH'];
+  const { code, cause } = (error ?? {}) as { code?: unknown; cause?: { code?: unknown } };
+  return refusals.includes(String(code)) || refusals.includes(String(cause?.code));
+}
+
 /** The one place that maps chain names to chain ids, RPC providers, explorers and factories. */
 export class ChainRegistry {
   private readonly byName = new Map<string, Chain>();
@@ -103,7 +110,7 @@ export class ChainRegistry {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new ChainUnavailableError(chain.name, `no answer within ${this.rpcTimeoutMs} ms`)),
+        () => reject(new ChainUnavailableError(chain.name, `no answer within ${this.rpcTimeoutMs} ms`, true)),
         this.rpcTimeoutMs,
       );
     });
@@ -112,7 +119,9 @@ export class ChainRegistry {
     } catch (error) {
       if (error instanceof AppError) throw error;
       // The reason names no URL or address: an RPC URL often embeds a provider's API key.
-      if (isUnreachable(error)) throw new ChainUnavailableError(chain.name, unreachableReason(error));
+      if (isUnreachable(error)) {
+        throw new ChainUnavailableError(chain.name, unreachableReason(error), !wasRefused(error));
+      }
       throw error;
     } finally {
       clearTimeout(timer);

@@ -7,12 +7,13 @@ import express, { type ErrorRequestHandler, type RequestHandler } from 'express'
 import type { GraphQLSchema } from 'graphql';
 import helmet from 'helmet';
 import type { RequestContext } from '../context';
-import { AppError, ValidationError } from '../errors';
+import { isDatabaseUnavailable } from '../db/availability';
+import { AppError, DatabaseUnavailableError, ValidationError } from '../errors';
 import { formatGraphQLError, graphqlErrorBody } from '../graphql/format-error';
 import { GRAPHQL_LIMITS, graphqlArmor, requestCostPlugin } from '../graphql/limits';
 import { operationLogPlugin } from '../graphql/operation-log';
 import { playgroundAssets, playgroundPage } from '../graphql/playground';
-import type { Logger } from '../logger';
+import { ThrottledLog, type Logger } from '../logger';
 import { authenticateRequests, type RequestAuthenticator } from './authenticate';
 import { docsAssets, docsPage } from './docs-page';
 import { renderInternalError, sendError, SHAPE_A, SHAPE_C } from './error-shapes';
@@ -32,8 +33,8 @@ export interface HttpAppOptions {
   mountApi: (router: express.Router) => void;
   /** The OpenAPI document, served at /openapi.json and rendered at /docs. */
   openApiDocument: object;
-  /** For GET /ready. */
-  readiness: () => Promise<{ ready: boolean; checks: Record<string, unknown> }>;
+  /** For GET /ready: `failing` names the dependencies that do not answer (no internal detail). */
+  readiness: () => Promise<{ ready: boolean; failing: string[]; checks: Record<string, unknown> }>;
 }
 
 /** Media types parsed as JSON: application/json and any application/…+json. */
@@ -79,6 +80,7 @@ export async function createHttpApp(
   options: HttpAppOptions,
 ): Promise<{ app: express.Express; stop(): Promise<void> }> {
   const { log } = options;
+  const faults = new ThrottledLog(log);
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
@@ -131,8 +133,10 @@ export async function createHttpApp(
   });
   probes.get('/ready', async (_req, res, next) => {
     try {
-      const { ready, checks } = await options.readiness();
-      res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
+      const { ready, failing, checks } = await options.readiness();
+      res
+        .status(ready ? 200 : 503)
+        .json(ready ? { status: 'ready', checks } : { status: 'not_ready', failing, checks });
     } catch (error) {
       next(error);
     }
@@ -229,6 +233,12 @@ export async function createHttpApp(
     }
     if (error instanceof AppError) {
       sendError(res, SHAPE_A, error);
+      return;
+    }
+    // A lost database is a 503 the client may retry, logged once per interval rather than per request.
+    if (isDatabaseUnavailable(error)) {
+      faults.write('warn', 'database_unavailable', {}, 'database unavailable: answering 503');
+      sendError(res, SHAPE_A, new DatabaseUnavailableError());
       return;
     }
     const requestId = ctx?.requestId ?? 'unknown';

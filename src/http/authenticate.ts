@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { AuthenticatedAccount } from '../context';
-import { AppError, UnauthenticatedError } from '../errors';
+import { isDatabaseUnavailable } from '../db/availability';
+import { AppError, DatabaseUnavailableError, UnauthenticatedError } from '../errors';
 import { requestContext } from './rest';
 
 /** What the HTTP layer needs from the accounts module. */
@@ -38,7 +39,12 @@ export function authenticateRequests(
       if (options.required) await authenticator.countRequest(account);
       requestContext(res).account = account;
       next();
-    } catch (error) {
+    } catch (caught) {
+      // A key cannot be checked while the database is gone: 503, in the caller's own shape.
+      const error =
+        !(caught instanceof AppError) && isDatabaseUnavailable(caught)
+          ? new DatabaseUnavailableError()
+          : caught;
       if (!(error instanceof AppError)) return next(error);
       if (!options.required && error instanceof UnauthenticatedError) return next();
       options.refuse(res, error);

@@ -31,7 +31,7 @@ it('answers an unexpected error with 500 JSON, no stack trace, logged with the r
         throw new Error('secret internal detail');
       }),
     mountApi: () => undefined,
-    readiness: async () => ({ ready: true, checks: {} }),
+    readiness: async () => ({ ready: true, failing: [], checks: {} }),
   });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));

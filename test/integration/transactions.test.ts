@@ -492,7 +492,7 @@ describe('receipt job and chain outages', () => {
     await own?.stop();
   });
 
-  it('marks a transaction the node never saw failed on the last attempt of its receipt job', async () => {
+  it('marks a transaction the node never saw dropped on the last attempt of its receipt job', async () => {
     const wallet = own.chain!.wallets[4];
     const raw = await signedForChain(31337n, wallet);
     const transaction = Transaction.from(raw);
@@ -506,7 +506,7 @@ describe('receipt job and chain outages', () => {
     await runDueJobs(own);
 
     const rows = await own.services.prisma.transaction.findMany({ where: { hash: transaction.hash! } });
-    expect(rows.map((row) => row.status)).toEqual(['failed']);
+    expect(rows.map((row) => row.status)).toEqual(['dropped']);
   });
 
   it('answers 503 naming the chain when the node is down while broadcasting, never a 500', async () => {
