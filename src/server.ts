@@ -16,6 +16,16 @@ import { createTaskList, crontab } from './jobs/tasks';
 import { startJobWorker } from './jobs/worker';
 import type { Logger } from './logger';
 import { createModules, resolverClasses, type Services } from './modules';
+import { WebhookDeliverer } from './jobs/webhooks/webhook-deliverer';
+import { WebhookHttpClient } from './jobs/webhooks/webhook-http-client';
+import { enqueueJob } from './jobs/queue';
+import { RECOVER_DELIVERIES_TASK } from './jobs/tasks/webhook_deliveries__recover';
+import {
+  resolveWebhookEncryptionKey,
+  WebhookSecretBox,
+  WebhookSecrets,
+} from './modules/webhooks/webhook-secrets';
+import { version as laurelVersion } from '../package.json';
 
 /** anvil's well-known development mnemonic; its first account deploys Laurel on the local chain. */
 export const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
@@ -115,7 +125,23 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       progress(`chain       ${chain.name} (chain id ${chain.chainId}) ${new URL(chain.rpcUrl).host}`);
     }
 
-    const services: Services = { config, log, prisma, chains };
+    const encryption = await resolveWebhookEncryptionKey(config);
+    if (encryption.source === 'generated') {
+      progress(`webhooks    generated the secret encryption key in ${config.dataDir}`);
+    }
+    const webhookClient = await WebhookHttpClient.create({
+      allowPrivateNetworks: config.webhooks.allowPrivateNetworks,
+      userAgent: `Laurel-Webhooks/${laurelVersion}`,
+    });
+    onStop('webhook client', async () => webhookClient.destroy());
+    const secrets = new WebhookSecrets(prisma, new WebhookSecretBox(encryption.key));
+    const deliverer = new WebhookDeliverer({
+      prisma,
+      secrets,
+      client: webhookClient,
+      config: config.webhooks,
+    });
+    const services: Services = { config, log, prisma, chains, webhooks: { secrets, deliverer } };
     const modules = createModules(services);
 
     if (options.worker !== false) {
@@ -127,6 +153,8 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
         crontab,
       });
       onStop('worker', () => worker.stop());
+      // Frees delivery jobs left locked by a worker that died mid-call (see the task).
+      await enqueueJob(prisma, RECOVER_DELIVERIES_TASK, {}, { jobKey: RECOVER_DELIVERIES_TASK });
       progress(`worker      graphile-worker, concurrency ${config.workerConcurrency}`);
     }
 

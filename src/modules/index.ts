@@ -28,6 +28,8 @@ import { BadgesService } from './badges/badges.service';
 import { RewardsResolver } from './rewards/rewards.resolver';
 import { mountRewardsRoutes } from './rewards/rewards.routes';
 import { RewardsService } from './rewards/rewards.service';
+import type { WebhookDeliverer } from '../jobs/webhooks/webhook-deliverer';
+import type { WebhookSecrets } from './webhooks/webhook-secrets';
 
 /** The shared dependencies every module's service is built from. */
 export interface Services {
@@ -35,6 +37,7 @@ export interface Services {
   log: Logger;
   prisma: PrismaClient;
   chains: ChainRegistry;
+  webhooks: { secrets: WebhookSecrets; deliverer: WebhookDeliverer };
 }
 
 /** Every resolver class, in one list: the GraphQL schema (and schema.graphql) is built from it. */
