@@ -1,10 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-
-export interface PemPair {
-  cert: string;
-  key: string;
-}
+import type { PemPair } from '../../scripts/lib/tls-certificates';
 
 /** The committed test CA (test/fixtures/tls), trusted by the test processes through NODE_EXTRA_CA_CERTS. */
 export const TEST_CA_CERT_FILE = path.resolve(__dirname, '../fixtures/tls/test-ca.pem');

@@ -1,15 +1,8 @@
 import type { Config } from '../../config';
 import type { Prisma, PrismaClient } from '../../db/prisma';
 import type { WebhookSecrets } from '../../modules/webhooks/webhook-secrets';
-import { enqueueJob } from '../queue';
 import type { WebhookCallResult, WebhookHttpClient } from './webhook-http-client';
-import {
-  DELIVER_JOB_MAX_ATTEMPTS,
-  DELIVER_TASK,
-  deliveryJobKey,
-  newIdempotencyKey,
-  TEST_EVENT,
-} from './webhook-events';
+import { DELIVER_JOB_MAX_ATTEMPTS, DELIVER_TASK, newIdempotencyKey, TEST_EVENT } from './webhook-events';
 import { retryDelayMs, WEBHOOK_MAX_ATTEMPTS } from './webhook-retry-schedule';
 import { signWebhookCall } from './webhook-signature';
 
@@ -20,8 +13,20 @@ export interface WebhookDelivererDeps {
   config: Config['webhooks'];
 }
 
-/** The log row of one attempt, as stored. */
-export type WebhookLogRow = Prisma.WebhookLogGetPayload<object>;
+/** One logged attempt, as stored. */
+export interface WebhookAttemptLog {
+  id: bigint;
+  deliveryId: bigint;
+  webhookId: number;
+  attempt: number;
+  url: string;
+  successful: boolean;
+  responseCode: number | null;
+  responseBody: string | null;
+  errorMessage: string | null;
+  durationMs: number;
+  createdAt: Date;
+}
 
 /** How an attempt's outcome moves its delivery (and its webhook) on. */
 type AttemptKind =
@@ -32,12 +37,17 @@ type AttemptKind =
   /** The `test` call: success (the challenge answered) activates the webhook. */
   | 'verification';
 
-interface Call {
+/** A delivery with what its call needs, read in one query. */
+interface LoadedDelivery {
+  status: string;
+  attempts: number;
+  disabled: boolean;
   url: string;
   accountAddress: string;
   event: string;
   idempotencyKey: string;
   payload: Prisma.JsonValue;
+  secretEncrypted: string | null;
 }
 
 /** The outcome of POST /webhook/:id/test. */
@@ -45,27 +55,24 @@ export interface VerificationOutcome {
   activated: boolean;
   /** Why the webhook was not activated (status code, body, certificate, timeout, refused address). */
   reason: string | null;
-  log: WebhookLogRow;
+  log: WebhookAttemptLog;
 }
-
-const DELIVERY_INCLUDE = { webhook: true, event: true } as const;
 
 /**
  * Makes webhook calls and records each attempt. An attempt is: sign, POST (WebhookHttpClient),
- * then one database transaction that writes the attempt's log row together with its consequence
- * (delivery done, next attempt's job enqueued, or the webhook deactivated).
+ * then one SQL statement (so one transaction) that writes the attempt's log row together with its
+ * consequence: delivery done, next attempt's job enqueued, or the webhook deactivated. The hot
+ * path is raw SQL, two statements per attempt besides graphile-worker's own (see
+ * `npm run bench:webhooks`).
  */
 export class WebhookDeliverer {
   constructor(private readonly deps: WebhookDelivererDeps) {}
 
   /** One attempt of a pending delivery (the `webhook_deliveries__deliver` job). */
   async attempt(deliveryId: bigint): Promise<void> {
-    const delivery = await this.deps.prisma.webhookDelivery.findUnique({
-      where: { id: deliveryId },
-      include: DELIVERY_INCLUDE,
-    });
+    const delivery = await this.load(deliveryId);
     if (!delivery || delivery.status !== 'pending') return;
-    if (delivery.webhook.disabled) {
+    if (delivery.disabled) {
       // Deactivated (or its url changed) since the event: nothing more is sent to it.
       await this.deps.prisma.webhookDelivery.updateMany({
         where: { id: deliveryId, status: 'pending' },
@@ -73,9 +80,13 @@ export class WebhookDeliverer {
       });
       return;
     }
-    const call = this.callOf(delivery);
-    const { result } = await this.send(call);
-    await this.record(deliveryId, call.url, result, 'scheduled');
+    const { result } = await this.send(delivery);
+    const delayMs = retryDelayMs(
+      delivery.attempts + 1,
+      this.deps.config.retryBaseMs,
+      result.retryAfterSeconds,
+    );
+    await this.record(deliveryId, delivery.url, result, 'scheduled', delayMs);
   }
 
   /**
@@ -104,6 +115,7 @@ export class WebhookDeliverer {
       event: TEST_EVENT,
       idempotencyKey: event.idempotencyKey,
       payload: null,
+      secretEncrypted: null,
     });
     const reason = result.successful
       ? challengeFailure(result, signature, this.deps.config.signatureHeader)
@@ -116,35 +128,43 @@ export class WebhookDeliverer {
   }
 
   /** Sends a delivery's event again now, same idempotency key, as a new logged attempt. */
-  async resend(deliveryId: bigint): Promise<WebhookLogRow | null> {
-    const delivery = await this.deps.prisma.webhookDelivery.findUnique({
-      where: { id: deliveryId },
-      include: DELIVERY_INCLUDE,
-    });
+  async resend(deliveryId: bigint): Promise<WebhookAttemptLog | null> {
+    const delivery = await this.load(deliveryId);
     if (!delivery) return null;
-    const call = this.callOf(delivery);
-    const { result } = await this.send(call);
-    return this.record(deliveryId, call.url, result, 'manual');
+    const { result } = await this.send(delivery);
+    return this.record(deliveryId, delivery.url, result, 'manual');
   }
 
-  private callOf(delivery: Prisma.WebhookDeliveryGetPayload<{ include: typeof DELIVERY_INCLUDE }>): Call {
-    return {
-      url: delivery.webhook.url,
-      accountAddress: delivery.webhook.accountAddress,
-      event: delivery.event.event,
-      idempotencyKey: delivery.event.idempotencyKey,
-      payload: delivery.event.payload,
-    };
+  private async load(deliveryId: bigint): Promise<LoadedDelivery | undefined> {
+    const [row] = await this.deps.prisma.$queryRaw<LoadedDelivery[]>`
+      SELECT d.status::text AS status, d.attempts, w.disabled, w.url, w.account_address AS "accountAddress",
+             e.event, e.idempotency_key AS "idempotencyKey", e.payload,
+             s.secret_encrypted AS "secretEncrypted"
+      FROM webhook_deliveries d
+      JOIN webhooks w ON w.id = d.webhook_id
+      JOIN webhook_events e ON e.id = d.event_id
+      LEFT JOIN webhook_secrets s ON s.account_address = w.account_address
+      WHERE d.id = ${deliveryId}`;
+    return row;
   }
 
-  private async send(call: Call): Promise<{ result: WebhookCallResult; signature: string }> {
+  private async send(
+    call: Pick<
+      LoadedDelivery,
+      'url' | 'accountAddress' | 'event' | 'idempotencyKey' | 'payload' | 'secretEncrypted'
+    >,
+  ): Promise<{ result: WebhookCallResult; signature: string }> {
     const body = JSON.stringify({
       event: call.event,
       idempotency_key: call.idempotencyKey,
       payload: call.payload,
     });
+    const secret =
+      call.secretEncrypted === null
+        ? await this.deps.secrets.get(call.accountAddress)
+        : this.deps.secrets.decrypt(call.secretEncrypted);
     const headers = signWebhookCall({
-      secret: await this.deps.secrets.get(call.accountAddress),
+      secret,
       signatureHeader: this.deps.config.signatureHeader,
       idempotencyKey: call.idempotencyKey,
       timestampSeconds: Math.floor(Date.now() / 1000),
@@ -155,65 +175,66 @@ export class WebhookDeliverer {
   }
 
   /**
-   * Writes the attempt's log row and its consequence in one transaction, with the delivery row
-   * locked (two workers finishing attempts of one delivery count them one after the other).
-   * Returns null when the delivery is gone (its webhook was deleted meanwhile).
+   * Writes the attempt's log row and its consequence in one statement. Its UPDATE locks the
+   * delivery row, so two workers finishing attempts of one delivery count them one after the
+   * other. `nextAttemptDelayMs` is when a failed scheduled attempt is tried again (unless it was the
+   * last). Returns null when the delivery is gone (its webhook was deleted meanwhile).
    */
   private async record(
     deliveryId: bigint,
     url: string,
     result: WebhookCallResult,
     kind: AttemptKind,
-  ): Promise<WebhookLogRow | null> {
-    return this.deps.prisma.$transaction(async (db) => {
-      const [locked] = await db.$queryRaw<{ attempts: number; webhook_id: number }[]>`
-        SELECT attempts, webhook_id FROM webhook_deliveries WHERE id = ${deliveryId} FOR UPDATE`;
-      if (!locked) return null;
-      const attempt = locked.attempts + 1;
-      const log = await db.webhookLog.create({
-        data: {
-          deliveryId,
-          webhookId: locked.webhook_id,
-          attempt,
-          url,
-          successful: result.successful,
-          responseCode: result.responseCode,
-          responseBody: result.responseBody,
-          errorMessage: result.errorMessage,
-          durationMs: result.durationMs,
-        },
-      });
-      let status: 'succeeded' | 'failed' | undefined;
-      if (result.successful) status = 'succeeded';
-      else if (kind === 'verification') status = 'failed';
-      else if (kind === 'scheduled' && attempt >= WEBHOOK_MAX_ATTEMPTS) status = 'failed';
-      await db.webhookDelivery.update({ where: { id: deliveryId }, data: { attempts: attempt, status } });
-
-      if (kind === 'verification' && result.successful) {
-        await db.webhook.update({
-          where: { id: locked.webhook_id },
-          data: { disabled: false, disabledAt: null },
-        });
-      } else if (kind === 'scheduled' && status === 'failed') {
-        await db.webhook.updateMany({
-          where: { id: locked.webhook_id, disabled: false },
-          data: { disabled: true, disabledAt: new Date() },
-        });
-      } else if (kind === 'scheduled' && status === undefined) {
-        const delay = retryDelayMs(attempt, this.deps.config.retryBaseMs, result.retryAfterSeconds);
-        await enqueueJob(
-          db,
-          DELIVER_TASK,
-          { deliveryId: String(deliveryId) },
-          {
-            jobKey: deliveryJobKey(deliveryId),
-            runAt: new Date(Date.now() + delay),
-            maxAttempts: DELIVER_JOB_MAX_ATTEMPTS,
-          },
-        );
-      }
-      return log;
-    });
+    nextAttemptDelayMs = 0,
+  ): Promise<WebhookAttemptLog | null> {
+    const [log] = await this.deps.prisma.$queryRaw<WebhookAttemptLog[]>`
+      WITH delivery AS (
+        UPDATE webhook_deliveries SET
+          attempts = attempts + 1,
+          updated_at = now(),
+          status = CASE
+            WHEN ${result.successful} THEN 'succeeded'
+            WHEN ${kind} = 'verification' OR (${kind} = 'scheduled' AND attempts + 1 >= ${WEBHOOK_MAX_ATTEMPTS})
+              THEN 'failed'
+            ELSE status END::webhook_delivery_status
+        WHERE id = ${deliveryId}
+        RETURNING id, webhook_id, attempts, status
+      ), log AS (
+        INSERT INTO webhook_logs (delivery_id, webhook_id, attempt, url, successful, response_code,
+                                  response_body, error_message, duration_ms)
+        SELECT id, webhook_id, attempts, ${url}, ${result.successful}, ${result.responseCode}::int,
+               ${result.responseBody}, ${result.errorMessage}, ${result.durationMs}::int
+        FROM delivery
+        RETURNING *
+      ), activated AS (
+        UPDATE webhooks SET disabled = false, disabled_at = NULL, updated_at = now()
+        FROM delivery
+        WHERE webhooks.id = delivery.webhook_id AND ${kind} = 'verification' AND delivery.status = 'succeeded'
+        RETURNING 1
+      ), deactivated AS (
+        UPDATE webhooks SET disabled = true, disabled_at = now(), updated_at = now()
+        FROM delivery
+        WHERE webhooks.id = delivery.webhook_id AND NOT webhooks.disabled
+          AND ${kind} = 'scheduled' AND delivery.status = 'failed'
+        RETURNING 1
+      ), retry AS (
+        SELECT graphile_worker.add_job(
+          identifier => ${DELIVER_TASK}::text,
+          payload => json_build_object('deliveryId', delivery.id::text),
+          job_key => ${DELIVER_TASK} || ':' || delivery.id,
+          run_at => now() + make_interval(secs => ${nextAttemptDelayMs / 1000}::double precision),
+          max_attempts => ${DELIVER_JOB_MAX_ATTEMPTS}::int
+        ) FROM delivery
+        WHERE ${kind} = 'scheduled' AND delivery.status = 'pending'
+      )
+      SELECT log.id, log.delivery_id AS "deliveryId", log.webhook_id AS "webhookId", log.attempt, log.url,
+             log.successful, log.response_code AS "responseCode", log.response_body AS "responseBody",
+             log.error_message AS "errorMessage", log.duration_ms AS "durationMs", log.created_at AS "createdAt"
+      FROM log
+      -- Referenced so that they run: a CTE that is not a data-modifying statement runs only when used.
+      WHERE (SELECT count(*) FROM retry) >= 0 AND (SELECT count(*) FROM activated) >= 0
+        AND (SELECT count(*) FROM deactivated) >= 0`;
+    return log ?? null;
   }
 }
 

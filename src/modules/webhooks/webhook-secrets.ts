@@ -80,17 +80,22 @@ export class WebhookSecrets {
     private readonly box: WebhookSecretBox,
   ) {}
 
+  /** A secret as read from its row (the delivery query reads it with the delivery). */
+  decrypt(secretEncrypted: string): string {
+    return this.box.decrypt(secretEncrypted);
+  }
+
   /** The account's secret, created now when it has none yet. */
   async get(accountAddress: string): Promise<string> {
     const existing = await this.prisma.webhookSecret.findUnique({ where: { accountAddress } });
-    if (existing) return this.box.decrypt(existing.secretEncrypted);
+    if (existing) return this.decrypt(existing.secretEncrypted);
     // Two first calls at once: both insert-or-ignore, then both read the one that won.
     await this.prisma.webhookSecret.createMany({
       data: [{ accountAddress, secretEncrypted: this.box.encrypt(generateWebhookSecret()) }],
       skipDuplicates: true,
     });
     const created = await this.prisma.webhookSecret.findUniqueOrThrow({ where: { accountAddress } });
-    return this.box.decrypt(created.secretEncrypted);
+    return this.decrypt(created.secretEncrypted);
   }
 
   /** Replaces the account's secret with a new one; calls signed from now on use it. */

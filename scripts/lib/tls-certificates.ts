@@ -1,15 +1,19 @@
 /**
- * X.509 certificates for the tests' HTTPS receivers: server certificates for 127.0.0.1/localhost
- * signed by the committed test CA (test/fixtures/tls, valid until 2126, trusted by every test
- * process through NODE_EXTRA_CA_CERTS: `npm test` sets it, and global-setup.ts for jest's workers
- * when jest is started otherwise), an expired one, and a self-signed one.
+ * X.509 server certificates for the HTTPS webhook receivers of the tests and of
+ * `npm run bench:webhooks`: for 127.0.0.1/localhost, signed by a CA (the committed test CA of
+ * test/fixtures/tls, trusted by those processes through NODE_EXTRA_CA_CERTS), expired, or
+ * self-signed.
  */
 import { webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
-import type { PemPair } from './test-ca';
 
 type CryptoKey = webcrypto.CryptoKey;
 type CryptoKeyPair = webcrypto.CryptoKeyPair;
+
+export interface PemPair {
+  cert: string;
+  key: string;
+}
 
 x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
 
