@@ -7,7 +7,7 @@ import { ChainRegistry, LOCAL_EXPLORER_URL } from './chain/registry';
 import { wantsLocalChain, type Config } from './config';
 import { createPrismaClient } from './db/prisma';
 import { migrate } from './db/migrator';
-import { startAnvil } from './embedded/anvil';
+import { ANVIL_MNEMONIC, startAnvil } from './embedded/anvil';
 import { startEmbeddedPostgres } from './embedded/postgres';
 import { ensureLaurelDeployed } from './chain/deploy';
 import { buildGraphQLSchema } from './graphql/schema';
@@ -19,17 +19,13 @@ import { createModules, resolverClasses, type Services } from './modules';
 import { WebhookDeliverer } from './jobs/webhooks/webhook-deliverer';
 import { WebhookHttpClient } from './jobs/webhooks/webhook-http-client';
 import { enqueueJob } from './jobs/queue';
-import { RECOVER_DELIVERIES_TASK } from './jobs/tasks/webhook_deliveries__recover';
+import { jobs } from './jobs/jobs';
 import {
   resolveWebhookEncryptionKey,
   WebhookSecretBox,
   WebhookSecrets,
 } from './modules/webhooks/webhook-secrets';
 import { version as laurelVersion } from '../package.json';
-
-/** anvil's well-known development mnemonic; its first account deploys Laurel on the local chain. */
-export const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
-export const LOCAL_CHAIN_ID = 31337;
 
 const silentWorkerLogger = new WorkerLogger(() => () => undefined);
 
@@ -154,11 +150,11 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       });
       onStop('worker', () => worker.stop());
       // Frees delivery jobs left locked by a worker that died mid-call (see the task).
-      await enqueueJob(prisma, RECOVER_DELIVERIES_TASK, {}, { jobKey: RECOVER_DELIVERIES_TASK });
+      await enqueueJob(prisma, jobs.recoverDeliveries, {}, { jobKey: jobs.recoverDeliveries.name });
       progress(`worker      graphile-worker, concurrency ${config.workerConcurrency}`);
     }
 
-    const schema = await buildGraphQLSchema(resolverClasses, modules.resolvers);
+    const schema = await buildGraphQLSchema(resolverClasses, modules.instances);
     const http = await createHttpApp({
       log,
       schema,

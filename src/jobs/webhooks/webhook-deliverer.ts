@@ -2,7 +2,8 @@ import type { Config } from '../../config';
 import type { Prisma, PrismaClient } from '../../db/prisma';
 import type { WebhookSecrets } from '../../modules/webhooks/webhook-secrets';
 import type { WebhookCallResult, WebhookHttpClient } from './webhook-http-client';
-import { DELIVER_JOB_MAX_ATTEMPTS, DELIVER_TASK, newIdempotencyKey, TEST_EVENT } from './webhook-events';
+import { jobs } from '../jobs';
+import { deliveryJobKey, newIdempotencyKey, TEST_EVENT } from './webhook-events';
 import { retryDelayMs, WEBHOOK_MAX_ATTEMPTS } from './webhook-retry-schedule';
 import { signWebhookCall } from './webhook-signature';
 
@@ -219,11 +220,11 @@ export class WebhookDeliverer {
         RETURNING 1
       ), retry AS (
         SELECT graphile_worker.add_job(
-          identifier => ${DELIVER_TASK}::text,
+          identifier => ${jobs.deliverWebhook.name}::text,
           payload => json_build_object('deliveryId', delivery.id::text),
-          job_key => ${DELIVER_TASK} || ':' || delivery.id,
+          job_key => ${deliveryJobKey(deliveryId)},
           run_at => now() + make_interval(secs => ${nextAttemptDelayMs / 1000}::double precision),
-          max_attempts => ${DELIVER_JOB_MAX_ATTEMPTS}::int
+          max_attempts => ${jobs.deliverWebhook.maxAttempts}::int
         ) FROM delivery
         WHERE ${kind} = 'scheduled' AND delivery.status = 'pending'
       )

@@ -1,12 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Prisma, PrismaClient } from '../../db/prisma';
+import { jobs } from '../jobs';
 
 type SqlClient = PrismaClient | Prisma.TransactionClient;
-
-/** The graphile-worker task that makes one attempt of one delivery. */
-export const DELIVER_TASK = 'webhook_deliveries__deliver';
-/** Retries of the job itself (database unreachable...), not of the webhook call: those are scheduled. */
-export const DELIVER_JOB_MAX_ATTEMPTS = 10;
 
 /** Events a webhook can subscribe to; an empty subscription means all of them. */
 export const SUBSCRIBABLE_EVENTS = ['transaction'] as const;
@@ -16,7 +12,7 @@ export const TEST_EVENT = 'test';
 
 /** One delivery job per delivery: its key lets a deleted webhook's pending jobs be removed. */
 export function deliveryJobKey(deliveryId: bigint): string {
-  return `${DELIVER_TASK}:${deliveryId}`;
+  return `${jobs.deliverWebhook.name}:${deliveryId}`;
 }
 
 /** A new idempotency key, stable for every attempt of the event's deliveries (`webhook-id`). */
@@ -51,10 +47,10 @@ export async function emitWebhookEvent(
       RETURNING id
     )
     SELECT count(graphile_worker.add_job(
-      identifier => ${DELIVER_TASK}::text,
+      identifier => ${jobs.deliverWebhook.name}::text,
       payload => json_build_object('deliveryId', delivery.id::text),
-      job_key => ${DELIVER_TASK} || ':' || delivery.id,
-      max_attempts => ${DELIVER_JOB_MAX_ATTEMPTS}::int
+      job_key => ${jobs.deliverWebhook.name} || ':' || delivery.id, -- deliveryJobKey()
+      max_attempts => ${jobs.deliverWebhook.maxAttempts}::int
     )) AS deliveries
     FROM delivery`;
   return Number(rows[0]?.deliveries ?? 0);
