@@ -1,4 +1,5 @@
 import { Logger as WorkerLogger, parseCrontab, run, type Runner, type TaskList } from 'graphile-worker';
+import { Pool } from 'pg';
 import type { Logger } from '../logger';
 
 export interface JobWorker {
@@ -15,7 +16,13 @@ function workerLogger(log: Logger): WorkerLogger {
 
 /**
  * Starts graphile-worker inside PostgreSQL: installs (or upgrades) its schema, then runs tasks.
- * Jobs survive crashes: a job whose worker died is retried after graphile-worker's lock timeout.
+ * Jobs survive crashes: a job whose worker died is retried after graphile-worker's lock timeout
+ * (webhook deliveries sooner, see webhook_deliveries__recover).
+ *
+ * The connection pool is Laurel's own: graphile-worker does not wait for the pool it creates to
+ * close, and drops its error handler first, so a connection ended by the server meanwhile (a
+ * database dropped or restarted just after the stop) would be an unhandled error. Here the pool
+ * keeps its handler and stop() waits until every connection is closed.
  */
 export async function startJobWorker(options: {
   databaseUrl: string;
@@ -24,8 +31,15 @@ export async function startJobWorker(options: {
   taskList: TaskList;
   crontab: string;
 }): Promise<JobWorker> {
-  const runner: Runner = await run({
+  const pgPool = new Pool({
     connectionString: options.databaseUrl,
+    max: Math.max(10, options.concurrency + 2),
+  });
+  pgPool.on('error', (error) =>
+    options.log.warn({ err: error }, 'idle worker connection closed by the server'),
+  );
+  const runner: Runner = await run({
+    pgPool,
     concurrency: options.concurrency,
     noHandleSignals: true,
     pollInterval: 1000,
@@ -33,5 +47,10 @@ export async function startJobWorker(options: {
     parsedCronItems: parseCrontab(options.crontab),
     logger: workerLogger(options.log),
   });
-  return { stop: () => runner.stop() };
+  return {
+    stop: async () => {
+      await runner.stop();
+      await pgPool.end();
+    },
+  };
 }

@@ -5,7 +5,10 @@
  * and the `transaction` event sent once per transaction.
  */
 import type { Wallet } from 'ethers';
-import type { Prisma } from '../../src/db/prisma';
+import { createPrismaClient, type Prisma } from '../../src/db/prisma';
+import { AppError } from '../../src/errors';
+import { renderError, SHAPE_A } from '../../src/http/error-shapes';
+import { WebhooksService } from '../../src/modules/webhooks/webhooks.service';
 import { emitWebhookEvent } from '../../src/jobs/webhooks/webhook-events';
 import { issueApiKey } from '../helpers/auth';
 import { graphql, request, startTestLaurel, type HttpResult, type TestLaurel } from '../helpers/laurel';
@@ -98,6 +101,24 @@ describe('POST /webhook', () => {
     const result = await call('POST', '/webhook', {});
     expect(result.status).toBe(400);
     expect(result.body).toMatchObject({ status: 'failed', error: expect.stringContaining('url') });
+  });
+
+  it('answers "database operation failed" when the database is unreachable', async () => {
+    // The service over a client whose database does not answer (nothing listens on port 1).
+    const unreachable = createPrismaClient('postgresql://laurel@127.0.0.1:1/laurel');
+    try {
+      const service = new WebhooksService({ prisma: unreachable, ...laurel.services.webhooks });
+      const failure = await service
+        .create({ url: 'https://example.com/hook' }, owner.address)
+        .catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(AppError);
+      expect(renderError(SHAPE_A, failure as AppError)).toEqual({
+        status: 503,
+        body: { status: 'failed', error: 'database operation failed' },
+      });
+    } finally {
+      await unreachable.$disconnect();
+    }
   });
 
   it('is served under /api/v1 and over GraphQL too', async () => {
