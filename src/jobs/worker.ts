@@ -22,7 +22,7 @@ function workerLogger(log: Logger): WorkerLogger {
  * The connection pool is Laurel's own: graphile-worker does not wait for the pool it creates to
  * close, and drops its error handler first, so a connection ended by the server meanwhile (a
  * database dropped or restarted just after the stop) would be an unhandled error. Here the pool
- * keeps its handler and stop() waits until every connection is closed.
+ * keeps its handlers and stop() waits until every connection is closed.
  */
 export async function startJobWorker(options: {
   databaseUrl: string;
@@ -35,9 +35,12 @@ export async function startJobWorker(options: {
     connectionString: options.databaseUrl,
     max: Math.max(10, options.concurrency + 2),
   });
-  pgPool.on('error', (error) =>
-    options.log.warn({ err: error }, 'idle worker connection closed by the server'),
-  );
+  // Errors of idle and of checked-out connections: logged (pg drops the connection, and a query on
+  // a checked-out one fails), never an unhandled 'error' event.
+  const connectionError = (error: Error) =>
+    options.log.warn({ err: error }, 'worker connection closed by the server');
+  pgPool.on('error', connectionError);
+  pgPool.on('connect', (client) => client.on('error', connectionError));
   const runner: Runner = await run({
     pgPool,
     concurrency: options.concurrency,

@@ -23,7 +23,7 @@ export function generateWebhookSecret(): string {
  */
 export async function resolveWebhookEncryptionKey(
   config: Config,
-): Promise<{ key: Buffer; source: 'environment' | 'generated' | string }> {
+): Promise<{ key: Buffer; /** 'environment', 'generated', or the key file read. */ source: string }> {
   if (config.webhooks.secretEncryptionKey) {
     return { key: Buffer.from(config.webhooks.secretEncryptionKey, 'base64'), source: 'environment' };
   }
