@@ -216,7 +216,7 @@ async function main(): Promise<void> {
       const deliveries = await deliveriesPhase(prisma, env, accountAddress, processes);
       console.log(
         `  ${processes} worker process${processes > 1 ? 'es' : ''}:  empty jobs ${empty.toFixed(0)}/s   ` +
-          `deliveries ${deliveries.toFixed(0)}/s   ratio ${(deliveries / empty).toFixed(2)}`,
+          `deliveries ${deliveries.toFixed(0)}/s   ratio ${(deliveries / empty).toFixed(2)} (target >= 0.50)`,
       );
     }
   } finally {
