@@ -7,9 +7,9 @@
  *
  *   npm run build && node dist/scripts/bench-webhooks.js      (or: npm run bench:webhooks)
  *
- * Loopback only, in a temporary folder removed at the end: an embedded PostgreSQL, the receiver
- * (certificate of the test CA in test/fixtures/tls, trusted by the workers via
- * NODE_EXTRA_CA_CERTS), and worker processes started by this script (`--worker <kind>`). Knobs
+ * Loopback only, in a temporary folder removed at the end: an embedded PostgreSQL, and child
+ * processes of this script (`--child <kind>`): the receiver (a certificate of the test CA in
+ * test/fixtures/tls, trusted by the workers via NODE_EXTRA_CA_CERTS) and the workers. Knobs
  * (defaults): BENCH_JOBS (1000 per phase), BENCH_CONCURRENCY (WORKER_CONCURRENCY of each process, 4).
  */
 import 'reflect-metadata';
@@ -34,6 +34,10 @@ import { createServerCertificate } from './lib/tls-certificates';
 const EMPTY_TASK = 'bench__empty';
 const root = process.cwd();
 const caFile = path.join(root, 'test/fixtures/tls/test-ca.pem');
+const testCa = () => ({
+  cert: readFileSync(caFile, 'utf8'),
+  key: readFileSync(caFile.replace(/\.pem$/, '.key'), 'utf8'),
+});
 
 function envInt(name: string, fallback: number, max: number): number {
   const raw = process.env[name];
@@ -48,13 +52,24 @@ function envInt(name: string, fallback: number, max: number): number {
 const jobs = envInt('BENCH_JOBS', 1000, 100_000);
 const concurrency = envInt('BENCH_CONCURRENCY', 4, 64);
 
-type WorkerKind = 'empty' | 'webhooks';
+/** The child processes: the two kinds of worker, and the HTTPS receiver (a process of its own). */
+type ChildKind = 'empty' | 'webhooks' | 'receiver';
 
-/** Child mode: run workers of one kind on DATABASE_URL until SIGTERM; print "ready" once running. */
-async function runWorker(kind: WorkerKind): Promise<void> {
+/** Child mode: until SIGTERM, run workers of one kind on DATABASE_URL, or the receiver; print "ready <port>". */
+async function runChild(kind: ChildKind): Promise<void> {
   const databaseUrl = process.env.DATABASE_URL!;
   let stop: () => Promise<void>;
-  if (kind === 'empty') {
+  let port = 0;
+  if (kind === 'receiver') {
+    const receiver = createServer(await createServerCertificate(testCa()), (request, response) => {
+      request
+        .resume()
+        .on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    port = (receiver.address() as AddressInfo).port;
+    stop = async () => void receiver.close();
+  } else if (kind === 'empty') {
     const runner = await run({
       connectionString: databaseUrl,
       concurrency,
@@ -70,30 +85,34 @@ async function runWorker(kind: WorkerKind): Promise<void> {
     stop = () => laurel.stop();
   }
   process.once('SIGTERM', () => void stop().then(() => process.exit(0)));
-  console.log('ready');
+  console.log(`ready ${port}`);
 }
 
-async function startWorkers(
-  kind: WorkerKind,
-  count: number,
+/** Starts a child process of `kind`; resolves once it is ready, with the port it printed. */
+async function startChild(
+  kind: ChildKind,
   env: NodeJS.ProcessEnv,
-): Promise<ChildProcess[]> {
-  return Promise.all(
-    Array.from({ length: count }, async () => {
-      const child = spawn(process.execPath, [...process.execArgv, __filename, '--worker', kind], {
-        env: { ...process.env, ...env },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
-      await new Promise<void>((resolve, reject) => {
-        child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve());
-        child.once('exit', (code) => reject(new Error(`${kind} worker exited with ${code}`)));
-      });
-      return child;
-    }),
-  );
+): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, [...process.execArgv, __filename, '--child', kind], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      const ready = /ready (\d+)/.exec(chunk.toString());
+      if (ready) resolve(Number(ready[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`${kind} process exited with ${code}`)));
+  });
+  return { child, port };
 }
 
-async function stopWorkers(children: ChildProcess[]): Promise<void> {
+async function startWorkers(kind: ChildKind, count: number, env: NodeJS.ProcessEnv): Promise<ChildProcess[]> {
+  const started = await Promise.all(Array.from({ length: count }, () => startChild(kind, env)));
+  return started.map(({ child }) => child);
+}
+
+async function stopChildren(children: ChildProcess[]): Promise<void> {
   await Promise.all(
     children.map(
       (child) =>
@@ -136,7 +155,7 @@ async function emptyJobsPhase(prisma: PrismaClient, databaseUrl: string, process
     );
     return jobs / seconds;
   } finally {
-    await stopWorkers(workers);
+    await stopChildren(workers);
   }
 }
 
@@ -167,7 +186,7 @@ async function deliveriesPhase(
     if (failed) throw new Error(`${failed} delivery attempts failed`);
     return jobs / seconds;
   } finally {
-    await stopWorkers(workers);
+    await stopChildren(workers);
   }
 }
 
@@ -175,16 +194,7 @@ async function main(): Promise<void> {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'laurel-bench-webhooks-'));
   chmodSync(scratch, 0o755);
   const postgres = await startEmbeddedPostgres({ dataDir: scratch, database: 'laurel', persistent: false });
-  const ca = {
-    cert: readFileSync(caFile, 'utf8'),
-    key: readFileSync(caFile.replace(/\.pem$/, '.key'), 'utf8'),
-  };
-  const receiver = createServer(await createServerCertificate(ca), (request, response) => {
-    request
-      .resume()
-      .on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const receiver = await startChild('receiver', {});
   const prisma = createPrismaClient(postgres.databaseUrl);
   try {
     await migrate(postgres.databaseUrl);
@@ -194,9 +204,13 @@ async function main(): Promise<void> {
     });
     const accountAddress = Wallet.createRandom().address;
     await prisma.account.create({ data: { address: accountAddress } });
-    const port = (receiver.address() as AddressInfo).port;
     await prisma.webhook.create({
-      data: { accountAddress, url: `https://127.0.0.1:${port}/hook`, events: [], disabled: false },
+      data: {
+        accountAddress,
+        url: `https://127.0.0.1:${receiver.port}/hook`,
+        events: [],
+        disabled: false,
+      },
     });
     const env = {
       DATABASE_URL: postgres.databaseUrl,
@@ -221,15 +235,15 @@ async function main(): Promise<void> {
     }
   } finally {
     await prisma.$disconnect();
-    receiver.close();
+    await stopChildren([receiver.child]);
     await postgres.stop();
     rmSync(scratch, { recursive: true, force: true });
   }
 }
 
-const workerIndex = process.argv.indexOf('--worker');
-if (workerIndex >= 0) {
-  void runWorker(process.argv[workerIndex + 1] as WorkerKind).catch((error: unknown) => {
+const childIndex = process.argv.indexOf('--child');
+if (childIndex >= 0) {
+  void runChild(process.argv[childIndex + 1] as ChildKind).catch((error: unknown) => {
     console.error(error);
     process.exit(1);
   });
