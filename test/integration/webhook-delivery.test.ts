@@ -141,7 +141,7 @@ describe('verification (the test call)', () => {
     const outcome = await deliverer().verify(webhook.id);
     expect(outcome.reason).toBe('timeout: no answer within 5000 ms');
     expect(outcome.log.durationMs).toBeGreaterThanOrEqual(5000);
-    expect(outcome.log.durationMs).toBeLessThan(8000);
+    expect(outcome.log.durationMs).toBeLessThan(15_000); // the one deadline, even on a loaded machine
   });
 });
 
@@ -190,15 +190,19 @@ describe('event deliveries', () => {
     const account = await newAccount();
     const webhook = await newWebhook(account, receiver.url(path));
     await emit(account);
-    const calls = await receiver.waitForCalls(path, 3);
+    const calls = await receiver.waitForCalls(path, 3, 45_000);
     expect(new Set(calls.map((call) => call.headers['webhook-id'])).size).toBe(1);
-    const logs = await waitUntil('three logged attempts', async () => {
-      const rows = await laurel.services.prisma.webhookLog.findMany({
-        where: { webhookId: webhook.id },
-        orderBy: { attempt: 'asc' },
-      });
-      return rows.length === 3 && rows;
-    });
+    const logs = await waitUntil(
+      'three logged attempts',
+      async () => {
+        const rows = await laurel.services.prisma.webhookLog.findMany({
+          where: { webhookId: webhook.id },
+          orderBy: { attempt: 'asc' },
+        });
+        return rows.length === 3 && rows;
+      },
+      45_000,
+    );
     expect(logs.map((log) => [log.attempt, log.successful, log.responseCode])).toEqual([
       [1, false, 503],
       [2, false, 503],
@@ -214,10 +218,14 @@ describe('event deliveries', () => {
     const account = await newAccount();
     const webhook = await newWebhook(account, receiver.url(path));
     await emit(account);
-    const deactivated = await waitUntil('the webhook deactivated', async () => {
-      const row = await laurel.services.prisma.webhook.findUniqueOrThrow({ where: { id: webhook.id } });
-      return row.disabled && row;
-    });
+    const deactivated = await waitUntil(
+      'the webhook deactivated',
+      async () => {
+        const row = await laurel.services.prisma.webhook.findUniqueOrThrow({ where: { id: webhook.id } });
+        return row.disabled && row;
+      },
+      45_000,
+    );
     expect(deactivated.disabledAt).toBeInstanceOf(Date);
     const logs = await laurel.services.prisma.webhookLog.findMany({ where: { webhookId: webhook.id } });
     expect(logs.map((log) => log.attempt).sort()).toEqual([1, 2, 3, 4, 5]);

@@ -367,11 +367,15 @@ describe('the transaction event', () => {
       payload: { _type: 'TransactionReceipt', hash, status: 1, from: owner.address },
     });
     // The receipt job runs too (2 s later) and finds the receipt recorded: no second event.
-    await waitUntil('the receipt job done', async () => {
-      const [row] = await laurel.services.prisma.$queryRaw<{ n: bigint }[]>`
+    await waitUntil(
+      'the receipt job done',
+      async () => {
+        const [row] = await laurel.services.prisma.$queryRaw<{ n: bigint }[]>`
         SELECT count(*) AS n FROM graphile_worker.jobs WHERE key LIKE ${`%${hash}`}`;
-      return Number(row!.n) === 0;
-    });
+        return Number(row!.n) === 0;
+      },
+      45_000,
+    );
     const events = await laurel.services.prisma.webhookEvent.findMany({
       where: {
         accountAddress: owner.address,
