@@ -23,7 +23,7 @@ import path from 'node:path';
 import { Wallet } from 'ethers';
 import { run, runMigrations, Logger as WorkerLogger } from 'graphile-worker';
 import { loadConfig } from '../src/config';
-import { createPrismaClient, type PrismaClient } from '../src/db/prisma';
+import { connectDatabase, type PrismaClient } from '../src/db/prisma';
 import { migrate } from '../src/db/migrator';
 import { startEmbeddedPostgres } from '../src/embedded/postgres';
 import { emitWebhookEvent } from '../src/jobs/webhooks/webhook-events';
@@ -195,7 +195,7 @@ async function main(): Promise<void> {
   chmodSync(scratch, 0o755);
   const postgres = await startEmbeddedPostgres({ dataDir: scratch, database: 'laurel', persistent: false });
   const receiver = await startChild('receiver', {});
-  const prisma = createPrismaClient(postgres.databaseUrl);
+  const { prisma, pool } = connectDatabase(postgres.databaseUrl);
   try {
     await migrate(postgres.databaseUrl);
     await runMigrations({
@@ -235,6 +235,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await prisma.$disconnect();
+    await pool.end();
     await stopChildren([receiver.child]);
     await postgres.stop();
     rmSync(scratch, { recursive: true, force: true });

@@ -32,6 +32,14 @@ const envSchema = z.object({
   API_KEY_CHALLENGE_TTL_SECONDS: positiveInt(600),
   RATE_LIMIT_WINDOW_SECONDS: positiveInt(60),
   RATE_LIMIT_MAX_REQUESTS: positiveInt(600),
+  API_KEYS_PER_WALLET: positiveInt(20),
+  KEY_REQUESTS_PER_CLIENT: positiveInt(30),
+  KEY_CHALLENGES_PER_WALLET: positiveInt(10),
+  TRUST_PROXY: z.string().min(1).optional(),
+  HTTP_REQUEST_TIMEOUT_MS: positiveInt(30_000),
+  HTTP_HEADERS_TIMEOUT_MS: positiveInt(10_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: positiveInt(5_000),
+  HTTP_MAX_CONNECTIONS: positiveInt(1_000),
   NONCE_RESERVATION_TTL_SECONDS: positiveInt(120),
   EXECUTE_WAIT_TIMEOUT_SECONDS: positiveInt(30),
   PERMIT_DEADLINE_SECONDS: positiveInt(3600),
@@ -61,7 +69,25 @@ export interface Config {
   localChain: 'auto' | 'on' | 'off';
   chains: ChainConfig[];
   rpcTimeoutMs: number;
-  auth: { challengeTtlSeconds: number; rateLimit: { windowSeconds: number; maxRequests: number } };
+  auth: {
+    challengeTtlSeconds: number;
+    /** Requests per window of a wallet, all its keys together (GraphQL: per root field). */
+    rateLimit: { windowSeconds: number; maxRequests: number };
+    /** Active (unrevoked) keys a wallet may hold. */
+    keysPerWallet: number;
+    /** /key/challenge and /key/verify calls per minute from one client address. */
+    keyRequestsPerClient: number;
+    /** Challenges per minute for one wallet, whoever asks. */
+    challengesPerWallet: number;
+  };
+  http: {
+    /** Express `trust proxy`: which proxies' X-Forwarded-For to believe for the client address. */
+    trustProxy?: string;
+    requestTimeoutMs: number;
+    headersTimeoutMs: number;
+    keepAliveTimeoutMs: number;
+    maxConnections: number;
+  };
   transactions: {
     nonceReservationTtlSeconds: number;
     executeWaitTimeoutSeconds: number;
@@ -158,6 +184,16 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, cwd = proces
     auth: {
       challengeTtlSeconds: e.API_KEY_CHALLENGE_TTL_SECONDS,
       rateLimit: { windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS, maxRequests: e.RATE_LIMIT_MAX_REQUESTS },
+      keysPerWallet: e.API_KEYS_PER_WALLET,
+      keyRequestsPerClient: e.KEY_REQUESTS_PER_CLIENT,
+      challengesPerWallet: e.KEY_CHALLENGES_PER_WALLET,
+    },
+    http: {
+      trustProxy: e.TRUST_PROXY,
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      maxConnections: e.HTTP_MAX_CONNECTIONS,
     },
     transactions: {
       nonceReservationTtlSeconds: e.NONCE_RESERVATION_TTL_SECONDS,

@@ -13,6 +13,8 @@ export interface RequestContext {
   requestId: string;
   log: Logger;
   account: AuthenticatedAccount | null;
+  /** The client's IP address (behind proxies as TRUST_PROXY allows): key issuance is limited per client. */
+  clientAddress: string;
 }
 
 export function requireAccount(ctx: RequestContext): AuthenticatedAccount {

@@ -14,7 +14,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, { secrets: config.chains.map((chain) => chain.rpcUrl) });
   const started = Date.now();
   const laurel = await startLaurel(config, { log, progress: (line) => console.log(`laurel: ${line}`) });
   const chains = laurel.services.chains.list().map((chain) => `${chain.name} (${chain.chainId})`);

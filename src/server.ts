@@ -1,11 +1,11 @@
 import 'reflect-metadata';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { HDNodeWallet } from 'ethers';
 import { Logger as WorkerLogger, runMigrations as runWorkerMigrations } from 'graphile-worker';
 import { ChainRegistry, LOCAL_EXPLORER_URL } from './chain/registry';
 import { wantsLocalChain, type Config } from './config';
-import { createPrismaClient } from './db/prisma';
+import { connectDatabase } from './db/prisma';
 import { migrate } from './db/migrator';
 import { ANVIL_MNEMONIC, startAnvil } from './embedded/anvil';
 import { startEmbeddedPostgres } from './embedded/postgres';
@@ -91,7 +91,10 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     for (const name of migrations.modified)
       log.warn({ migration: name }, 'applied migration was modified since');
 
-    const prisma = createPrismaClient(databaseUrl);
+    const { prisma, pool } = connectDatabase(databaseUrl, 10, (error) =>
+      log.warn({ err: error }, 'idle database connection lost'),
+    );
+    onStop('database pool', () => pool.end());
     onStop('prisma', () => prisma.$disconnect());
 
     const chains = new ChainRegistry(config.chains, config.rpcTimeoutMs);
@@ -137,7 +140,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       client: webhookClient,
       config: config.webhooks,
     });
-    const services: Services = { config, log, prisma, chains, webhooks: { secrets, deliverer } };
+    const services: Services = { config, log, prisma, pool, chains, webhooks: { secrets, deliverer } };
     const modules = createModules(services);
 
     if (options.worker !== false) {
@@ -157,6 +160,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     const schema = await buildGraphQLSchema(resolverClasses, modules.instances);
     const http = await createHttpApp({
       log,
+      trustProxy: config.http.trustProxy,
       schema,
       authenticator: modules.authenticator,
       mountRoot: modules.mountRoot,
@@ -174,9 +178,24 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       },
     });
     onStop('graphql', () => http.stop());
-    const server: Server = await new Promise((resolve, reject) => {
-      const listening = http.app.listen(config.port, config.host, () => resolve(listening));
-      listening.once('error', reject);
+    // Slow or idle clients cannot hold sockets for long, nor open them without bound.
+    const server: Server = createServer(
+      {
+        requestTimeout: config.http.requestTimeoutMs,
+        headersTimeout: Math.min(config.http.headersTimeoutMs, config.http.requestTimeoutMs),
+        keepAliveTimeout: config.http.keepAliveTimeoutMs,
+        // How often those timeouts are checked (Node's default, 30 s, would let them run long).
+        connectionsCheckingInterval: Math.min(1_000, config.http.requestTimeoutMs),
+      },
+      http.app,
+    );
+    server.maxConnections = config.http.maxConnections;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
     onStop(
       'http server',

@@ -68,7 +68,7 @@ export function mountRoutes<R extends object>(
   router: Router,
   resolver: R,
   routes: readonly RestRoute<R>[],
-): void {
+): MountedRoute[] {
   for (const route of routes) {
     const operation = operationOf(resolver.constructor, route.operation);
     const method = (
@@ -89,5 +89,37 @@ export function mountRoutes<R extends object>(
       }
     };
     router[route.method](route.path, handler);
+  }
+  return routes.map(({ method, path }) => ({ method, path }));
+}
+
+export interface MountedRoute {
+  method: HttpMethod;
+  path: string;
+}
+
+/**
+ * 405 with `Allow` for a known path asked with another method. Mount after every route of the
+ * router, so that no path's 405 shadows another path's route.
+ */
+export function answerOtherMethods(router: Router, routes: readonly MountedRoute[]): void {
+  const methodsByPath = new Map<string, Set<string>>();
+  for (const { method, path } of routes) {
+    const methods = methodsByPath.get(path) ?? new Set<string>();
+    methods.add(method.toUpperCase());
+    if (method === 'get') methods.add('HEAD');
+    methodsByPath.set(path, methods);
+  }
+  for (const [path, methods] of methodsByPath) {
+    const allow = [...methods].join(', ');
+    router.all(path, (req, res) => {
+      res
+        .set('Allow', allow)
+        .status(405)
+        .json({
+          status: 'failed',
+          error: `Method ${req.method} not allowed on ${req.baseUrl}${req.path}; use ${allow}`,
+        });
+    });
   }
 }

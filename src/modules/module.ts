@@ -4,8 +4,9 @@ import type { ChainRegistry } from '../chain/registry';
 import type { TokenDirectory } from '../chain/tokens';
 import type { TransactionBuilder } from '../chain/transaction-builder';
 import type { Config } from '../config';
+import type { Pool } from 'pg';
 import type { PrismaClient } from '../db/prisma';
-import { mountRoutes, type RestRoute } from '../http/rest';
+import { mountRoutes, type MountedRoute, type RestRoute } from '../http/rest';
 import type { WebhookDeliverer } from '../jobs/webhooks/webhook-deliverer';
 import type { Logger } from '../logger';
 import type { WebhookSecrets } from './webhooks/webhook-secrets';
@@ -15,6 +16,8 @@ export interface SharedDeps {
   config: Config;
   log: Logger;
   prisma: PrismaClient;
+  /** The pool under `prisma`, for SQL spoken directly (the rate limiter). */
+  pool: Pool;
   chains: ChainRegistry;
   /** The one transaction builder (fee cache, nonce reservation) every write operation uses. */
   builder: TransactionBuilder;
@@ -52,13 +55,24 @@ export interface ModuleInstance {
   name: string;
   resolverClass: ClassType;
   resolver: object;
-  mountAuthRoutes(router: Router): void;
-  mountRoutes(router: Router): void;
+  /** Mounts the {auth_url} paths; returns them. */
+  mountAuthRoutes(router: Router): MountedRoute[];
+  /** Mounts the {base_url} paths; returns them. */
+  mountRoutes(router: Router): MountedRoute[];
+}
+
+/** A REST path of a module, with the operation it calls. */
+export interface ModulePath extends MountedRoute {
+  /** `auth`: under {auth_url}; `api`: under {base_url}. */
+  base: 'auth' | 'api';
+  operation: string;
 }
 
 /** A described module, ready for the registry (./index.ts) whatever its service and resolver types. */
 export interface LaurelModule<S> extends ServiceSource<S> {
   resolverClass: ClassType;
+  /** Every REST path of the module (for docs and tests; mounting is instantiate's). */
+  paths: readonly ModulePath[];
   instantiate(deps: ModuleDeps): ModuleInstance;
 }
 
@@ -67,6 +81,20 @@ export function defineModule<S, R extends object>(description: ModuleDescription
     name: description.name,
     service: description.service,
     resolverClass: description.resolver,
+    paths: [
+      ...(description.authRoutes ?? []).map(({ method, path, operation }) => ({
+        base: 'auth' as const,
+        method,
+        path,
+        operation,
+      })),
+      ...(description.routes ?? []).map(({ method, path, operation }) => ({
+        base: 'api' as const,
+        method,
+        path,
+        operation,
+      })),
+    ],
     instantiate: (deps) => {
       const resolver = new description.resolver(deps.serviceOf(module));
       return {

@@ -5,7 +5,7 @@
  * and the `transaction` event sent once per transaction.
  */
 import type { Wallet } from 'ethers';
-import { createPrismaClient, type Prisma } from '../../src/db/prisma';
+import { connectDatabase, type Prisma } from '../../src/db/prisma';
 import { AppError } from '../../src/errors';
 import { renderError, SHAPE_A } from '../../src/http/error-shapes';
 import { WebhooksService } from '../../src/modules/webhooks/webhooks.service';
@@ -105,9 +105,9 @@ describe('POST /webhook', () => {
 
   it('answers "database operation failed" when the database is unreachable', async () => {
     // The service over a client whose database does not answer (nothing listens on port 1).
-    const unreachable = createPrismaClient('postgresql://laurel@127.0.0.1:1/laurel');
+    const unreachable = connectDatabase('postgresql://laurel@127.0.0.1:1/laurel');
     try {
-      const service = new WebhooksService({ prisma: unreachable, ...laurel.services.webhooks });
+      const service = new WebhooksService({ prisma: unreachable.prisma, ...laurel.services.webhooks });
       const failure = await service
         .create({ url: 'https://example.com/hook' }, owner.address)
         .catch((error: unknown) => error);
@@ -117,7 +117,8 @@ describe('POST /webhook', () => {
         body: { status: 'failed', error: 'database operation failed' },
       });
     } finally {
-      await unreachable.$disconnect();
+      await unreachable.prisma.$disconnect();
+      await unreachable.pool.end();
     }
   });
 
