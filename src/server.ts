@@ -136,6 +136,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     const secrets = new WebhookSecrets(prisma, new WebhookSecretBox(encryption.key));
     const deliverer = new WebhookDeliverer({
       prisma,
+      pool,
       secrets,
       client: webhookClient,
       config: config.webhooks,

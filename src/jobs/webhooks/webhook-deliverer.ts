@@ -1,4 +1,5 @@
 import type { Config } from '../../config';
+import type { Pool } from 'pg';
 import type { Prisma, PrismaClient } from '../../db/prisma';
 import type { WebhookSecrets } from '../../modules/webhooks/webhook-secrets';
 import type { WebhookCallResult, WebhookHttpClient } from './webhook-http-client';
@@ -9,6 +10,8 @@ import { signWebhookCall } from './webhook-signature';
 
 export interface WebhookDelivererDeps {
   prisma: PrismaClient;
+  /** The same database as `prisma`: the per-attempt statements run on it directly, prepared once per connection. */
+  pool: Pool;
   secrets: WebhookSecrets;
   client: WebhookHttpClient;
   config: Config['webhooks'];
@@ -59,11 +62,76 @@ export interface VerificationOutcome {
   log: WebhookAttemptLog;
 }
 
+/** A delivery with its webhook, event and the account's (encrypted) secret. $1: delivery id. */
+const LOAD_DELIVERY_SQL = `
+  SELECT d.status::text AS status, d.attempts, w.disabled, w.url, w.account_address AS "accountAddress",
+         e.event, e.idempotency_key AS "idempotencyKey", e.payload,
+         s.secret_encrypted AS "secretEncrypted"
+  FROM webhook_deliveries d
+  JOIN webhooks w ON w.id = d.webhook_id
+  JOIN webhook_events e ON e.id = d.event_id
+  LEFT JOIN webhook_secrets s ON s.account_address = w.account_address
+  WHERE d.id = $1::bigint`;
+
+/**
+ * An attempt's log row and its consequence, in one statement (see record()). $1 delivery id,
+ * $2 successful, $3 attempt kind, $4 WEBHOOK_MAX_ATTEMPTS, $5..$9 url, response code, body, error
+ * and duration, $10..$13 the next attempt's job: task, key, delay in seconds, job attempts.
+ */
+const RECORD_ATTEMPT_SQL = `
+  WITH delivery AS (
+    UPDATE webhook_deliveries SET
+      attempts = attempts + 1,
+      updated_at = now(),
+      status = CASE
+        WHEN $2::boolean THEN 'succeeded'
+        WHEN $3::text = 'verification' OR ($3::text = 'scheduled' AND attempts + 1 >= $4::int) THEN 'failed'
+        ELSE status END::webhook_delivery_status
+    WHERE id = $1::bigint
+    RETURNING id, webhook_id, attempts, status
+  ), log AS (
+    INSERT INTO webhook_logs (delivery_id, webhook_id, attempt, url, successful, response_code,
+                              response_body, error_message, duration_ms)
+    SELECT id, webhook_id, attempts, $5::text, $2::boolean, $6::int, $7::text, $8::text, $9::int
+    FROM delivery
+    RETURNING *
+  ), activated AS (
+    UPDATE webhooks SET disabled = false, disabled_at = NULL, updated_at = now()
+    FROM delivery
+    WHERE webhooks.id = delivery.webhook_id AND $3::text = 'verification' AND delivery.status = 'succeeded'
+    RETURNING 1
+  ), deactivated AS (
+    UPDATE webhooks SET disabled = true, disabled_at = now(), updated_at = now()
+    FROM delivery
+    WHERE webhooks.id = delivery.webhook_id AND NOT webhooks.disabled
+      AND $3::text = 'scheduled' AND delivery.status = 'failed'
+    RETURNING 1
+  ), retry AS (
+    SELECT graphile_worker.add_job(
+      identifier => $10::text,
+      payload => json_build_object('deliveryId', delivery.id::text),
+      job_key => $11::text,
+      run_at => now() + make_interval(secs => $12::double precision),
+      max_attempts => $13::int
+    ) FROM delivery
+    WHERE $3::text = 'scheduled' AND delivery.status = 'pending'
+  )
+  SELECT log.id, log.delivery_id AS "deliveryId", log.webhook_id AS "webhookId", log.attempt, log.url,
+         log.successful, log.response_code AS "responseCode", log.response_body AS "responseBody",
+         log.error_message AS "errorMessage", log.duration_ms AS "durationMs", log.created_at AS "createdAt"
+  FROM log
+  -- Referenced so that they run: a CTE that is not a data-modifying statement runs only when used.
+  WHERE (SELECT count(*) FROM retry) >= 0 AND (SELECT count(*) FROM activated) >= 0
+    AND (SELECT count(*) FROM deactivated) >= 0`;
+
+/** A log row as node-postgres reads it (bigint columns as strings). */
+type StoredAttemptLog = Omit<WebhookAttemptLog, 'id' | 'deliveryId'> & { id: string; deliveryId: string };
+
 /**
  * Makes webhook calls and records each attempt. An attempt is: sign, POST (WebhookHttpClient),
  * then one SQL statement (so one transaction) that writes the attempt's log row together with its
  * consequence: delivery done, next attempt's job enqueued, or the webhook deactivated. The hot
- * path is raw SQL, two statements per attempt besides graphile-worker's own (see
+ * path is two prepared statements per attempt besides graphile-worker's own (see
  * `npm run bench:webhooks`).
  */
 export class WebhookDeliverer {
@@ -137,16 +205,12 @@ export class WebhookDeliverer {
   }
 
   private async load(deliveryId: bigint): Promise<LoadedDelivery | undefined> {
-    const [row] = await this.deps.prisma.$queryRaw<LoadedDelivery[]>`
-      SELECT d.status::text AS status, d.attempts, w.disabled, w.url, w.account_address AS "accountAddress",
-             e.event, e.idempotency_key AS "idempotencyKey", e.payload,
-             s.secret_encrypted AS "secretEncrypted"
-      FROM webhook_deliveries d
-      JOIN webhooks w ON w.id = d.webhook_id
-      JOIN webhook_events e ON e.id = d.event_id
-      LEFT JOIN webhook_secrets s ON s.account_address = w.account_address
-      WHERE d.id = ${deliveryId}`;
-    return row;
+    const { rows } = await this.deps.pool.query<LoadedDelivery>({
+      name: 'webhook_delivery_load',
+      text: LOAD_DELIVERY_SQL,
+      values: [deliveryId.toString()],
+    });
+    return rows[0];
   }
 
   private async send(
@@ -188,53 +252,26 @@ export class WebhookDeliverer {
     kind: AttemptKind,
     nextAttemptDelayMs = 0,
   ): Promise<WebhookAttemptLog | null> {
-    const [log] = await this.deps.prisma.$queryRaw<WebhookAttemptLog[]>`
-      WITH delivery AS (
-        UPDATE webhook_deliveries SET
-          attempts = attempts + 1,
-          updated_at = now(),
-          status = CASE
-            WHEN ${result.successful} THEN 'succeeded'
-            WHEN ${kind} = 'verification' OR (${kind} = 'scheduled' AND attempts + 1 >= ${WEBHOOK_MAX_ATTEMPTS})
-              THEN 'failed'
-            ELSE status END::webhook_delivery_status
-        WHERE id = ${deliveryId}
-        RETURNING id, webhook_id, attempts, status
-      ), log AS (
-        INSERT INTO webhook_logs (delivery_id, webhook_id, attempt, url, successful, response_code,
-                                  response_body, error_message, duration_ms)
-        SELECT id, webhook_id, attempts, ${url}, ${result.successful}, ${result.responseCode}::int,
-               ${result.responseBody}, ${result.errorMessage}, ${result.durationMs}::int
-        FROM delivery
-        RETURNING *
-      ), activated AS (
-        UPDATE webhooks SET disabled = false, disabled_at = NULL, updated_at = now()
-        FROM delivery
-        WHERE webhooks.id = delivery.webhook_id AND ${kind} = 'verification' AND delivery.status = 'succeeded'
-        RETURNING 1
-      ), deactivated AS (
-        UPDATE webhooks SET disabled = true, disabled_at = now(), updated_at = now()
-        FROM delivery
-        WHERE webhooks.id = delivery.webhook_id AND NOT webhooks.disabled
-          AND ${kind} = 'scheduled' AND delivery.status = 'failed'
-        RETURNING 1
-      ), retry AS (
-        SELECT graphile_worker.add_job(
-          identifier => ${jobs.deliverWebhook.name}::text,
-          payload => json_build_object('deliveryId', delivery.id::text),
-          job_key => ${deliveryJobKey(deliveryId)},
-          run_at => now() + make_interval(secs => ${nextAttemptDelayMs / 1000}::double precision),
-          max_attempts => ${jobs.deliverWebhook.maxAttempts}::int
-        ) FROM delivery
-        WHERE ${kind} = 'scheduled' AND delivery.status = 'pending'
-      )
-      SELECT log.id, log.delivery_id AS "deliveryId", log.webhook_id AS "webhookId", log.attempt, log.url,
-             log.successful, log.response_code AS "responseCode", log.response_body AS "responseBody",
-             log.error_message AS "errorMessage", log.duration_ms AS "durationMs", log.created_at AS "createdAt"
-      FROM log
-      -- Referenced so that they run: a CTE that is not a data-modifying statement runs only when used.
-      WHERE (SELECT count(*) FROM retry) >= 0 AND (SELECT count(*) FROM activated) >= 0
-        AND (SELECT count(*) FROM deactivated) >= 0`;
+    const { rows } = await this.deps.pool.query<StoredAttemptLog>({
+      name: 'webhook_delivery_record',
+      text: RECORD_ATTEMPT_SQL,
+      values: [
+        deliveryId.toString(),
+        result.successful,
+        kind,
+        WEBHOOK_MAX_ATTEMPTS,
+        url,
+        result.responseCode,
+        result.responseBody,
+        result.errorMessage,
+        result.durationMs,
+        jobs.deliverWebhook.name,
+        deliveryJobKey(deliveryId),
+        nextAttemptDelayMs / 1000,
+        jobs.deliverWebhook.maxAttempts,
+      ],
+    });
+    const log = rows[0] && { ...rows[0], id: BigInt(rows[0].id), deliveryId: BigInt(rows[0].deliveryId) };
     return log ?? null;
   }
 }
