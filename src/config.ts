@@ -25,6 +25,7 @@ const envSchema = z.object({
     .optional(),
   DATA_DIR: z.string().min(1).default('.data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   LOCAL_CHAIN: z.enum(['auto', 'on', 'off']).default('auto'),
   CHAINS_FILE: z.string().min(1).optional(),
   CHAINS: z.string().min(1).optional(),
@@ -65,6 +66,8 @@ export interface Config {
   databaseUrl?: string;
   dataDir: string;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  /** `auto`: human-readable lines on a terminal, JSON otherwise. */
+  logFormat: 'auto' | 'json' | 'pretty';
   /** 'auto' starts the local anvil chain only when no chain is configured. */
   localChain: 'auto' | 'on' | 'off';
   chains: ChainConfig[];
@@ -178,6 +181,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, cwd = proces
     databaseUrl: e.DATABASE_URL,
     dataDir: path.resolve(cwd, e.DATA_DIR),
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     localChain: e.LOCAL_CHAIN,
     chains,
     rpcTimeoutMs: e.RPC_TIMEOUT_MS,

@@ -1,4 +1,5 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
+import pretty from 'pino-pretty';
 
 export type { Logger };
 
@@ -10,6 +11,8 @@ export interface LoggerOptions {
   secrets?: readonly string[];
   /** Where lines go (default: stdout). */
   destination?: DestinationStream;
+  /** Human-readable lines (pino-pretty) instead of JSON: for a terminal. */
+  pretty?: boolean;
 }
 
 /** A destination that writes each line with every secret replaced. */
@@ -24,7 +27,11 @@ function redactingDestination(secrets: readonly string[], destination: Destinati
 }
 
 export function createLogger(level: string, options: LoggerOptions = {}): Logger {
-  const destination = options.destination ?? pino.destination(1);
+  const destination =
+    options.destination ??
+    (options.pretty
+      ? pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true })
+      : pino.destination(1));
   const secrets = (options.secrets ?? []).filter((secret) => secret.length > 0);
   return pino(
     {

@@ -14,7 +14,10 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const log = createLogger(config.logLevel, { secrets: config.chains.map((chain) => chain.rpcUrl) });
+  const log = createLogger(config.logLevel, {
+    secrets: config.chains.map((chain) => chain.rpcUrl),
+    pretty: config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY === true),
+  });
   const started = Date.now();
   const laurel = await startLaurel(config, { log, progress: (line) => console.log(`laurel: ${line}`) });
   const chains = laurel.services.chains.list().map((chain) => `${chain.name} (${chain.chainId})`);

@@ -15,7 +15,9 @@ import { createHttpApp } from './http/app';
 import { createTaskList, crontab } from './jobs/tasks';
 import { startJobWorker } from './jobs/worker';
 import type { Logger } from './logger';
-import { createModules, resolverClasses, type Services } from './modules';
+import { createModules, laurelModules, resolverClasses, type Services } from './modules';
+import { buildOpenApiDocument } from './http/openapi';
+import { LAUREL_VERSION } from './version';
 import { WebhookDeliverer } from './jobs/webhooks/webhook-deliverer';
 import { WebhookHttpClient } from './jobs/webhooks/webhook-http-client';
 import { enqueueJob } from './jobs/queue';
@@ -25,7 +27,6 @@ import {
   WebhookSecretBox,
   WebhookSecrets,
 } from './modules/webhooks/webhook-secrets';
-import { version as laurelVersion } from '../package.json';
 
 const silentWorkerLogger = new WorkerLogger(() => () => undefined);
 
@@ -130,7 +131,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     }
     const webhookClient = await WebhookHttpClient.create({
       allowPrivateNetworks: config.webhooks.allowPrivateNetworks,
-      userAgent: `Laurel-Webhooks/${laurelVersion}`,
+      userAgent: `Laurel-Webhooks/${LAUREL_VERSION}`,
     });
     onStop('webhook client', async () => webhookClient.destroy());
     const secrets = new WebhookSecrets(prisma, new WebhookSecretBox(encryption.key));
@@ -161,6 +162,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     const schema = await buildGraphQLSchema(resolverClasses, modules.instances);
     const http = await createHttpApp({
       log,
+      openApiDocument: buildOpenApiDocument(laurelModules, schema, LAUREL_VERSION),
       trustProxy: config.http.trustProxy,
       schema,
       authenticator: modules.authenticator,

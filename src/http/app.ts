@@ -10,9 +10,11 @@ import type { RequestContext } from '../context';
 import { AppError, ValidationError } from '../errors';
 import { formatGraphQLError, graphqlErrorBody } from '../graphql/format-error';
 import { GRAPHQL_LIMITS, graphqlArmor, requestCostPlugin } from '../graphql/limits';
+import { operationLogPlugin } from '../graphql/operation-log';
 import { playgroundAssets, playgroundPage } from '../graphql/playground';
 import type { Logger } from '../logger';
 import { authenticateRequests, type RequestAuthenticator } from './authenticate';
+import { docsAssets, docsPage } from './docs-page';
 import { renderInternalError, sendError, SHAPE_A, SHAPE_C } from './error-shapes';
 import { answerOtherMethods, requestContext } from './rest';
 
@@ -28,6 +30,8 @@ export interface HttpAppOptions {
   mountRoot: (router: express.Router) => void;
   /** Mounts the {base_url} routes; served under /v1 and /api/v1. */
   mountApi: (router: express.Router) => void;
+  /** The OpenAPI document, served at /openapi.json and rendered at /docs. */
+  openApiDocument: object;
   /** For GET /ready. */
   readiness: () => Promise<{ ready: boolean; checks: Record<string, unknown> }>;
 }
@@ -93,6 +97,7 @@ export async function createHttpApp(
       log: log.child({ requestId }),
       account: null,
       clientAddress: req.ip ?? 'unknown',
+      logFields: {},
     };
     res.locals.ctx = ctx;
     const started = process.hrtime.bigint();
@@ -104,6 +109,7 @@ export async function createHttpApp(
           path: req.originalUrl.split('?')[0],
           status: res.statusCode,
           durationMs: Math.round(durationMs * 10) / 10,
+          ...ctx.logFields,
         },
         'request',
       );
@@ -131,10 +137,19 @@ export async function createHttpApp(
       next(error);
     }
   });
+  probes.get('/openapi.json', (_req, res) => {
+    res.json(options.openApiDocument);
+  });
+  probes.get('/docs', (_req, res) => {
+    res.type('html').send(docsPage('/openapi.json', '/docs/assets'));
+  });
   answerOtherMethods(probes, [
     { method: 'get', path: '/health' },
     { method: 'get', path: '/ready' },
+    { method: 'get', path: '/openapi.json' },
+    { method: 'get', path: '/docs' },
   ]);
+  app.use('/docs/assets', docsAssets());
   app.use(probes);
 
   const root = express.Router();
@@ -162,6 +177,7 @@ export async function createHttpApp(
     plugins: [
       ...armor.plugins,
       requestCostPlugin(options.authenticator),
+      operationLogPlugin(),
       ApolloServerPluginLandingPageDisabled(),
     ],
     // No stack traces or file paths in answers, whatever NODE_ENV says.

@@ -31,10 +31,14 @@ interface RouteOf<R, K extends OperationName<R>> {
   envelope: SuccessEnvelope;
   /** Where the input comes from; by default the query string and path parameters for GET and DELETE, the JSON body otherwise. */
   source?: (req: Request) => unknown;
-  /** The documented body of a result (before the envelope); by default the result itself. */
-  body?: (result: ResultOf<R, K>) => object;
+  /** The documented body puts the result under this field (`{keys: [...]}`); by default the result is the body. */
+  resultField?: string;
   /** HTTP status of a success (default 200). */
   status?: (result: ResultOf<R, K>) => number;
+  /** Other statuses `status` answers with the success body, for the API reference. */
+  alsoAnswers?: readonly { status: number; description: string }[];
+  /** What the API reference adds about this path. */
+  description?: string;
 }
 
 /** A REST path of a resolver's operation. */
@@ -74,7 +78,8 @@ export function mountRoutes<R extends object>(
     const method = (
       resolver[route.operation] as (input: unknown, ctx: RequestContext) => Promise<object>
     ).bind(resolver);
-    const shape = (route.body ?? ((result: object) => result)) as (result: object) => object;
+    const { resultField } = route;
+    const shape = (result: object): object => (resultField ? { [resultField]: result } : result);
     const status = (route.status ?? (() => 200)) as (result: object) => number;
     const handler: RequestHandler = async (req, res, next) => {
       const ctx = requestContext(res);

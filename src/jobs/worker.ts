@@ -1,6 +1,7 @@
 import { Logger as WorkerLogger, parseCrontab, run, type Runner, type TaskList } from 'graphile-worker';
 import { Pool } from 'pg';
 import type { Logger } from '../logger';
+import { RetryLaterError } from './jobs';
 
 export interface JobWorker {
   stop(): Promise<void>;
@@ -8,6 +9,14 @@ export interface JobWorker {
 
 function workerLogger(log: Logger): WorkerLogger {
   return new WorkerLogger(() => (level, message, meta) => {
+    // An expected retry (RetryLaterError) is routine: one debug line, no stack.
+    if (meta?.error instanceof RetryLaterError) {
+      log.debug(
+        { job: (meta.job as { task_identifier?: string } | undefined)?.task_identifier },
+        meta.error.message,
+      );
+      return;
+    }
     // graphile-worker's info lines (connected, job completed) are routine: debug for Laurel.
     const method = level === 'error' ? 'error' : level === 'warning' ? 'warn' : 'debug';
     log[method]({ worker: meta }, message);

@@ -6,7 +6,8 @@ import type { TransactionBuilder } from '../chain/transaction-builder';
 import type { Config } from '../config';
 import type { Pool } from 'pg';
 import type { PrismaClient } from '../db/prisma';
-import { mountRoutes, type MountedRoute, type RestRoute } from '../http/rest';
+import type { ErrorShapes } from '../http/error-shapes';
+import { mountRoutes, type MountedRoute, type RestRoute, type SuccessEnvelope } from '../http/rest';
 import type { WebhookDeliverer } from '../jobs/webhooks/webhook-deliverer';
 import type { Logger } from '../logger';
 import type { WebhookSecrets } from './webhooks/webhook-secrets';
@@ -61,11 +62,21 @@ export interface ModuleInstance {
   mountRoutes(router: Router): MountedRoute[];
 }
 
-/** A REST path of a module, with the operation it calls. */
+/** A REST path of a module as documents and tests see it: what it calls and how it answers. */
 export interface ModulePath extends MountedRoute {
   /** `auth`: under {auth_url}; `api`: under {base_url}. */
   base: 'auth' | 'api';
   operation: string;
+  errors: ErrorShapes;
+  envelope: SuccessEnvelope;
+  resultField?: string;
+  alsoAnswers?: readonly { status: number; description: string }[];
+  description?: string;
+}
+
+function modulePath<R>(base: ModulePath['base'], route: RestRoute<R>): ModulePath {
+  const { method, path, operation, errors, envelope, resultField, alsoAnswers, description } = route;
+  return { base, method, path, operation, errors, envelope, resultField, alsoAnswers, description };
 }
 
 /** A described module, ready for the registry (./index.ts) whatever its service and resolver types. */
@@ -82,18 +93,8 @@ export function defineModule<S, R extends object>(description: ModuleDescription
     service: description.service,
     resolverClass: description.resolver,
     paths: [
-      ...(description.authRoutes ?? []).map(({ method, path, operation }) => ({
-        base: 'auth' as const,
-        method,
-        path,
-        operation,
-      })),
-      ...(description.routes ?? []).map(({ method, path, operation }) => ({
-        base: 'api' as const,
-        method,
-        path,
-        operation,
-      })),
+      ...(description.authRoutes ?? []).map((route) => modulePath('auth', route)),
+      ...(description.routes ?? []).map((route) => modulePath('api', route)),
     ],
     instantiate: (deps) => {
       const resolver = new description.resolver(deps.serviceOf(module));

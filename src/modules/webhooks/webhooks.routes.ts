@@ -28,7 +28,7 @@ export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
     operation: 'createWebhook',
     errors: SHAPE_A,
     envelope: 'status',
-    body: (webhook) => ({ webhook }),
+    resultField: 'webhook',
   },
   {
     method: 'get',
@@ -36,7 +36,7 @@ export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
     operation: 'webhooks',
     errors: SHAPE_A,
     envelope: 'status',
-    body: (webhooks) => ({ webhooks }),
+    resultField: 'webhooks',
   },
   {
     method: 'get',
@@ -44,7 +44,7 @@ export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
     operation: 'webhook',
     errors: SHAPE_A,
     envelope: 'status',
-    body: (webhook) => ({ webhook }),
+    resultField: 'webhook',
   },
   {
     method: 'patch',
@@ -52,7 +52,7 @@ export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
     operation: 'updateWebhook',
     errors: SHAPE_A,
     envelope: 'status',
-    body: (webhook) => ({ webhook }),
+    resultField: 'webhook',
   },
   {
     method: 'delete',
@@ -60,7 +60,7 @@ export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
     operation: 'deleteWebhook',
     errors: SHAPE_A,
     envelope: 'status',
-    body: (webhook) => ({ webhook }),
+    resultField: 'webhook',
   },
   {
     method: 'post',
@@ -68,7 +68,7 @@ export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
     operation: 'testWebhook',
     errors: SHAPE_A,
     envelope: 'status',
-    body: (webhook) => ({ webhook }),
+    resultField: 'webhook',
   },
   {
     method: 'get',
@@ -83,6 +83,6 @@ export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
     operation: 'retryWebhookLog',
     errors: SHAPE_A,
     envelope: 'status',
-    body: (log) => ({ log }),
+    resultField: 'log',
   },
 ];
