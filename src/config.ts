@@ -46,6 +46,25 @@ const envSchema = z.object({
   TRANSACTION_DROP_AFTER_SECONDS: positiveInt(600),
   PERMIT_DEADLINE_SECONDS: positiveInt(3600),
   WORKER_CONCURRENCY: positiveInt(4),
+  LAUREL_ROLES: z
+    .string()
+    .default('api,worker,indexer')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((role) => role.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z
+        .array(
+          z.enum(['api', 'worker', 'indexer'], { message: "each role must be 'api', 'worker' or 'indexer'" }),
+        )
+        .min(1, 'name at least one role'),
+    ),
+  SHUTDOWN_GRACE_SECONDS: positiveInt(10),
+  DATABASE_POOL_SIZE: positiveInt(10),
+  WORKER_POOL_SIZE: positiveInt(10),
   WEBHOOK_SECRET_ENCRYPTION_KEY: z
     .string()
     .regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes in base64 (e.g. `openssl rand -base64 32`)')
@@ -59,6 +78,8 @@ const envSchema = z.object({
   WEBHOOK_RETRY_BASE_MS: positiveInt(60_000),
   WEBHOOK_DELIVERY_LEASE_SECONDS: positiveInt(30),
 });
+
+export type LaurelRole = 'api' | 'worker' | 'indexer';
 
 export interface Config {
   port: number;
@@ -100,6 +121,13 @@ export interface Config {
     permitDeadlineSeconds: number;
   };
   workerConcurrency: number;
+  /** What this process runs: the HTTP API, the job worker, the chain indexers (LAUREL_ROLES). */
+  roles: ReadonlySet<LaurelRole>;
+  /** On SIGTERM, how long in-flight requests and jobs may take before the process stops anyway. */
+  shutdownGraceSeconds: number;
+  /** Connections of the process's own pool (requests, indexer) and of the job worker's. */
+  databasePoolSize: number;
+  workerPoolSize: number;
   webhooks: {
     /** 32-byte AES key (base64); absent: read from, or generated into, the data folder at start. */
     secretEncryptionKey?: string;
@@ -209,6 +237,10 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, cwd = proces
       permitDeadlineSeconds: e.PERMIT_DEADLINE_SECONDS,
     },
     workerConcurrency: e.WORKER_CONCURRENCY,
+    roles: new Set(e.LAUREL_ROLES),
+    shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    workerPoolSize: e.WORKER_POOL_SIZE,
     webhooks: {
       secretEncryptionKey: e.WEBHOOK_SECRET_ENCRYPTION_KEY,
       signatureHeader: e.WEBHOOK_SIGNATURE_HEADER,

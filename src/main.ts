@@ -37,10 +37,14 @@ async function main(): Promise<void> {
   const laurel = await startLaurel(config, { log, progress: (line) => console.log(`laurel: ${line}`) });
   const chains = laurel.services.chains.list().map((chain) => `${chain.name} (${chain.chainId})`);
   console.log(`laurel: ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  console.log(
-    `  REST     ${laurel.url}/v1   (also ${laurel.url}/api/v1; API keys at ${laurel.url}/key/challenge)`,
-  );
-  console.log(`  GraphQL  ${laurel.url}/graphql   (Playground in a browser)`);
+  if (config.roles.has('api')) {
+    console.log(
+      `  REST     ${laurel.url}/v1   (also ${laurel.url}/api/v1; API keys at ${laurel.url}/key/challenge)`,
+    );
+    console.log(`  GraphQL  ${laurel.url}/graphql   (Playground in a browser)`);
+    console.log(`  docs     ${laurel.url}/docs   (API reference; ${laurel.url}/openapi.json)`);
+  }
+  console.log(`  health   ${laurel.url}/health   (readiness: ${laurel.url}/ready)`);
   console.log(`  chains   ${chains.length ? chains.join(', ') : 'none'}`);
 
   // Ctrl-C under `npm start` delivers SIGINT twice (the terminal's, and npm forwarding it): a

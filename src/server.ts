@@ -40,6 +40,13 @@ export interface Laurel {
   stop(): Promise<void>;
 }
 
+/** Waits for `work` at most `graceMs`; what is still running then is left to the next stop step. */
+async function withinGrace(work: Promise<void>, graceMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+  clearTimeout(timer);
+}
+
 export interface StartOptions {
   log: Logger;
   /** One short line per start-up step (the console in `npm start`, nothing in tests). */
@@ -59,7 +66,11 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
   // What has started, to be stopped in reverse order.
   const stops: { name: string; run: () => Promise<void> }[] = [];
   const onStop = (name: string, run: () => Promise<void>) => stops.push({ name, run });
+  // From the first moment of a stop, /ready answers 503: load balancers stop sending requests here.
+  let draining = false;
+  const graceMs = config.shutdownGraceSeconds * 1000;
   const stop = async () => {
+    draining = true;
     for (const step of stops.reverse()) {
       log.debug({ step: step.name }, 'stopping');
       await step
@@ -118,7 +129,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     for (const name of migrations.modified)
       log.warn({ migration: name }, 'applied migration was modified since');
 
-    const { prisma, pool } = connectDatabase(databaseUrl, 10, (error) =>
+    const { prisma, pool } = connectDatabase(databaseUrl, config.databasePoolSize, (error) =>
       log.warn({ err: error }, 'idle database connection lost'),
     );
     onStop('database pool', () => pool.end());
@@ -182,15 +193,18 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     const services: Services = { config, log, prisma, pool, chains, webhooks: { secrets, deliverer } };
     const modules = createModules(services);
 
-    if (options.worker !== false) {
+    progress(`roles       ${[...config.roles].join(', ')}`);
+    if (config.roles.has('worker') && options.worker !== false) {
       const worker = await startJobWorker({
         databaseUrl,
         concurrency: config.workerConcurrency,
+        poolSize: config.workerPoolSize,
         log: log.child({ component: 'worker' }),
         taskList: createTaskList(services),
         crontab,
       });
-      onStop('worker', () => worker.stop());
+      // Jobs in flight may finish within the grace period; graphile-worker retries any cut short.
+      onStop('worker', () => withinGrace(worker.stop(), graceMs));
       // Frees delivery jobs left locked by a worker that died mid-call (see the task).
       await enqueueJob(prisma, jobs.recoverDeliveries, {}, { jobKey: jobs.recoverDeliveries.name });
       progress(`worker      graphile-worker, concurrency ${config.workerConcurrency}`);
@@ -199,6 +213,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     const schema = await buildGraphQLSchema(resolverClasses, modules.instances);
     const http = await createHttpApp({
       log,
+      serveApi: config.roles.has('api'),
       openApiDocument: buildOpenApiDocument(laurelModules, schema, LAUREL_VERSION),
       trustProxy: config.http.trustProxy,
       schema,
@@ -207,6 +222,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       mountApi: modules.mountApi,
       // Names what fails, never why: /ready needs no key, and errors carry internal addresses.
       readiness: async () => {
+        if (draining) return { ready: false, failing: ['shutting down'], checks: {} };
         const databaseOk = await prisma.$queryRaw`SELECT 1`.then(
           () => true,
           () => false,
@@ -245,14 +261,15 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     }).catch((error: NodeJS.ErrnoException) => {
       throw error.code === 'EADDRINUSE' ? new Error(`port ${config.port} is in use; set PORT`) : error;
     });
-    onStop(
-      'http server',
-      () =>
-        new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        }),
-    );
+    // No new connections; requests in flight may finish within the grace period, then the rest
+    // are cut. Idle keep-alive connections close at once.
+    onStop('http server', async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await withinGrace(closed, graceMs);
+      server.closeAllConnections();
+      await closed;
+    });
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;

@@ -33,6 +33,8 @@ export interface HttpAppOptions {
   mountApi: (router: express.Router) => void;
   /** The OpenAPI document, served at /openapi.json and rendered at /docs. */
   openApiDocument: object;
+  /** Serve the API (the `api` role); otherwise only /health and /ready. */
+  serveApi: boolean;
   /** For GET /ready: `failing` names the dependencies that do not answer (no internal detail). */
   readiness: () => Promise<{ ready: boolean; failing: string[]; checks: Record<string, unknown> }>;
 }
@@ -141,20 +143,80 @@ export async function createHttpApp(
       next(error);
     }
   });
-  probes.get('/openapi.json', (_req, res) => {
-    res.json(options.openApiDocument);
-  });
-  probes.get('/docs', (_req, res) => {
-    res.type('html').send(docsPage('/openapi.json', '/docs/assets'));
-  });
   answerOtherMethods(probes, [
     { method: 'get', path: '/health' },
     { method: 'get', path: '/ready' },
+  ]);
+  app.use(probes);
+
+  // A process without the `api` role answers its probes only.
+  let stopApollo = async (): Promise<void> => undefined;
+  if (options.serveApi) stopApollo = await mountApiSurface(app, options);
+  app.use((req, res) => {
+    res.status(404).json({ status: 'failed', error: `Not found: ${req.method} ${req.path}` });
+  });
+
+  const errorHandler: ErrorRequestHandler = (error, req, res, next) => {
+    if (res.headersSent) return next(error);
+    const ctx = res.locals.ctx as RequestContext | undefined;
+    const type = (error as { type?: string }).type;
+    if (type === 'entity.parse.failed') {
+      const malformed = new ValidationError([
+        { code: 'invalid_json', path: [], message: `Malformed JSON body: ${(error as Error).message}` },
+      ]);
+      sendError(res, SHAPE_C, malformed);
+      return;
+    }
+    if (type === 'entity.too.large') {
+      res.status(413).json({ status: 'failed', error: 'Request body too large (limit 1 MB)' });
+      return;
+    }
+    const clientError = clientErrorOf(error);
+    if (clientError) {
+      res.status(clientError.status).json({ status: 'failed', error: clientError.message });
+      return;
+    }
+    if (error instanceof AppError) {
+      sendError(res, SHAPE_A, error);
+      return;
+    }
+    // A lost database is a 503 the client may retry, logged once per interval rather than per request.
+    if (isDatabaseUnavailable(error)) {
+      faults.write('warn', 'database_unavailable', {}, 'database unavailable: answering 503');
+      sendError(res, SHAPE_A, new DatabaseUnavailableError());
+      return;
+    }
+    const requestId = ctx?.requestId ?? 'unknown';
+    (ctx?.log ?? log).error(
+      { err: error, method: req.method, path: req.originalUrl.split('?')[0] },
+      'unhandled error',
+    );
+    const { status, body } = renderInternalError(requestId);
+    res.status(status).json(body);
+  };
+  app.use(errorHandler);
+
+  return { app, stop: stopApollo };
+}
+
+/**
+ * The API itself: the API reference, {auth_url} and {base_url} routes, and GraphQL. Returns what
+ * stops Apollo.
+ */
+async function mountApiSurface(app: express.Express, options: HttpAppOptions): Promise<() => Promise<void>> {
+  const reference = express.Router();
+  reference.get('/openapi.json', (_req, res) => {
+    res.json(options.openApiDocument);
+  });
+  reference.get('/docs', (_req, res) => {
+    res.type('html').send(docsPage('/openapi.json', '/docs/assets'));
+  });
+  answerOtherMethods(reference, [
     { method: 'get', path: '/openapi.json' },
     { method: 'get', path: '/docs' },
   ]);
   app.use('/docs/assets', docsAssets());
-  app.use(probes);
+  app.use(reference);
 
   const root = express.Router();
   options.mountRoot(root);
@@ -206,50 +268,5 @@ export async function createHttpApp(
     }),
     expressMiddleware(apollo, { context: async ({ res }) => requestContext(res) }),
   );
-
-  app.use((req, res) => {
-    res.status(404).json({ status: 'failed', error: `Not found: ${req.method} ${req.path}` });
-  });
-
-  const errorHandler: ErrorRequestHandler = (error, req, res, next) => {
-    if (res.headersSent) return next(error);
-    const ctx = res.locals.ctx as RequestContext | undefined;
-    const type = (error as { type?: string }).type;
-    if (type === 'entity.parse.failed') {
-      const malformed = new ValidationError([
-        { code: 'invalid_json', path: [], message: `Malformed JSON body: ${(error as Error).message}` },
-      ]);
-      sendError(res, SHAPE_C, malformed);
-      return;
-    }
-    if (type === 'entity.too.large') {
-      res.status(413).json({ status: 'failed', error: 'Request body too large (limit 1 MB)' });
-      return;
-    }
-    const clientError = clientErrorOf(error);
-    if (clientError) {
-      res.status(clientError.status).json({ status: 'failed', error: clientError.message });
-      return;
-    }
-    if (error instanceof AppError) {
-      sendError(res, SHAPE_A, error);
-      return;
-    }
-    // A lost database is a 503 the client may retry, logged once per interval rather than per request.
-    if (isDatabaseUnavailable(error)) {
-      faults.write('warn', 'database_unavailable', {}, 'database unavailable: answering 503');
-      sendError(res, SHAPE_A, new DatabaseUnavailableError());
-      return;
-    }
-    const requestId = ctx?.requestId ?? 'unknown';
-    (ctx?.log ?? log).error(
-      { err: error, method: req.method, path: req.originalUrl.split('?')[0] },
-      'unhandled error',
-    );
-    const { status, body } = renderInternalError(requestId);
-    res.status(status).json(body);
-  };
-  app.use(errorHandler);
-
-  return { app, stop: () => apollo.stop() };
+  return () => apollo.stop();
 }

@@ -4,9 +4,6 @@ import { isDatabaseUnavailable } from '../db/availability';
 import { ThrottledLog, type Logger } from '../logger';
 import { RetryLaterError } from './jobs';
 
-/** graphile-worker's own default pool size (at least): its jobs, LISTEN and housekeeping share it. */
-const WORKER_POOL_SIZE = 10;
-
 export interface JobWorker {
   stop(): Promise<void>;
 }
@@ -60,6 +57,8 @@ export function createWorkerPool(databaseUrl: string, max: number, faults: Throt
 export async function startJobWorker(options: {
   databaseUrl: string;
   concurrency: number;
+  /** Connections of the worker's own pool (at least concurrency + 2: jobs, LISTEN, housekeeping). */
+  poolSize: number;
   log: Logger;
   taskList: TaskList;
   crontab: string;
@@ -67,7 +66,7 @@ export async function startJobWorker(options: {
   const faults = new ThrottledLog(options.log);
   const pool = createWorkerPool(
     options.databaseUrl,
-    Math.max(WORKER_POOL_SIZE, options.concurrency + 2),
+    Math.max(options.poolSize, options.concurrency + 2),
     faults,
   );
   let runner: Runner;

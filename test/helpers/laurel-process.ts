@@ -71,7 +71,8 @@ export async function startLaurelProcess(
     const timer = setTimeout(() => reject(new Error(`no URLs within 60 s:\n${started.output()}`)), 60_000);
     void started.exited.then((code) => reject(new Error(`exited with ${code}:\n${started.output()}`)));
     const poll = setInterval(() => {
-      const match = /GraphQL\s+(http:\/\/\S+)\/graphql/.exec(started.output());
+      // Every role prints its health URL once ready.
+      const match = /health\s+(http:\/\/\S+)\/health/.exec(started.output());
       if (match) {
         clearInterval(poll);
         clearTimeout(timer);

@@ -22,6 +22,7 @@ it('answers an unexpected error with 500 JSON, no stack trace, logged with the r
     log,
     schema: await buildGraphQLSchema([ChainsResolver]),
     openApiDocument: {},
+    serveApi: true,
     authenticator: {
       authenticate: async () => ({ address: '0x0000000000000000000000000000000000000001', apiKeyId: 'k' }),
       countRequest: async () => undefined,

@@ -1,0 +1,195 @@
+import { rmSync } from 'node:fs';
+import { Transaction, Wallet } from 'ethers';
+import { LOCAL_EXPLORER_URL } from '../../src/chain/registry';
+import { issueApiKey } from '../helpers/auth';
+import { startTestChain, type TestChain } from '../helpers/chain';
+import { createTestDatabase } from '../helpers/database';
+import { request } from '../helpers/laurel';
+import {
+  buildService,
+  makeDataDir,
+  startLaurelProcess,
+  stopLaurelProcess,
+  waitFor,
+  type StartedLaurel,
+} from '../helpers/laurel-process';
+import { answerChallenge, startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
+
+/**
+ * Laurel scaled out: one PostgreSQL and one anvil, started here; two `api` processes, one
+ * `worker`, all the built service (`node dist/src/main.js`) with LAUREL_ROLES. What must hold is
+ * what a single process guarantees: nonces, revocation, rate limits and webhook deliveries are
+ * shared through PostgreSQL, and a process stopping with SIGTERM loses no request.
+ */
+const BUDGET = 80;
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let chain: TestChain;
+let receiver: WebhookReceiver;
+const dataDirs: string[] = [];
+const processes: StartedLaurel[] = [];
+let api1: StartedLaurel;
+let api2: StartedLaurel;
+
+async function startRole(roles: string): Promise<StartedLaurel> {
+  const dataDir = makeDataDir();
+  dataDirs.push(dataDir);
+  const started = await startLaurelProcess(dataDir, {
+    DATABASE_URL: database.url,
+    LOCAL_CHAIN: 'off',
+    CHAINS: JSON.stringify([
+      {
+        name: 'local',
+        chainId: 31337,
+        rpcUrl: chain.rpcUrl,
+        explorerUrl: LOCAL_EXPLORER_URL,
+        factoryAddress: chain.factory,
+        confirmations: 1,
+      },
+    ]),
+    LAUREL_ROLES: roles,
+    RATE_LIMIT_MAX_REQUESTS: String(BUDGET),
+    RATE_LIMIT_WINDOW_SECONDS: '3600',
+    KEY_REQUESTS_PER_CLIENT: '100000',
+    KEY_CHALLENGES_PER_WALLET: '100000',
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    WEBHOOK_SECRET_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+    SHUTDOWN_GRACE_SECONDS: '10',
+  });
+  processes.push(started);
+  return started;
+}
+
+beforeAll(async () => {
+  buildService();
+  database = await createTestDatabase();
+  chain = await startTestChain();
+  receiver = await startWebhookReceiver();
+  [api1, api2] = await Promise.all([startRole('api'), startRole('api')]);
+  await startRole('worker');
+}, 180_000);
+
+afterAll(async () => {
+  for (const started of processes) {
+    if (started.child.exitCode === null) await stopLaurelProcess(started, 'SIGTERM');
+  }
+  await receiver?.stop();
+  await chain?.stop();
+  await database?.drop();
+  for (const dataDir of dataDirs) rmSync(dataDir, { recursive: true, force: true });
+}, 60_000);
+
+it('says which roles run; a worker process serves its probes only', async () => {
+  expect(api1.output()).toContain('laurel: roles       api');
+  expect(api1.output()).toContain('GraphQL');
+  const worker = processes[2];
+  expect(worker.output()).toContain('laurel: roles       worker');
+  expect(worker.output()).not.toContain('GraphQL');
+  expect((await request(worker.url, 'GET', '/ready')).status).toBe(200);
+  expect((await request(worker.url, 'POST', '/key/challenge', { body: {} })).status).toBe(404);
+});
+
+it('20 parallel builds for one sender over both API processes get distinct consecutive nonces, and all execute; the worker delivers each transaction event once', async () => {
+  const wallet = chain.wallets[1];
+  const apiKey = await issueApiKey(api1.url, wallet);
+  const path = '/scale-out';
+  receiver.route(path, answerChallenge());
+  const created = await request<{ webhook: { id: number } }>(api2.url, 'POST', '/v1/webhook', {
+    apiKey,
+    body: { url: receiver.url(path), events: ['transaction'] },
+  });
+  expect(created.status).toBe(200);
+  const tested = await request(api1.url, 'POST', `/v1/webhook/${created.body.webhook.id}/test`, { apiKey });
+  expect(tested.status).toBe(200);
+
+  const builds = await Promise.all(
+    Array.from({ length: 20 }, (_, i) =>
+      request<{ unsignedTransaction: Record<string, unknown> }>(
+        i % 2 ? api1.url : api2.url,
+        'POST',
+        '/v1/app/new',
+        { apiKey, body: { chain: 'local', name: `Scaled ${i}` } },
+      ),
+    ),
+  );
+  const nonces = builds.map((build) => build.body.unsignedTransaction.nonce as number).sort((a, b) => a - b);
+  expect(new Set(nonces).size).toBe(20);
+  expect(nonces[19] - nonces[0]).toBe(19);
+
+  const signed = await Promise.all(
+    builds.map((build) => wallet.signTransaction(build.body.unsignedTransaction)),
+  );
+  const executed = await Promise.all(
+    signed.map((raw, i) =>
+      request(i % 2 ? api2.url : api1.url, 'POST', '/v1/transactions/execute-and-wait', {
+        apiKey,
+        body: { chain: 'local', signed_transaction: raw },
+      }),
+    ),
+  );
+  expect(executed.map((result) => [result.status, result.body.status])).toEqual(
+    Array.from({ length: 20 }, () => [200, 'success']),
+  );
+
+  // One `transaction` event per transaction (after the test call), delivered by the worker.
+  const hashes = signed.map((raw) => Transaction.from(raw).hash);
+  const calls = await receiver.waitForCalls(path, 21, 60_000);
+  const events = calls
+    .map((call) => JSON.parse(call.body) as { event: string; payload: { hash?: string } | null })
+    .filter((body) => body.event === 'transaction')
+    .map((body) => body.payload!.hash);
+  expect(events.sort()).toEqual([...hashes].sort());
+}, 180_000);
+
+it('a key revoked through one API process is refused by the other at once', async () => {
+  const wallet = Wallet.createRandom();
+  const [keep, revoked] = [await issueApiKey(api1.url, wallet), await issueApiKey(api2.url, wallet)];
+  const listed = await request<{ keys: { id: string }[] }>(api2.url, 'GET', '/v1/keys', { apiKey: revoked });
+  expect((await request(api2.url, 'GET', '/v1/keys', { apiKey: revoked })).status).toBe(200);
+  const second = listed.body.keys[1];
+  expect((await request(api1.url, 'DELETE', `/v1/keys/${second.id}`, { apiKey: keep })).status).toBe(200);
+  expect(await request(api2.url, 'GET', '/v1/keys', { apiKey: revoked })).toMatchObject({
+    status: 401,
+    body: { status: 'failed', error: 'API key revoked' },
+  });
+});
+
+it('the rate limit is one budget across processes', async () => {
+  const apiKey = await issueApiKey(api1.url, Wallet.createRandom());
+  for (let i = 0; i < BUDGET; i++) {
+    expect((await request(i % 2 ? api1.url : api2.url, 'GET', '/v1/chains', { apiKey })).status).toBe(200);
+  }
+  expect((await request(api1.url, 'GET', '/v1/chains', { apiKey })).status).toBe(429);
+  expect((await request(api2.url, 'GET', '/v1/chains', { apiKey })).status).toBe(429);
+}, 60_000);
+
+it('SIGTERM to one API process while requests run loses none of them: the client retries against the other', async () => {
+  const apiKey = await issueApiKey(api2.url, Wallet.createRandom());
+  const urls = [api1.url, api2.url];
+  /** A client with two servers: a connection refused (a stopping server) is retried on the next. */
+  const resilient = async (i: number) => {
+    for (let attempt = 0; attempt < 4; attempt++) {
+      try {
+        return await request(urls[(i + attempt) % 2], 'GET', '/v1/chains', { apiKey });
+      } catch {
+        // refused or reset: try the other server
+      }
+    }
+    throw new Error('no server answered');
+  };
+  const results: Promise<{ status: number }>[] = [];
+  for (let i = 0; i < 40; i++) {
+    results.push(resilient(i));
+    if (i === 10) void stopLaurelProcess(api1, 'SIGTERM');
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  const answered = await Promise.all(results);
+  expect(answered.map((result) => result.status)).toEqual(Array.from({ length: 40 }, () => 200));
+  expect(await api1.exited).toBe(0);
+  expect(api1.output()).toContain('laurel: stopped');
+  expect((await request(api2.url, 'GET', '/v1/chains', { apiKey })).status).toBe(200);
+  expect(
+    await waitFor('api2 ready', async () =>
+      (await request(api2.url, 'GET', '/ready')).status === 200 ? true : undefined,
+    ),
+  ).toBe(true);
+}, 60_000);
