@@ -15,7 +15,10 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, {
+    secrets: config.chains.map((chain) => chain.rpcUrl),
+    pretty: config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY === true),
+  });
   // graphile-worker 0.17 records a job's completion or failure without awaiting it: while the
   // database is gone that promise rejects unhandled, which would end the process. Such a job stays
   // locked and is retried later; Laurel stays up (and says so once per interval). Any other

@@ -1,11 +1,11 @@
 import 'reflect-metadata';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { HDNodeWallet } from 'ethers';
 import { Logger as WorkerLogger, runMigrations as runWorkerMigrations } from 'graphile-worker';
 import { ChainRegistry, LOCAL_EXPLORER_URL, type Chain } from './chain/registry';
 import { wantsLocalChain, type Config } from './config';
-import { createPrismaClient } from './db/prisma';
+import { connectDatabase } from './db/prisma';
 import { migrate } from './db/migrator';
 import { ANVIL_MNEMONIC, startAnvil } from './embedded/anvil';
 import { lockDataFolder, stopOrphans } from './embedded/data-folder';
@@ -17,8 +17,10 @@ import { createHttpApp } from './http/app';
 import { createTaskList, crontab } from './jobs/tasks';
 import { createWorkerPool, startJobWorker } from './jobs/worker';
 import { ThrottledLog, type Logger } from './logger';
-import { createModules, resolverClasses, type Services } from './modules';
+import { createModules, laurelModules, resolverClasses, type Services } from './modules';
 import { reconcileAllChains, reconcileChain } from './modules/transactions/transactions.reconciler';
+import { buildOpenApiDocument } from './http/openapi';
+import { LAUREL_VERSION } from './version';
 
 const silentWorkerLogger = new WorkerLogger(() => () => undefined);
 
@@ -107,7 +109,16 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     for (const name of migrations.modified)
       log.warn({ migration: name }, 'applied migration was modified since');
 
-    const prisma = createPrismaClient(databaseUrl);
+    const connectionFaults = new ThrottledLog(log);
+    const { prisma, pool } = connectDatabase(databaseUrl, 10, (error) =>
+      connectionFaults.write(
+        'warn',
+        'database_connection',
+        { err: error.message },
+        'idle database connection lost',
+      ),
+    );
+    onStop('database pool', () => pool.end());
     onStop('prisma', () => prisma.$disconnect());
 
     const chains = new ChainRegistry(config.chains, config.rpcTimeoutMs);
@@ -148,7 +159,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
 
     await reconcileAllChains(reconcile);
 
-    const services: Services = { config, log, prisma, chains };
+    const services: Services = { config, log, prisma, pool, chains };
     const modules = createModules(services);
 
     if (options.worker !== false) {
@@ -166,6 +177,8 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     const schema = await buildGraphQLSchema(resolverClasses, modules.instances);
     const http = await createHttpApp({
       log,
+      openApiDocument: buildOpenApiDocument(laurelModules, schema, LAUREL_VERSION),
+      trustProxy: config.http.trustProxy,
       schema,
       authenticator: modules.authenticator,
       mountRoot: modules.mountRoot,
@@ -189,12 +202,26 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       },
     });
     onStop('graphql', () => http.stop());
-    const server: Server = await new Promise((resolve, reject) => {
-      // Express 5 hands a listen error (EADDRINUSE) to this callback instead of throwing it.
-      const listening = http.app.listen(config.port, config.host, (error?: Error) => {
-        if (!error) return resolve(listening);
-        const inUse = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
-        reject(inUse ? new Error(`port ${config.port} is in use; set PORT`) : error);
+    // Slow or idle clients cannot hold sockets for long, nor open them without bound.
+    const server: Server = createServer(
+      {
+        requestTimeout: config.http.requestTimeoutMs,
+        headersTimeout: Math.min(config.http.headersTimeoutMs, config.http.requestTimeoutMs),
+        keepAliveTimeout: config.http.keepAliveTimeoutMs,
+        // How often those timeouts are checked (Node's default, 30 s, would let them run long).
+        connectionsCheckingInterval: Math.min(1_000, config.http.requestTimeoutMs),
+      },
+      http.app,
+    );
+    server.maxConnections = config.http.maxConnections;
+    await new Promise<void>((resolve, reject) => {
+      // A taken port fails the start, saying which variable to change.
+      const failed = (error: NodeJS.ErrnoException) =>
+        reject(error.code === 'EADDRINUSE' ? new Error(`port ${config.port} is in use; set PORT`) : error);
+      server.once('error', failed);
+      server.listen(config.port, config.host, () => {
+        server.off('error', failed);
+        resolve();
       });
     });
     onStop(

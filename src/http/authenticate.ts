@@ -8,8 +8,8 @@ import { requestContext } from './rest';
 export interface RequestAuthenticator {
   /** Resolves an X-API-KEY value; throws UnauthenticatedError for an unknown or revoked key. */
   authenticate(apiKey: string): Promise<AuthenticatedAccount>;
-  /** Counts one request of the key; throws RateLimitedError over the limit. */
-  countRequest(account: AuthenticatedAccount): Promise<void>;
+  /** Spends `cost` of the account's request budget; throws RateLimitedError over it. */
+  countRequest(account: AuthenticatedAccount, cost?: number): Promise<void>;
 }
 
 function apiKeyOf(req: Request): string | undefined {
@@ -20,8 +20,9 @@ function apiKeyOf(req: Request): string | undefined {
 /**
  * The one authentication path of REST and GraphQL: reads `X-API-KEY`, resolves and counts it, and
  * puts the account on the request context. `required` (REST {base_url}): a missing or invalid key
- * is refused. Otherwise (GraphQL) the request goes on without an account, and operations that
- * need one answer UNAUTHENTICATED; an over-limit key is refused either way.
+ * is refused, and the request costs one of the wallet's budget. Otherwise (GraphQL) the request
+ * goes on without an account and operations that need one answer UNAUTHENTICATED; GraphQL spends
+ * the budget per root field once the operation is parsed (src/graphql/request-cost.ts).
  */
 export function authenticateRequests(
   authenticator: RequestAuthenticator,
@@ -35,7 +36,7 @@ export function authenticateRequests(
         throw new UnauthenticatedError('Missing API key: send it in the X-API-KEY header');
       }
       const account = await authenticator.authenticate(apiKey);
-      await authenticator.countRequest(account);
+      if (options.required) await authenticator.countRequest(account);
       requestContext(res).account = account;
       next();
     } catch (caught) {

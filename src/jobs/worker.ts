@@ -2,6 +2,7 @@ import { Logger as WorkerLogger, parseCrontab, run, type Runner, type TaskList }
 import { Pool } from 'pg';
 import { isDatabaseUnavailable } from '../db/availability';
 import { ThrottledLog, type Logger } from '../logger';
+import { RetryLaterError } from './jobs';
 
 /** graphile-worker's own default pool size: its jobs, LISTEN and housekeeping share it. */
 const WORKER_POOL_SIZE = 10;
@@ -15,6 +16,14 @@ function workerLogger(log: Logger, faults: ThrottledLog): WorkerLogger {
     // A lost database makes every poll fail: logged once per interval, like the HTTP side.
     if (isDatabaseUnavailable(meta?.error)) {
       faults.write('warn', 'database_unavailable', {}, `database unavailable: ${message}`);
+      return;
+    }
+    // An expected retry (RetryLaterError) is routine: one debug line, no stack.
+    if (meta?.error instanceof RetryLaterError) {
+      log.debug(
+        { job: (meta.job as { task_identifier?: string } | undefined)?.task_identifier },
+        meta.error.message,
+      );
       return;
     }
     // graphile-worker's info lines (connected, job completed) are routine: debug for Laurel.

@@ -1,13 +1,13 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { createPrismaClient } from '../../src/db/prisma';
+import { connectDatabase } from '../../src/db/prisma';
 import { isDatabaseUnavailable } from '../../src/db/availability';
 import { ThrottledLog } from '../../src/logger';
 
 describe('isDatabaseUnavailable', () => {
   it('recognises what Prisma and node-postgres throw when the server is gone', async () => {
     // Nothing listens on port 1: the errors Prisma really raises for an unreachable server.
-    const prisma = createPrismaClient('postgresql://postgres:x@127.0.0.1:1/laurel');
+    const { prisma, pool } = connectDatabase('postgresql://postgres:x@127.0.0.1:1/laurel');
     try {
       const raw = await prisma.$queryRaw`SELECT 1`.catch((error: unknown) => error);
       const model = await prisma.apiKey.findFirst().catch((error: unknown) => error);
@@ -15,6 +15,7 @@ describe('isDatabaseUnavailable', () => {
       for (const error of [raw, model, transaction]) expect(isDatabaseUnavailable(error)).toBe(true);
     } finally {
       await prisma.$disconnect();
+      await pool.end();
     }
     const shutdown = Object.assign(new Error('terminating connection due to administrator command'), {
       code: '57P01',

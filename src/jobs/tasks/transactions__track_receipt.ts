@@ -1,7 +1,7 @@
 import { freeNoncesOf } from '../../chain/nonces';
 import { waitForReceipt } from '../../chain/receipts';
 import { TransactionsRepository } from '../../modules/transactions/transactions.repository';
-import { defineTask, jobs } from '../jobs';
+import { defineTask, jobs, RetryLaterError } from '../jobs';
 
 /** How long one attempt waits for the receipt before handing the job back for a retry. */
 export const TRACK_RECEIPT_ATTEMPT_WAIT_MS = 2000;
@@ -44,6 +44,6 @@ export const trackReceiptTask = defineTask(jobs.trackReceipt, ({ prisma, chains,
         return;
       }
     }
-    throw new Error(`transaction ${hash} on chain ${chain.name} has no receipt yet`);
+    throw new RetryLaterError(`transaction ${hash} on chain ${chain.name} has no receipt yet`);
   };
 });

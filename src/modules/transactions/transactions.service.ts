@@ -6,6 +6,7 @@ import {
   NonceGapError,
   releaseUnsentNonces,
 } from '../../chain/nonces';
+import { minedRevertReason } from '../../chain/reverts';
 import { receiptJson, waitForReceipt, type ReceiptJson } from '../../chain/receipts';
 import type { Chain, ChainRegistry } from '../../chain/registry';
 import type { Config } from '../../config';
@@ -23,7 +24,7 @@ export interface ExecutionOutcome {
   transactionHash: string;
   blockExplorerUrl: string;
   receipt?: ReceiptJson;
-  /** Only on a timeout: 'Timeout'. */
+  /** 'Timeout' when the receipt did not come in time; `Transaction reverted: <reason>` when it reverted. */
   error?: string;
 }
 
@@ -63,11 +64,25 @@ export class TransactionsService {
     const receipt = await waitForReceipt(this.deps.chains, chain, hash, timeoutMs);
     if (!receipt) return { status: 'failed', error: 'Timeout', transactionHash: hash, blockExplorerUrl };
     await this.deps.transactions.recordReceipt(chain.chainId, receipt);
+    if (receipt.status === 1) {
+      return { status: 'success', transactionHash: hash, blockExplorerUrl, receipt: receiptJson(receipt) };
+    }
+    const transaction = Transaction.from(input.signed_transaction);
+    const reason = await this.deps.chains
+      .call(chain, (provider) =>
+        minedRevertReason(
+          provider,
+          { from: transaction.from!, to: transaction.to, data: transaction.data, value: transaction.value },
+          receipt.blockNumber,
+        ),
+      )
+      .catch(() => null);
     return {
-      status: receipt.status === 1 ? 'success' : 'failed',
+      status: 'failed',
       transactionHash: hash,
       blockExplorerUrl,
       receipt: receiptJson(receipt),
+      error: `Transaction reverted: ${reason ?? 'reason unknown'}`,
     };
   }
 
