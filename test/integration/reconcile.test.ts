@@ -62,8 +62,9 @@ it('marks transactions the chain lost as dropped on the next start, and nonces f
   expect(built.body.unsignedTransaction).toMatchObject({ nonce: nonceBefore });
   const receipt = await api.execute(built.body.unsignedTransaction as Unsigned);
   const lostHash = (receipt as unknown as { hash: string }).hash;
-  const row = () => first.services.prisma.transaction.findFirstOrThrow({ where: { hash: lostHash } });
-  expect((await row()).status).toBe('success');
+  const row = (laurel: Laurel) =>
+    laurel.services.prisma.transaction.findFirstOrThrow({ where: { hash: lostHash } });
+  expect((await row(first)).status).toBe('success');
 
   // The blocks are lost; Laurel's table still says success, and its reservation holds the nonce.
   expect(await chain.provider.send('evm_revert', [snapshot])).toBe(true);
@@ -72,7 +73,7 @@ it('marks transactions the chain lost as dropped on the next start, and nonces f
   running.splice(running.indexOf(first), 1);
 
   const second = await start();
-  expect((await row()).status).toBe('dropped');
+  expect((await row(second)).status).toBe('dropped');
   const again = client(second.url, apiKey, wallet);
   const rebuilt = await again.post('/app/new', { chain: 'local', name: 'After the loss' });
   expect(rebuilt.body.unsignedTransaction).toMatchObject({ nonce: nonceBefore });
