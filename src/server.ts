@@ -15,11 +15,11 @@ import { ensureLaurelDeployed } from './chain/deploy';
 import { buildGraphQLSchema } from './graphql/schema';
 import { createHttpApp } from './http/app';
 import { createTaskList, crontab } from './jobs/tasks';
+import { buildOpenApiDocument } from './http/openapi';
 import { createWorkerPool, startJobWorker } from './jobs/worker';
 import { ThrottledLog, type Logger } from './logger';
 import { createModules, laurelModules, resolverClasses, type Services } from './modules';
 import { reconcileAllChains, reconcileChain } from './modules/transactions/transactions.reconciler';
-import { buildOpenApiDocument } from './http/openapi';
 import { LAUREL_VERSION } from './version';
 
 const silentWorkerLogger = new WorkerLogger(() => () => undefined);
@@ -109,14 +109,8 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     for (const name of migrations.modified)
       log.warn({ migration: name }, 'applied migration was modified since');
 
-    const connectionFaults = new ThrottledLog(log);
     const { prisma, pool } = connectDatabase(databaseUrl, 10, (error) =>
-      connectionFaults.write(
-        'warn',
-        'database_connection',
-        { err: error.message },
-        'idle database connection lost',
-      ),
+      log.warn({ err: error }, 'idle database connection lost'),
     );
     onStop('database pool', () => pool.end());
     onStop('prisma', () => prisma.$disconnect());
@@ -215,14 +209,13 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     );
     server.maxConnections = config.http.maxConnections;
     await new Promise<void>((resolve, reject) => {
-      // A taken port fails the start, saying which variable to change.
-      const failed = (error: NodeJS.ErrnoException) =>
-        reject(error.code === 'EADDRINUSE' ? new Error(`port ${config.port} is in use; set PORT`) : error);
-      server.once('error', failed);
+      server.once('error', reject);
       server.listen(config.port, config.host, () => {
-        server.off('error', failed);
+        server.off('error', reject);
         resolve();
       });
+    }).catch((error: NodeJS.ErrnoException) => {
+      throw error.code === 'EADDRINUSE' ? new Error(`port ${config.port} is in use; set PORT`) : error;
     });
     onStop(
       'http server',

@@ -38,13 +38,6 @@ export function isUnreachable(error: unknown): boolean {
   return socketErrors.includes(String(code)) || socketErrors.includes(String(cause?.code));
 }
 
-/** Whether the node could not even be connected to: then a request certainly did not reach it. */
-function wasRefused(error: unknown): boolean {
-  const refusals = ['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH'];
-  const { code, cause } = (error ?? {}) as { code?: unknown; cause?: { code?: unknown } };
-  return refusals.includes(String(code)) || refusals.includes(String(cause?.code));
-}
-
 /** Why a node could not be used, in words that carry no URL, host or port. */
 function unreachableReason(error: unknown): string {
   if (isError(error, 'TIMEOUT')) return 'its node did not answer in time';
@@ -54,6 +47,13 @@ function unreachableReason(error: unknown): string {
   if (socketError === 'ECONNREFUSED') return 'its node refused the connection';
   if (socketError === 'ENOTFOUND') return "its node's host name does not resolve";
   return 'its node cannot be reached';
+}
+
+/** Whether the node could not even be connected to: then a request certainly did not reach it. */
+function wasRefused(error: unknown): boolean {
+  const refusals = ['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH'];
+  const { code, cause } = (error ?? {}) as { code?: unknown; cause?: { code?: unknown } };
+  return refusals.includes(String(code)) || refusals.includes(String(cause?.code));
 }
 
 /** The one place that maps chain names to chain ids, RPC providers, explorers and factories. */
@@ -119,8 +119,9 @@ export class ChainRegistry {
     } catch (error) {
       if (error instanceof AppError) throw error;
       // The reason names no URL or address: an RPC URL often embeds a provider's API key.
-      if (isUnreachable(error))
+      if (isUnreachable(error)) {
         throw new ChainUnavailableError(chain.name, unreachableReason(error), !wasRefused(error));
+      }
       throw error;
     } finally {
       clearTimeout(timer);

@@ -31,8 +31,6 @@ interface ErrorLike {
   kind?: unknown;
   message?: unknown;
   cause?: unknown;
-  /** graphql-js wraps a thrown value that is not an Error of its realm (NonErrorThrown). */
-  thrownValue?: unknown;
   meta?: { driverAdapterError?: { cause?: unknown } };
 }
 
@@ -56,7 +54,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     seen.add(current);
     const candidate = current as ErrorLike;
     if (isUnavailableSignal(candidate)) return true;
-    pending.push(candidate.cause, candidate.thrownValue, candidate.meta?.driverAdapterError?.cause);
+    pending.push(candidate.cause, candidate.meta?.driverAdapterError?.cause);
   }
   return false;
 }

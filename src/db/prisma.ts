@@ -6,6 +6,7 @@ export { PrismaClient };
 export type { Prisma } from '../generated/prisma/client';
 export type { TransactionStatus } from '../generated/prisma/enums';
 
+/** How long a query waits for a connection: a database that does not answer becomes a 503, not a hang. */
 const CONNECTION_TIMEOUT_MS = 5000;
 
 /** One connection pool, used by the Prisma client and by what speaks SQL directly (rate limiter). */
@@ -15,17 +16,16 @@ export interface Database {
 }
 
 /**
- * The Rust-free Prisma client over a node-postgres pool of at most `maxConnections`. An idle
- * connection the server closes (restart, database dropped) is reported to `onIdleError` and
- * replaced on next use; without a listener it would crash the process.
+ * The Rust-free Prisma client over a node-postgres pool of at most `maxConnections`. The pool drops
+ * broken connections and opens new ones on demand, so it reconnects by itself once a lost database
+ * is back. An idle connection the server closes (restart, database dropped) is reported to
+ * `onIdleError`; without a listener it would crash the process.
  */
 export function connectDatabase(
   databaseUrl: string,
   maxConnections = 10,
   onIdleError: (error: Error) => void = () => undefined,
 ): Database {
-  // A query waits at most CONNECTION_TIMEOUT_MS for a connection: a database that does not answer
-  // becomes a 503, not a hang. The pool reconnects by itself once a lost database is back.
   const pool = new Pool({
     connectionString: databaseUrl,
     max: maxConnections,

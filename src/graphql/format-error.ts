@@ -20,7 +20,10 @@ export function graphqlErrorBody(error: AppError): { errors: GraphQLFormattedErr
 
 /** AppErrors keep their message and details under `extensions`; anything else is masked. */
 export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
-  const unwrapped = unwrapResolverError(error);
+  const resolverError = unwrapResolverError(error);
+  // graphql-js wraps a thrown value that is no Error of its realm (a socket error from Node's own
+  // internals, under a VM sandbox) as NonErrorThrown, keeping the value in `thrownValue`.
+  const unwrapped = (resolverError as { thrownValue?: unknown } | null)?.thrownValue ?? resolverError;
   const original =
     !(unwrapped instanceof AppError) && isDatabaseUnavailable(unwrapped)
       ? new DatabaseUnavailableError()

@@ -13,17 +13,17 @@ export interface JobWorker {
 
 function workerLogger(log: Logger, faults: ThrottledLog): WorkerLogger {
   return new WorkerLogger(() => (level, message, meta) => {
-    // A lost database makes every poll fail: logged once per interval, like the HTTP side.
-    if (isDatabaseUnavailable(meta?.error)) {
-      faults.write('warn', 'database_unavailable', {}, `database unavailable: ${message}`);
-      return;
-    }
     // An expected retry (RetryLaterError) is routine: one debug line, no stack.
     if (meta?.error instanceof RetryLaterError) {
       log.debug(
         { job: (meta.job as { task_identifier?: string } | undefined)?.task_identifier },
         meta.error.message,
       );
+      return;
+    }
+    // A lost database makes every poll fail: logged once per interval, like the HTTP side.
+    if (isDatabaseUnavailable(meta?.error)) {
+      faults.write('warn', 'database_unavailable', {}, `database unavailable: ${message}`);
       return;
     }
     // graphile-worker's info lines (connected, job completed) are routine: debug for Laurel.
