@@ -166,6 +166,36 @@ class AnvilStartError extends Error {
   }
 }
 
+function parsesAsJson(file: string): boolean {
+  try {
+    JSON.parse(fs.readFileSync(file, 'utf8'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * anvil rewrites its state file in place: killed while writing it, it leaves the file truncated
+ * and then refuses to start from it. So before each start a state file that parses is copied to
+ * `<file>.good`, and a broken one is set aside as `<file>.broken` and replaced by that last good
+ * copy (the blocks since are lost; reconciliation then marks their transactions dropped). Without a
+ * good copy the broken file stays, and anvil's start fails saying why. Returns what was restored.
+ */
+function keepGoodState(stateFile: string): string | undefined {
+  if (!fs.existsSync(stateFile)) return undefined;
+  const good = `${stateFile}.good`;
+  if (parsesAsJson(stateFile)) {
+    fs.copyFileSync(stateFile, `${good}.tmp`);
+    fs.renameSync(`${good}.tmp`, good);
+    return undefined;
+  }
+  if (!fs.existsSync(good)) return undefined;
+  fs.renameSync(stateFile, `${stateFile}.broken`);
+  fs.copyFileSync(good, stateFile);
+  return `anvil's state file ${stateFile} was cut short (killed while saving): set aside as ${path.basename(stateFile)}.broken, restored the copy saved at the previous start`;
+}
+
 /** A started anvil process; `exited` resolves (with how it ended) when the process is gone. */
 interface RunningAnvil {
   instance: AnvilInstance;
@@ -186,6 +216,8 @@ async function startOnce(binary: string, port: number, opts: StartAnvilOptions):
     const stateFile = path.resolve(opts.stateFile);
     // anvil silently fails to dump into a directory that does not exist.
     fs.mkdirSync(path.dirname(stateFile), { recursive: true });
+    const restored = keepGoodState(stateFile);
+    if (restored) opts.report?.('warn', restored);
     // 1 s is anvil's shortest interval (whole seconds only): the most a SIGKILL of anvil can lose.
     args.push('--state', stateFile, '--state-interval', '1');
   }
