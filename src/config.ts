@@ -46,6 +46,18 @@ const envSchema = z.object({
   TRANSACTION_DROP_AFTER_SECONDS: positiveInt(600),
   PERMIT_DEADLINE_SECONDS: positiveInt(3600),
   WORKER_CONCURRENCY: positiveInt(4),
+  WEBHOOK_SECRET_ENCRYPTION_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes in base64 (e.g. `openssl rand -base64 32`)')
+    .optional(),
+  WEBHOOK_SIGNATURE_HEADER: z
+    .string()
+    .regex(/^[A-Za-z0-9-]{1,64}$/, 'must be an HTTP header name')
+    .default('x-laurel-signature')
+    .transform((name) => name.toLowerCase()),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.enum(['true', 'false']).default('false'),
+  WEBHOOK_RETRY_BASE_MS: positiveInt(60_000),
+  WEBHOOK_DELIVERY_LEASE_SECONDS: positiveInt(30),
 });
 
 export interface Config {
@@ -88,6 +100,18 @@ export interface Config {
     permitDeadlineSeconds: number;
   };
   workerConcurrency: number;
+  webhooks: {
+    /** 32-byte AES key (base64); absent: read from, or generated into, the data folder at start. */
+    secretEncryptionKey?: string;
+    /** Lower-case name of the header carrying the base64 HMAC-SHA256 of the body. */
+    signatureHeader: string;
+    /** Allow calls to loopback, private, link-local, ... addresses (tests, local development). */
+    allowPrivateNetworks: boolean;
+    /** First retry delay; each further retry waits four times longer (with jitter). */
+    retryBaseMs: number;
+    /** A delivery job locked longer than this is taken to have lost its worker, and is run again. */
+    deliveryLeaseSeconds: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -185,6 +209,13 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, cwd = proces
       permitDeadlineSeconds: e.PERMIT_DEADLINE_SECONDS,
     },
     workerConcurrency: e.WORKER_CONCURRENCY,
+    webhooks: {
+      secretEncryptionKey: e.WEBHOOK_SECRET_ENCRYPTION_KEY,
+      signatureHeader: e.WEBHOOK_SIGNATURE_HEADER,
+      allowPrivateNetworks: e.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'true',
+      retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
+      deliveryLeaseSeconds: e.WEBHOOK_DELIVERY_LEASE_SECONDS,
+    },
   };
 }
 

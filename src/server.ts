@@ -20,6 +20,15 @@ import { createWorkerPool, startJobWorker } from './jobs/worker';
 import { ThrottledLog, type Logger } from './logger';
 import { createModules, laurelModules, resolverClasses, type Services } from './modules';
 import { reconcileAllChains, reconcileChain } from './modules/transactions/transactions.reconciler';
+import { jobs } from './jobs/jobs';
+import { enqueueJob } from './jobs/queue';
+import { WebhookDeliverer } from './jobs/webhooks/webhook-deliverer';
+import { WebhookHttpClient } from './jobs/webhooks/webhook-http-client';
+import {
+  resolveWebhookEncryptionKey,
+  WebhookSecretBox,
+  WebhookSecrets,
+} from './modules/webhooks/webhook-secrets';
 import { LAUREL_VERSION } from './version';
 
 const silentWorkerLogger = new WorkerLogger(() => () => undefined);
@@ -153,7 +162,24 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
 
     await reconcileAllChains(reconcile);
 
-    const services: Services = { config, log, prisma, pool, chains };
+    const encryption = await resolveWebhookEncryptionKey(config);
+    if (encryption.source === 'generated') {
+      progress(`webhooks    generated the secret encryption key in ${config.dataDir}`);
+    }
+    const webhookClient = await WebhookHttpClient.create({
+      allowPrivateNetworks: config.webhooks.allowPrivateNetworks,
+      userAgent: `Laurel-Webhooks/${LAUREL_VERSION}`,
+    });
+    onStop('webhook client', async () => webhookClient.destroy());
+    const secrets = new WebhookSecrets(prisma, new WebhookSecretBox(encryption.key));
+    const deliverer = new WebhookDeliverer({
+      prisma,
+      pool,
+      secrets,
+      client: webhookClient,
+      config: config.webhooks,
+    });
+    const services: Services = { config, log, prisma, pool, chains, webhooks: { secrets, deliverer } };
     const modules = createModules(services);
 
     if (options.worker !== false) {
@@ -165,6 +191,8 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
         crontab,
       });
       onStop('worker', () => worker.stop());
+      // Frees delivery jobs left locked by a worker that died mid-call (see the task).
+      await enqueueJob(prisma, jobs.recoverDeliveries, {}, { jobKey: jobs.recoverDeliveries.name });
       progress(`worker      graphile-worker, concurrency ${config.workerConcurrency}`);
     }
 

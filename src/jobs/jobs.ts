@@ -39,6 +39,15 @@ export const jobs = {
   ),
   /** Housekeeping of old rows (src/jobs/tasks/maintenance__prune.ts), from the crontab. */
   prune: defineJob('maintenance__prune', z.object({}).passthrough()),
+  /** One attempt of one webhook delivery (src/jobs/tasks/webhook_deliveries__deliver.ts). */
+  deliverWebhook: defineJob(
+    'webhook_deliveries__deliver',
+    z.object({ deliveryId: z.string().regex(/^\d+$/) }),
+    // Retries of the job itself (database unreachable...), not of the webhook call: those are scheduled.
+    { maxAttempts: 10 },
+  ),
+  /** Frees delivery jobs of a worker that died mid-call (src/jobs/tasks/webhook_deliveries__recover.ts). */
+  recoverDeliveries: defineJob('webhook_deliveries__recover', z.object({}).passthrough()),
 } as const;
 
 /** What tasks are built from: configuration, database and chains. */

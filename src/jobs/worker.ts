@@ -4,7 +4,7 @@ import { isDatabaseUnavailable } from '../db/availability';
 import { ThrottledLog, type Logger } from '../logger';
 import { RetryLaterError } from './jobs';
 
-/** graphile-worker's own default pool size: its jobs, LISTEN and housekeeping share it. */
+/** graphile-worker's own default pool size (at least): its jobs, LISTEN and housekeeping share it. */
 const WORKER_POOL_SIZE = 10;
 
 export interface JobWorker {
@@ -49,7 +49,13 @@ export function createWorkerPool(databaseUrl: string, max: number, faults: Throt
 
 /**
  * Starts graphile-worker inside PostgreSQL: installs (or upgrades) its schema, then runs tasks.
- * Jobs survive crashes: a job whose worker died is retried after graphile-worker's lock timeout.
+ * Jobs survive crashes: a job whose worker died is retried after graphile-worker's lock timeout
+ * (webhook deliveries sooner, see webhook_deliveries__recover).
+ *
+ * The connection pool is Laurel's own: graphile-worker does not wait for the pool it creates to
+ * close, and drops its error handler first, so a connection ended by the server meanwhile (a
+ * database dropped or restarted just after the stop) would be an unhandled error. Here the pool
+ * keeps its handlers and stop() waits until every connection is closed.
  */
 export async function startJobWorker(options: {
   databaseUrl: string;
@@ -59,7 +65,11 @@ export async function startJobWorker(options: {
   crontab: string;
 }): Promise<JobWorker> {
   const faults = new ThrottledLog(options.log);
-  const pool = createWorkerPool(options.databaseUrl, WORKER_POOL_SIZE, faults);
+  const pool = createWorkerPool(
+    options.databaseUrl,
+    Math.max(WORKER_POOL_SIZE, options.concurrency + 2),
+    faults,
+  );
   let runner: Runner;
   try {
     runner = await run({

@@ -11,6 +11,7 @@ import { creditModule } from './credit/credit.module';
 import type { LaurelModule, ModuleDeps, ModuleInstance, ServiceSource, SharedDeps } from './module';
 import { rewardsModule } from './rewards/rewards.module';
 import { transactionsModule } from './transactions/transactions.module';
+import { webhooksModule } from './webhooks/webhooks.module';
 
 /**
  * Every module, listed once. The GraphQL schema (and schema.graphql), the REST routes and the
@@ -24,6 +25,7 @@ export const laurelModules: readonly LaurelModule<unknown>[] = [
   creditModule,
   rewardsModule,
   transactionsModule,
+  webhooksModule,
 ];
 
 /** The resolver classes of every module, for building (or printing) the GraphQL schema. */

@@ -8,7 +8,9 @@ import type { Pool } from 'pg';
 import type { PrismaClient } from '../db/prisma';
 import type { ErrorShapes } from '../http/error-shapes';
 import { mountRoutes, type MountedRoute, type RestRoute, type SuccessEnvelope } from '../http/rest';
+import type { WebhookDeliverer } from '../jobs/webhooks/webhook-deliverer';
 import type { Logger } from '../logger';
+import type { WebhookSecrets } from './webhooks/webhook-secrets';
 
 /** What every module's service may be built from: configuration, database and the chain layer. */
 export interface SharedDeps {
@@ -22,6 +24,8 @@ export interface SharedDeps {
   builder: TransactionBuilder;
   /** The one credit/point token lookup (cached). */
   tokens: TokenDirectory;
+  /** Webhook secrets and the delivery layer (src/jobs/webhooks), shared by the module and the jobs. */
+  webhooks: { secrets: WebhookSecrets; deliverer: WebhookDeliverer };
 }
 
 /** A module as far as its service goes. */

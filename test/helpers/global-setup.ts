@@ -2,6 +2,7 @@ import { chmodSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../src/embedded/postgres';
+import { TEST_CA_CERT_FILE } from './test-ca';
 
 declare global {
   var __LAUREL_TEST_PG__: EmbeddedPostgresHandle | undefined;
@@ -12,6 +13,9 @@ declare global {
  * database.ts). TEST_DATABASE_URL, when set, names an existing server to use instead.
  */
 export default async function globalSetup(): Promise<void> {
+  // The tests' HTTPS receivers use certificates of the test CA; Node reads NODE_EXTRA_CA_CERTS at
+  // process start, so this reaches jest's workers (`npm test` also sets it for in-band runs).
+  process.env.NODE_EXTRA_CA_CERTS ??= TEST_CA_CERT_FILE;
   if (process.env.TEST_DATABASE_URL) return;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'laurel-test-'));
   chmodSync(dataDir, 0o755); // as root, PostgreSQL runs as `postgres` and must reach the folder

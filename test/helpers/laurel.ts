@@ -1,9 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../../src/config';
 import { LOCAL_EXPLORER_URL } from '../../src/chain/registry';
 import { createLogger } from '../../src/logger';
 import { startLaurel, type Laurel } from '../../src/server';
 import { startTestChain } from './chain';
 import { createTestDatabase } from './database';
+
+const TEST_WEBHOOK_ENCRYPTION_KEY = randomBytes(32).toString('base64');
 
 export type TestChain = Awaited<ReturnType<typeof startTestChain>>;
 
@@ -44,6 +47,9 @@ export async function startTestLaurel(
     // Every test issues keys from 127.0.0.1: the per-client limits are tested where a test sets them.
     KEY_REQUESTS_PER_CLIENT: '1000000',
     KEY_CHALLENGES_PER_WALLET: '1000000',
+    // Test receivers listen on loopback; the secret key stays out of the checkout's data folder.
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    WEBHOOK_SECRET_ENCRYPTION_KEY: TEST_WEBHOOK_ENCRYPTION_KEY,
     ...options.env,
   });
   const laurel = await startLaurel(config, { log: createLogger(config.logLevel), worker: options.worker });

@@ -2,9 +2,11 @@ import type { TaskList } from 'graphile-worker';
 import { jobs, type LaurelTask, type TaskDeps } from '../jobs';
 import { pruneTask } from './maintenance__prune';
 import { trackReceiptTask } from './transactions__track_receipt';
+import { deliverWebhookTask } from './webhook_deliveries__deliver';
+import { recoverDeliveriesTask } from './webhook_deliveries__recover';
 
 /** Every task Laurel runs: one file per task, named after its job (`<table>__<action>`). */
-const tasks: readonly LaurelTask[] = [pruneTask, trackReceiptTask];
+const tasks: readonly LaurelTask[] = [pruneTask, trackReceiptTask, deliverWebhookTask, recoverDeliveriesTask];
 
 /**
  * graphile-worker's task list, each handler built once from `deps`. Jobs are enqueued in the same
@@ -15,4 +17,7 @@ export function createTaskList(deps: TaskDeps): TaskList {
 }
 
 /** Recurring tasks, in graphile-worker crontab syntax. */
-export const crontab = [`*/10 * * * * ${jobs.prune.name} ?max=1`].join('\n');
+export const crontab = [
+  `*/10 * * * * ${jobs.prune.name} ?max=1`,
+  `* * * * * ${jobs.recoverDeliveries.name} ?max=1`,
+].join('\n');

@@ -4,6 +4,7 @@ import type { Chain } from '../../chain/registry';
 import type { Prisma, PrismaClient, TransactionStatus } from '../../db/prisma';
 import { jobs } from '../../jobs/jobs';
 import { enqueueJob, removeJob } from '../../jobs/queue';
+import { emitWebhookEvent } from '../../jobs/webhooks/webhook-events';
 
 function trackReceiptJobKey(chainId: number, hash: string): string {
   return `${jobs.trackReceipt.name}:${chainId}:${hash}`;
@@ -59,15 +60,27 @@ export class TransactionsRepository {
     });
   }
 
-  /** Writes a receipt's outcome on the transaction's row. */
+  /**
+   * Writes a receipt's outcome on the transaction's row and, in the same database transaction,
+   * emits the account's `transaction` webhook event. Only the update that moves the row out of
+   * `pending` records (and emits): execute-and-wait and the receipt job may both get the receipt,
+   * and the event is sent once.
+   */
   async recordReceipt(chainId: number, receipt: TransactionReceipt): Promise<void> {
-    await this.prisma.transaction.updateMany({
-      where: { chainId, hash: receipt.hash },
-      data: {
-        status: receipt.status === 1 ? 'success' : 'failed',
-        blockNumber: BigInt(receipt.blockNumber),
-        receipt: receiptJson(receipt) as Prisma.InputJsonValue,
-      },
+    const payload = receiptJson(receipt) as Prisma.InputJsonObject;
+    await this.prisma.$transaction(async (db) => {
+      const recorded = await db.transaction.updateManyAndReturn({
+        where: { chainId, hash: receipt.hash, status: 'pending' },
+        data: {
+          status: receipt.status === 1 ? 'success' : 'failed',
+          blockNumber: BigInt(receipt.blockNumber),
+          receipt: payload,
+        },
+        select: { accountAddress: true },
+      });
+      for (const { accountAddress } of recorded) {
+        await emitWebhookEvent(db, { accountAddress, event: 'transaction', payload });
+      }
     });
   }
 

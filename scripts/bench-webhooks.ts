@@ -1,0 +1,259 @@
+/**
+ * Webhook delivery throughput: deliveries per second from Laurel worker processes to a local HTTPS
+ * receiver (sign, POST over TLS, log the attempt and mark the delivery, all as in production),
+ * with 1 and with 2 worker processes, next to a baseline measured in the same run on the same
+ * database: graphile-worker's own throughput for empty jobs with the same processes and
+ * concurrency. Prints both and their ratio (target: deliveries at least half the empty-job rate).
+ *
+ *   npm run build && node dist/scripts/bench-webhooks.js      (or: npm run bench:webhooks)
+ *
+ * Loopback only, in a temporary folder removed at the end: an embedded PostgreSQL, and child
+ * processes of this script (`--child <kind>`): the receiver (a certificate of the test CA in
+ * test/fixtures/tls, trusted by the workers via NODE_EXTRA_CA_CERTS) and the workers. Knobs
+ * (defaults): BENCH_JOBS (1000 per phase), BENCH_CONCURRENCY (WORKER_CONCURRENCY of each process, 4).
+ */
+import 'reflect-metadata';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { Wallet } from 'ethers';
+import { run, runMigrations, Logger as WorkerLogger } from 'graphile-worker';
+import { loadConfig } from '../src/config';
+import { connectDatabase, type PrismaClient } from '../src/db/prisma';
+import { migrate } from '../src/db/migrator';
+import { startEmbeddedPostgres } from '../src/embedded/postgres';
+import { emitWebhookEvent } from '../src/jobs/webhooks/webhook-events';
+import { createLogger } from '../src/logger';
+import { startLaurel } from '../src/server';
+import { createServerCertificate } from './lib/tls-certificates';
+
+const EMPTY_TASK = 'bench__empty';
+const root = process.cwd();
+const caFile = path.join(root, 'test/fixtures/tls/test-ca.pem');
+const testCa = () => ({
+  cert: readFileSync(caFile, 'utf8'),
+  key: readFileSync(caFile.replace(/\.pem$/, '.key'), 'utf8'),
+});
+
+function envInt(name: string, fallback: number, max: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > max) {
+    throw new Error(`${name} must be an integer between 1 and ${max}`);
+  }
+  return value;
+}
+
+const jobs = envInt('BENCH_JOBS', 1000, 100_000);
+const concurrency = envInt('BENCH_CONCURRENCY', 4, 64);
+
+/** The child processes: the two kinds of worker, and the HTTPS receiver (a process of its own). */
+type ChildKind = 'empty' | 'webhooks' | 'receiver';
+
+/** Child mode: until SIGTERM, run workers of one kind on DATABASE_URL, or the receiver; print "ready <port>". */
+async function runChild(kind: ChildKind): Promise<void> {
+  const databaseUrl = process.env.DATABASE_URL!;
+  let stop: () => Promise<void>;
+  let port = 0;
+  if (kind === 'receiver') {
+    const receiver = createServer(await createServerCertificate(testCa()), (request, response) => {
+      request
+        .resume()
+        .on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    port = (receiver.address() as AddressInfo).port;
+    stop = async () => void receiver.close();
+  } else if (kind === 'empty') {
+    const runner = await run({
+      connectionString: databaseUrl,
+      concurrency,
+      noHandleSignals: true,
+      pollInterval: 1000,
+      taskList: { [EMPTY_TASK]: async () => undefined },
+      logger: new WorkerLogger(() => () => undefined),
+    });
+    stop = () => runner.stop();
+  } else {
+    const config = loadConfig({ ...process.env, PORT: '0', WORKER_CONCURRENCY: String(concurrency) });
+    const laurel = await startLaurel(config, { log: createLogger('warn') });
+    stop = () => laurel.stop();
+  }
+  process.once('SIGTERM', () => void stop().then(() => process.exit(0)));
+  console.log(`ready ${port}`);
+}
+
+/** Starts a child process of `kind`; resolves once it is ready, with the port it printed. */
+async function startChild(
+  kind: ChildKind,
+  env: NodeJS.ProcessEnv,
+): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, [...process.execArgv, __filename, '--child', kind], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      const ready = /ready (\d+)/.exec(chunk.toString());
+      if (ready) resolve(Number(ready[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`${kind} process exited with ${code}`)));
+  });
+  return { child, port };
+}
+
+async function startWorkers(kind: ChildKind, count: number, env: NodeJS.ProcessEnv): Promise<ChildProcess[]> {
+  const started = await Promise.all(Array.from({ length: count }, () => startChild(kind, env)));
+  return started.map(({ child }) => child);
+}
+
+async function stopChildren(children: ChildProcess[]): Promise<void> {
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          child.removeAllListeners('exit');
+          child.once('exit', () => resolve());
+          child.kill('SIGTERM');
+        }),
+    ),
+  );
+}
+
+/**
+ * Seconds from the commit of `enqueue()` (which makes all its jobs visible at once) until
+ * `remaining()` reaches 0 (polled every 20 ms).
+ */
+async function timeUntilDone(
+  enqueue: () => Promise<void>,
+  remaining: () => Promise<number>,
+): Promise<number> {
+  await enqueue();
+  const began = process.hrtime.bigint();
+  while ((await remaining()) > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  return Number(process.hrtime.bigint() - began) / 1e9;
+}
+
+async function emptyJobsPhase(prisma: PrismaClient, databaseUrl: string, processes: number): Promise<number> {
+  const workers = await startWorkers('empty', processes, { DATABASE_URL: databaseUrl });
+  try {
+    const seconds = await timeUntilDone(
+      async () => {
+        await prisma.$executeRaw`SELECT graphile_worker.add_jobs(array_agg((${EMPTY_TASK}, '{}'::json,
+          null, null, null, null, null, null)::graphile_worker.job_spec)) FROM generate_series(1, ${jobs}::int)`;
+      },
+      async () => {
+        const [row] = await prisma.$queryRaw<{ n: bigint }[]>`
+          SELECT count(*) AS n FROM graphile_worker.jobs WHERE task_identifier = ${EMPTY_TASK}`;
+        return Number(row!.n);
+      },
+    );
+    return jobs / seconds;
+  } finally {
+    await stopChildren(workers);
+  }
+}
+
+async function deliveriesPhase(
+  prisma: PrismaClient,
+  env: NodeJS.ProcessEnv,
+  accountAddress: string,
+  processes: number,
+): Promise<number> {
+  const workers = await startWorkers('webhooks', processes, env);
+  try {
+    const before = await prisma.webhookDelivery.count({ where: { status: 'succeeded' } });
+    const seconds = await timeUntilDone(
+      async () => {
+        // All events in one transaction: every delivery job becomes visible at the same instant.
+        await prisma.$transaction(
+          async (db) => {
+            for (let i = 0; i < jobs; i++) {
+              await emitWebhookEvent(db, { accountAddress, event: 'transaction', payload: { i } });
+            }
+          },
+          { timeout: 120_000 },
+        );
+      },
+      async () => before + jobs - (await prisma.webhookDelivery.count({ where: { status: 'succeeded' } })),
+    );
+    const failed = await prisma.webhookLog.count({ where: { successful: false } });
+    if (failed) throw new Error(`${failed} delivery attempts failed`);
+    return jobs / seconds;
+  } finally {
+    await stopChildren(workers);
+  }
+}
+
+async function main(): Promise<void> {
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'laurel-bench-webhooks-'));
+  chmodSync(scratch, 0o755);
+  const postgres = await startEmbeddedPostgres({ dataDir: scratch, database: 'laurel', persistent: false });
+  const receiver = await startChild('receiver', {});
+  const { prisma, pool } = connectDatabase(postgres.databaseUrl);
+  try {
+    await migrate(postgres.databaseUrl);
+    await runMigrations({
+      connectionString: postgres.databaseUrl,
+      logger: new WorkerLogger(() => () => undefined),
+    });
+    const accountAddress = Wallet.createRandom().address;
+    await prisma.account.create({ data: { address: accountAddress } });
+    await prisma.webhook.create({
+      data: {
+        accountAddress,
+        url: `https://127.0.0.1:${receiver.port}/hook`,
+        events: [],
+        disabled: false,
+      },
+    });
+    const env = {
+      DATABASE_URL: postgres.databaseUrl,
+      NODE_EXTRA_CA_CERTS: caFile,
+      LOCAL_CHAIN: 'off',
+      CHAINS: '[]',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: scratch,
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      WEBHOOK_SECRET_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    };
+    console.log(
+      `webhook deliveries vs empty graphile-worker jobs: ${jobs} per phase, concurrency ${concurrency} per process`,
+    );
+    for (const processes of [1, 2]) {
+      const empty = await emptyJobsPhase(prisma, postgres.databaseUrl, processes);
+      const deliveries = await deliveriesPhase(prisma, env, accountAddress, processes);
+      console.log(
+        `  ${processes} worker process${processes > 1 ? 'es' : ''}:  empty jobs ${empty.toFixed(0)}/s   ` +
+          `deliveries ${deliveries.toFixed(0)}/s   ratio ${(deliveries / empty).toFixed(2)} (target >= 0.50)`,
+      );
+    }
+  } finally {
+    await prisma.$disconnect();
+    await pool.end();
+    await stopChildren([receiver.child]);
+    await postgres.stop();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+const childIndex = process.argv.indexOf('--child');
+if (childIndex >= 0) {
+  void runChild(process.argv[childIndex + 1] as ChildKind).catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+} else {
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}

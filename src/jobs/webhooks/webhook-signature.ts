@@ -1,0 +1,31 @@
+import { createHmac } from 'node:crypto';
+
+export const STANDARD_WEBHOOKS_SECRET_PREFIX = 'whsec_';
+
+/**
+ * The signature headers of one webhook call:
+ * - `<signatureHeader>` (x-laurel-signature by default): base64 HMAC-SHA256 of the raw body, keyed
+ *   with the secret string exactly as shown to its owner (the interface's rule);
+ * - the Standard Webhooks headers `webhook-id` (the idempotency key), `webhook-timestamp` (Unix
+ *   seconds) and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body`, keyed with
+ *   the base64-decoded part of the `whsec_` secret, as that specification says).
+ */
+export function signWebhookCall(input: {
+  secret: string;
+  signatureHeader: string;
+  idempotencyKey: string;
+  timestampSeconds: number;
+  body: string;
+}): Record<string, string> {
+  const { secret, idempotencyKey, timestampSeconds, body } = input;
+  const standardKey = Buffer.from(secret.slice(STANDARD_WEBHOOKS_SECRET_PREFIX.length), 'base64');
+  const standardSignature = createHmac('sha256', standardKey)
+    .update(`${idempotencyKey}.${timestampSeconds}.${body}`)
+    .digest('base64');
+  return {
+    [input.signatureHeader]: createHmac('sha256', secret).update(body).digest('base64'),
+    'webhook-id': idempotencyKey,
+    'webhook-timestamp': String(timestampSeconds),
+    'webhook-signature': `v1,${standardSignature}`,
+  };
+}

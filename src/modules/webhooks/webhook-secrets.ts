@@ -1,0 +1,112 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Config } from '../../config';
+import type { PrismaClient } from '../../db/prisma';
+import { STANDARD_WEBHOOKS_SECRET_PREFIX } from '../../jobs/webhooks/webhook-signature';
+
+/** Where the generated encryption key is kept when WEBHOOK_SECRET_ENCRYPTION_KEY is unset. */
+export const WEBHOOK_KEY_FILE = 'webhook-secret-encryption.key';
+const CIPHER = 'aes-256-gcm';
+const FORMAT_VERSION = 'v1';
+
+/** A new account secret in the Standard Webhooks form: `whsec_` + base64 of 32 random bytes. */
+export function generateWebhookSecret(): string {
+  return STANDARD_WEBHOOKS_SECRET_PREFIX + randomBytes(32).toString('base64');
+}
+
+/**
+ * The AES-256 key that encrypts webhook secrets at rest: WEBHOOK_SECRET_ENCRYPTION_KEY, or else the
+ * key file in the data folder, generated (mode 0600) on the first start. Losing the key makes the
+ * stored secrets unreadable: owners then rotate theirs.
+ */
+export async function resolveWebhookEncryptionKey(
+  config: Config,
+): Promise<{ key: Buffer; /** 'environment', 'generated', or the key file read. */ source: string }> {
+  if (config.webhooks.secretEncryptionKey) {
+    return { key: Buffer.from(config.webhooks.secretEncryptionKey, 'base64'), source: 'environment' };
+  }
+  const file = path.join(config.dataDir, WEBHOOK_KEY_FILE);
+  if (existsSync(file)) {
+    const key = Buffer.from((await fs.readFile(file, 'utf8')).trim(), 'base64');
+    if (key.length !== 32) throw new Error(`${file}: not a 32-byte base64 key`);
+    return { key, source: file };
+  }
+  const key = randomBytes(32);
+  await fs.mkdir(config.dataDir, { recursive: true });
+  // 'wx': two processes starting at once cannot both write a key; the loser reads the winner's.
+  await fs
+    .writeFile(file, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' })
+    .catch(async (error) => {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    });
+  const stored = Buffer.from((await fs.readFile(file, 'utf8')).trim(), 'base64');
+  return { key: stored, source: 'generated' };
+}
+
+/** Encrypts and decrypts secrets with AES-256-GCM: `v1.<iv>.<tag>.<ciphertext>`, base64 parts. */
+export class WebhookSecretBox {
+  constructor(private readonly key: Buffer) {
+    if (key.length !== 32) throw new Error('the webhook secret encryption key must be 32 bytes');
+  }
+
+  encrypt(secret: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv(CIPHER, this.key, iv);
+    const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+    return [FORMAT_VERSION, iv, cipher.getAuthTag(), ciphertext]
+      .map((part) => (typeof part === 'string' ? part : part.toString('base64')))
+      .join('.');
+  }
+
+  decrypt(stored: string): string {
+    const [version, iv, tag, ciphertext] = stored.split('.');
+    if (version !== FORMAT_VERSION || !iv || !tag || ciphertext === undefined) {
+      throw new Error('unreadable stored webhook secret');
+    }
+    const decipher = createDecipheriv(CIPHER, this.key, Buffer.from(iv, 'base64'));
+    decipher.setAuthTag(Buffer.from(tag, 'base64'));
+    return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64')), decipher.final()]).toString(
+      'utf8',
+    );
+  }
+}
+
+/** One signing secret per account, created on first use, replaced by rotate(). */
+export class WebhookSecrets {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly box: WebhookSecretBox,
+  ) {}
+
+  /** A secret as read from its row (the delivery query reads it with the delivery). */
+  decrypt(secretEncrypted: string): string {
+    return this.box.decrypt(secretEncrypted);
+  }
+
+  /** The account's secret, created now when it has none yet. */
+  async get(accountAddress: string): Promise<string> {
+    const existing = await this.prisma.webhookSecret.findUnique({ where: { accountAddress } });
+    if (existing) return this.decrypt(existing.secretEncrypted);
+    // Two first calls at once: both insert-or-ignore, then both read the one that won.
+    await this.prisma.webhookSecret.createMany({
+      data: [{ accountAddress, secretEncrypted: this.box.encrypt(generateWebhookSecret()) }],
+      skipDuplicates: true,
+    });
+    const created = await this.prisma.webhookSecret.findUniqueOrThrow({ where: { accountAddress } });
+    return this.decrypt(created.secretEncrypted);
+  }
+
+  /** Replaces the account's secret with a new one; calls signed from now on use it. */
+  async rotate(accountAddress: string): Promise<string> {
+    const secret = generateWebhookSecret();
+    const secretEncrypted = this.box.encrypt(secret);
+    await this.prisma.webhookSecret.upsert({
+      where: { accountAddress },
+      create: { accountAddress, secretEncrypted },
+      update: { secretEncrypted, createdAt: new Date() },
+    });
+    return secret;
+  }
+}

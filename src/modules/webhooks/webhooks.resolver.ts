@@ -1,0 +1,127 @@
+import { Resolver } from 'type-graphql';
+import { requireAccount, type RequestContext } from '../../context';
+import { Operation } from '../../graphql/operation';
+import {
+  createWebhookSchema,
+  noInputSchema,
+  retryWebhookLogSchema,
+  updateWebhookSchema,
+  webhookByIdSchema,
+  webhookLogsSchema,
+  type CreateWebhookInput,
+  type RetryWebhookLogInput,
+  type UpdateWebhookInput,
+  type WebhookByIdInput,
+  type WebhookLogsInput,
+} from './webhooks.schema';
+import type { WebhooksService } from './webhooks.service';
+import { WebhookInfo, WebhookLogEntry, WebhookLogPage, WebhookSecretPayload } from './webhooks.types';
+
+/** One method per operation; the REST routes (webhooks.routes.ts) call these same methods. */
+@Resolver()
+export class WebhooksResolver {
+  constructor(private readonly service: WebhooksService) {}
+
+  @Operation({
+    kind: 'mutation',
+    input: createWebhookSchema,
+    output: WebhookInfo,
+    description: 'Registers a webhook, disabled until verified with testWebhook (POST /webhook)',
+  })
+  async createWebhook(args: CreateWebhookInput, ctx: RequestContext): Promise<WebhookInfo> {
+    return this.service.create(args, requireAccount(ctx).address);
+  }
+
+  @Operation({
+    kind: 'mutation',
+    input: webhookByIdSchema,
+    output: WebhookInfo,
+    description:
+      'Sends the `test` call; a receiver answering the challenge activates (or re-activates) the webhook (POST /webhook/:id/test)',
+  })
+  async testWebhook(args: WebhookByIdInput, ctx: RequestContext): Promise<WebhookInfo> {
+    return this.service.test(Number(args.id), requireAccount(ctx).address);
+  }
+
+  @Operation({
+    kind: 'query',
+    input: noInputSchema,
+    output: WebhookSecretPayload,
+    description: 'The account’s webhook signing secret (GET /webhook/secret)',
+  })
+  async webhookSecret(_args: object, ctx: RequestContext): Promise<WebhookSecretPayload> {
+    return { webhook_secret: await this.service.secret(requireAccount(ctx).address) };
+  }
+
+  @Operation({
+    kind: 'mutation',
+    input: noInputSchema,
+    output: WebhookSecretPayload,
+    description: 'Replaces the account’s webhook secret with a new one (POST /webhook/secret)',
+  })
+  async rotateWebhookSecret(_args: object, ctx: RequestContext): Promise<WebhookSecretPayload> {
+    return { webhook_secret: await this.service.rotateSecret(requireAccount(ctx).address) };
+  }
+
+  @Operation({
+    kind: 'query',
+    input: webhookLogsSchema,
+    output: WebhookLogPage,
+    description: 'A webhook’s call attempts, newest first (GET /webhook/:id/logs)',
+  })
+  async webhookLogs(args: WebhookLogsInput, ctx: RequestContext): Promise<WebhookLogPage> {
+    return this.service.logs(args, requireAccount(ctx).address);
+  }
+
+  @Operation({
+    kind: 'query',
+    input: noInputSchema,
+    output: [WebhookInfo],
+    description: 'The account’s webhooks (GET /webhooks)',
+  })
+  async webhooks(_args: object, ctx: RequestContext): Promise<WebhookInfo[]> {
+    return this.service.list(requireAccount(ctx).address);
+  }
+
+  @Operation({
+    kind: 'query',
+    input: webhookByIdSchema,
+    output: WebhookInfo,
+    description: 'One of the account’s webhooks (GET /webhook/:id)',
+  })
+  async webhook(args: WebhookByIdInput, ctx: RequestContext): Promise<WebhookInfo> {
+    return this.service.get(Number(args.id), requireAccount(ctx).address);
+  }
+
+  @Operation({
+    kind: 'mutation',
+    input: updateWebhookSchema,
+    output: WebhookInfo,
+    description:
+      'Changes a webhook’s url or events; a new url is disabled until verified again (PATCH /webhook/:id)',
+  })
+  async updateWebhook(args: UpdateWebhookInput, ctx: RequestContext): Promise<WebhookInfo> {
+    return this.service.update(args, requireAccount(ctx).address);
+  }
+
+  @Operation({
+    kind: 'mutation',
+    input: webhookByIdSchema,
+    output: WebhookInfo,
+    description: 'Deletes a webhook and its logs; its pending deliveries are cancelled (DELETE /webhook/:id)',
+  })
+  async deleteWebhook(args: WebhookByIdInput, ctx: RequestContext): Promise<WebhookInfo> {
+    return this.service.delete(Number(args.id), requireAccount(ctx).address);
+  }
+
+  @Operation({
+    kind: 'mutation',
+    input: retryWebhookLogSchema,
+    output: WebhookLogEntry,
+    description:
+      'Sends a logged event again now, same idempotency key, as a new logged attempt (POST /webhook/:id/logs/:log_id/retry)',
+  })
+  async retryWebhookLog(args: RetryWebhookLogInput, ctx: RequestContext): Promise<WebhookLogEntry> {
+    return this.service.retry(Number(args.id), BigInt(args.log_id), requireAccount(ctx).address);
+  }
+}

@@ -1,0 +1,88 @@
+import { SHAPE_A } from '../../http/error-shapes';
+import type { RestRoute } from '../../http/rest';
+import type { WebhooksResolver } from './webhooks.resolver';
+
+/**
+ * The webhook paths: every failure in Shape A `{status:'failed', error, ...}` (the interface's
+ * messages for creation: only HTTPS urls allowed, invalid url, webhook events not found, database
+ * operation failed). /webhook/secret comes before /webhook/:id.
+ */
+export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
+  {
+    method: 'get',
+    path: '/webhook/secret',
+    operation: 'webhookSecret',
+    errors: SHAPE_A,
+    envelope: 'status',
+  },
+  {
+    method: 'post',
+    path: '/webhook/secret',
+    operation: 'rotateWebhookSecret',
+    errors: SHAPE_A,
+    envelope: 'status',
+  },
+  {
+    method: 'post',
+    path: '/webhook',
+    operation: 'createWebhook',
+    errors: SHAPE_A,
+    envelope: 'status',
+    resultField: 'webhook',
+  },
+  {
+    method: 'get',
+    path: '/webhooks',
+    operation: 'webhooks',
+    errors: SHAPE_A,
+    envelope: 'status',
+    resultField: 'webhooks',
+  },
+  {
+    method: 'get',
+    path: '/webhook/:id',
+    operation: 'webhook',
+    errors: SHAPE_A,
+    envelope: 'status',
+    resultField: 'webhook',
+  },
+  {
+    method: 'patch',
+    path: '/webhook/:id',
+    operation: 'updateWebhook',
+    errors: SHAPE_A,
+    envelope: 'status',
+    resultField: 'webhook',
+  },
+  {
+    method: 'delete',
+    path: '/webhook/:id',
+    operation: 'deleteWebhook',
+    errors: SHAPE_A,
+    envelope: 'status',
+    resultField: 'webhook',
+  },
+  {
+    method: 'post',
+    path: '/webhook/:id/test',
+    operation: 'testWebhook',
+    errors: SHAPE_A,
+    envelope: 'status',
+    resultField: 'webhook',
+  },
+  {
+    method: 'get',
+    path: '/webhook/:id/logs',
+    operation: 'webhookLogs',
+    errors: SHAPE_A,
+    envelope: 'status',
+  },
+  {
+    method: 'post',
+    path: '/webhook/:id/logs/:log_id/retry',
+    operation: 'retryWebhookLog',
+    errors: SHAPE_A,
+    envelope: 'status',
+    resultField: 'log',
+  },
+];

@@ -1,0 +1,226 @@
+import type { Prisma, PrismaClient } from '../../db/prisma';
+import { AppError, NotFoundError, ValidationError } from '../../errors';
+import { removeJob } from '../../jobs/queue';
+import type { WebhookAttemptLog, WebhookDeliverer } from '../../jobs/webhooks/webhook-deliverer';
+import { deliveryJobKey, SUBSCRIBABLE_EVENTS } from '../../jobs/webhooks/webhook-events';
+import type { WebhookSecrets } from './webhook-secrets';
+import {
+  MAX_LOGS_PAGE_SIZE,
+  type CreateWebhookInput,
+  type UpdateWebhookInput,
+  type WebhookLogsInput,
+} from './webhooks.schema';
+import type { WebhookInfo, WebhookLogEntry, WebhookLogPage } from './webhooks.types';
+
+const DEFAULT_LOGS_PAGE_SIZE = 20;
+/** Ids beyond the columns' range name nothing (rather than failing the query). */
+const MAX_INT4 = 2 ** 31 - 1;
+const MAX_INT8 = 2n ** 63n - 1n;
+
+export interface WebhooksServiceDeps {
+  prisma: PrismaClient;
+  secrets: WebhookSecrets;
+  deliverer: WebhookDeliverer;
+}
+
+type WebhookRow = Prisma.WebhookGetPayload<object>;
+
+/** A webhook as the interface shows it. */
+function webhookInfo(row: WebhookRow): WebhookInfo {
+  return {
+    id: row.id,
+    url: row.url,
+    events: row.events,
+    disabled: row.disabled,
+    disabled_at: row.disabledAt,
+    created_at: row.createdAt,
+  };
+}
+
+/** The interface's Shape A messages for a webhook that cannot be created (or updated). */
+class WebhookRejectedError extends AppError {
+  constructor(code: string, message: string) {
+    super(code, message, 400);
+  }
+}
+
+/** A webhook's url: a valid absolute HTTPS url (where it may point is checked at each call). */
+function checkedUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new WebhookRejectedError('invalid_url', 'invalid url');
+  }
+  if (parsed.protocol !== 'https:') {
+    throw new WebhookRejectedError('https_required', 'only HTTPS urls allowed');
+  }
+  return parsed.toString();
+}
+
+function checkedEvents(events: string[] | undefined): string[] {
+  const unknown = (events ?? []).filter(
+    (event) => !(SUBSCRIBABLE_EVENTS as readonly string[]).includes(event),
+  );
+  if (unknown.length) throw new WebhookRejectedError('webhook_events_not_found', 'webhook events not found');
+  return [...new Set(events ?? [])];
+}
+
+/** A database failure answers the interface's "database operation failed" (Shape A), not a 500. */
+async function databaseOperation<T>(operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new AppError('database_error', 'database operation failed', 503);
+  }
+}
+
+/**
+ * The account's webhooks: registration, verification, secret, logs, and the management users of
+ * Svix or Stripe expect. Another account's webhook is "not found". Calls are made by the delivery
+ * layer (src/jobs/webhooks).
+ */
+export class WebhooksService {
+  constructor(private readonly deps: WebhooksServiceDeps) {}
+
+  async create(input: CreateWebhookInput, accountAddress: string): Promise<WebhookInfo> {
+    const url = checkedUrl(input.url);
+    const events = checkedEvents(input.events);
+    const row = await databaseOperation(() =>
+      this.deps.prisma.webhook.create({ data: { accountAddress, url, events } }),
+    );
+    return webhookInfo(row);
+  }
+
+  async list(accountAddress: string): Promise<WebhookInfo[]> {
+    const rows = await this.deps.prisma.webhook.findMany({
+      where: { accountAddress },
+      orderBy: { id: 'asc' },
+    });
+    return rows.map(webhookInfo);
+  }
+
+  async get(id: number, accountAddress: string): Promise<WebhookInfo> {
+    return webhookInfo(await this.owned(id, accountAddress));
+  }
+
+  /** A changed url is disabled until verified again; pending deliveries to the old one are cancelled. */
+  async update(input: UpdateWebhookInput, accountAddress: string): Promise<WebhookInfo> {
+    const current = await this.owned(Number(input.id), accountAddress);
+    const url = input.url === undefined ? current.url : checkedUrl(input.url);
+    const events = input.events === undefined ? current.events : checkedEvents(input.events);
+    const urlChanged = url !== current.url;
+    const row = await this.deps.prisma.webhook.update({
+      where: { id: current.id },
+      data: { url, events, ...(urlChanged ? { disabled: true, disabledAt: new Date() } : {}) },
+    });
+    return webhookInfo(row);
+  }
+
+  /** Deletes the webhook with its logs; its pending deliveries are cancelled (their jobs removed). */
+  async delete(id: number, accountAddress: string): Promise<WebhookInfo> {
+    const webhook = await this.owned(id, accountAddress);
+    await this.deps.prisma.$transaction(async (db) => {
+      const pending = await db.webhookDelivery.findMany({
+        where: { webhookId: id, status: 'pending' },
+        select: { id: true },
+      });
+      for (const delivery of pending) await removeJob(db, deliveryJobKey(delivery.id));
+      await db.webhook.delete({ where: { id } });
+    });
+    return webhookInfo(webhook);
+  }
+
+  /**
+   * Sends the `test` call; the webhook is active when its receiver answered the challenge. When it
+   * did not: Shape A with the reason (422), the webhook left (or put back) disabled.
+   */
+  async test(id: number, accountAddress: string): Promise<WebhookInfo> {
+    await this.owned(id, accountAddress);
+    const outcome = await this.deps.deliverer.verify(id);
+    const webhook = await this.get(id, accountAddress);
+    if (!outcome.activated) {
+      throw new AppError('webhook_verification_failed', outcome.reason ?? 'verification failed', 422, {
+        webhook,
+      });
+    }
+    return webhook;
+  }
+
+  secret(accountAddress: string): Promise<string> {
+    return this.deps.secrets.get(accountAddress);
+  }
+
+  rotateSecret(accountAddress: string): Promise<string> {
+    return this.deps.secrets.rotate(accountAddress);
+  }
+
+  async logs(input: WebhookLogsInput, accountAddress: string): Promise<WebhookLogPage> {
+    const page = input.page === undefined ? 1 : Number(input.page);
+    const pageSize = input.page_size === undefined ? DEFAULT_LOGS_PAGE_SIZE : Number(input.page_size);
+    if (page < 1) throw ValidationError.field('page', 'page must be at least 1');
+    if (pageSize < 1 || pageSize > MAX_LOGS_PAGE_SIZE) {
+      throw ValidationError.field('page_size', `page_size must be between 1 and ${MAX_LOGS_PAGE_SIZE}`);
+    }
+    const webhook = await this.owned(Number(input.id), accountAddress);
+    const where = { webhookId: webhook.id };
+    const [total, rows] = await Promise.all([
+      this.deps.prisma.webhookLog.count({ where }),
+      this.deps.prisma.webhookLog.findMany({
+        where,
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        skip: (page - 1) * pageSize,
+        take: pageSize,
+        include: { delivery: { include: { event: true } } },
+      }),
+    ]);
+    return {
+      total,
+      page,
+      page_size: pageSize,
+      data: rows.map((row) => logEntry(row, row.delivery.event)),
+    };
+  }
+
+  /** Sends a logged event again (same idempotency key) as a new attempt; answers that attempt. */
+  async retry(id: number, logId: bigint, accountAddress: string): Promise<WebhookLogEntry> {
+    const webhook = await this.owned(id, accountAddress);
+    const log =
+      logId <= MAX_INT8 &&
+      (await this.deps.prisma.webhookLog.findFirst({
+        where: { id: logId, webhookId: webhook.id },
+        include: { delivery: { include: { event: true } } },
+      }));
+    if (!log) throw new NotFoundError('webhook_log_not_found', 'webhook log not found');
+    const attempt = await this.deps.deliverer.resend(log.deliveryId);
+    if (!attempt) throw new NotFoundError('webhook_not_found', 'webhook not found');
+    return logEntry(attempt, log.delivery.event);
+  }
+
+  private async owned(id: number, accountAddress: string): Promise<WebhookRow> {
+    const row =
+      id <= MAX_INT4 ? await this.deps.prisma.webhook.findFirst({ where: { id, accountAddress } }) : null;
+    if (!row) throw new NotFoundError('webhook_not_found', 'webhook not found');
+    return row;
+  }
+}
+
+function logEntry(
+  log: WebhookAttemptLog,
+  event: { event: string; idempotencyKey: string; payload: Prisma.JsonValue },
+): WebhookLogEntry {
+  return {
+    id: log.id.toString(),
+    payload: event.payload,
+    webhook_id: log.webhookId,
+    event: event.event,
+    idempotency_key: event.idempotencyKey,
+    url: log.url,
+    attempt: log.attempt,
+    successful: log.successful,
+    response_code: log.responseCode,
+    error_message: log.errorMessage,
+    created_at: log.createdAt,
+  };
+}

@@ -1,0 +1,314 @@
+/**
+ * The webhook delivery layer against a real HTTPS receiver (its certificate from the test CA,
+ * trusted through NODE_EXTRA_CA_CERTS), a real PostgreSQL and a running graphile-worker:
+ * verification, signatures (checked with the `standardwebhooks` package), redirects, SSRF, the
+ * timeout, retries and deactivation.
+ */
+import { createHmac } from 'node:crypto';
+import { Wallet } from 'ethers';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import type { Prisma } from '../../src/db/prisma';
+import { emitWebhookEvent } from '../../src/jobs/webhooks/webhook-events';
+import { WebhookHttpClient } from '../../src/jobs/webhooks/webhook-http-client';
+import { startTestLaurel, type TestLaurel } from '../helpers/laurel';
+import { waitUntil } from '../helpers/wait';
+import {
+  answerChallenge,
+  failTimes,
+  json,
+  neverAnswer,
+  redirectTo,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from '../helpers/webhook-receiver';
+
+let laurel: TestLaurel;
+let receiver: WebhookReceiver;
+
+beforeAll(async () => {
+  [laurel, receiver] = await Promise.all([
+    startTestLaurel({ env: { WEBHOOK_RETRY_BASE_MS: '20' } }),
+    startWebhookReceiver(),
+  ]);
+});
+
+afterAll(async () => {
+  await Promise.all([laurel?.stop(), receiver?.stop()]);
+});
+
+let paths = 0;
+/** A path of its own for each webhook, so calls of different tests never mix. */
+const newPath = () => `/hook-${++paths}`;
+
+async function newAccount(): Promise<string> {
+  const { address } = Wallet.createRandom();
+  await laurel.services.prisma.account.create({ data: { address } });
+  return address;
+}
+
+async function newWebhook(accountAddress: string, url: string, disabled = false) {
+  return laurel.services.prisma.webhook.create({ data: { accountAddress, url, events: [], disabled } });
+}
+
+function emit(accountAddress: string, payload: Prisma.InputJsonObject = { hello: 'world' }) {
+  return laurel.services.prisma.$transaction((db) =>
+    emitWebhookEvent(db, { accountAddress, event: 'transaction', payload }),
+  );
+}
+
+const deliverer = () => laurel.services.webhooks.deliverer;
+
+describe('verification (the test call)', () => {
+  it('activates a webhook whose receiver answers the challenge, and logs the attempt', async () => {
+    const path = newPath();
+    receiver.route(path, answerChallenge());
+    const webhook = await newWebhook(await newAccount(), receiver.url(path), true);
+    const outcome = await deliverer().verify(webhook.id);
+    expect(outcome).toMatchObject({ activated: true, reason: null });
+    const [call] = await receiver.waitForCalls(path, 1);
+    expect(JSON.parse(call!.body)).toEqual({
+      event: 'test',
+      idempotency_key: expect.stringMatching(/^evt_[0-9a-f]{32}$/),
+      payload: null,
+    });
+    expect(call!.headers['content-type']).toBe('application/json');
+    expect(call!.headers['user-agent']).toMatch(/^Laurel-Webhooks\/\d+\.\d+\.\d+$/);
+    const stored = await laurel.services.prisma.webhook.findUniqueOrThrow({ where: { id: webhook.id } });
+    expect(stored).toMatchObject({ disabled: false, disabledAt: null });
+    expect(outcome.log).toMatchObject({ successful: true, responseCode: 200, attempt: 1 });
+  });
+
+  const refusals: [string, (path: string) => void, RegExp][] = [
+    ['a non-2xx status', (path) => receiver.route(path, (_c, r) => json(r, 404, {})), /HTTP 404/],
+    [
+      'a content-type other than application/json',
+      (path) =>
+        receiver.route(path, (call, r) =>
+          r.writeHead(200, { 'content-type': 'text/plain' }).end(String(call.headers['x-laurel-signature'])),
+        ),
+      /content-type is text\/plain/,
+    ],
+    [
+      'a wrong challenge value',
+      (path) => receiver.route(path, (_c, r) => json(r, 200, { challenge: 'nope' })),
+      /exactly \{"challenge"/,
+    ],
+    [
+      'an extra field beside the challenge',
+      (path) =>
+        receiver.route(path, (call, r) =>
+          json(r, 200, { challenge: call.headers['x-laurel-signature'], extra: 1 }),
+        ),
+      /exactly \{"challenge"/,
+    ],
+    [
+      'a body that is not JSON',
+      (path) =>
+        receiver.route(path, (_c, r) => r.writeHead(200, { 'content-type': 'application/json' }).end('{')),
+      /not JSON/,
+    ],
+  ];
+  it.each(refusals)('fails on %s, leaving the webhook disabled', async (_case, setUp, reason) => {
+    const path = newPath();
+    setUp(path);
+    const webhook = await newWebhook(await newAccount(), receiver.url(path), true);
+    const outcome = await deliverer().verify(webhook.id);
+    expect(outcome.activated).toBe(false);
+    expect(outcome.reason).toMatch(reason);
+    expect(outcome.log).toMatchObject({ successful: false, errorMessage: outcome.reason });
+    const stored = await laurel.services.prisma.webhook.findUniqueOrThrow({ where: { id: webhook.id } });
+    expect(stored.disabled).toBe(true);
+  });
+
+  it.each(['expired', 'self-signed'] as const)('fails on a receiver with a %s certificate', async (kind) => {
+    const bad = await startWebhookReceiver({ certificate: kind });
+    try {
+      bad.route('/hook', answerChallenge());
+      const webhook = await newWebhook(await newAccount(), bad.url('/hook'), true);
+      const outcome = await deliverer().verify(webhook.id);
+      expect(outcome.activated).toBe(false);
+      expect(outcome.reason).toMatch(/^certificate error: (CERT_HAS_EXPIRED|DEPTH_ZERO_SELF_SIGNED_CERT)/);
+      expect(bad.calls).toHaveLength(0);
+    } finally {
+      await bad.stop();
+    }
+  });
+
+  it('fails on a receiver that does not answer within 5 s', async () => {
+    const path = newPath();
+    receiver.route(path, neverAnswer);
+    const webhook = await newWebhook(await newAccount(), receiver.url(path), true);
+    const outcome = await deliverer().verify(webhook.id);
+    expect(outcome.reason).toBe('timeout: no answer within 5000 ms');
+    expect(outcome.log.durationMs).toBeGreaterThanOrEqual(5000);
+    expect(outcome.log.durationMs).toBeLessThan(15_000); // the one deadline, even on a loaded machine
+  });
+});
+
+describe('event deliveries', () => {
+  it('signs each call with both signatures, stable idempotency key, and rotation changes them', async () => {
+    const path = newPath();
+    const account = await newAccount();
+    await newWebhook(account, receiver.url(path));
+    expect(await emit(account, { n: 1 })).toBe(1);
+    const [first] = await receiver.waitForCalls(path, 1);
+    const secret = await laurel.services.webhooks.secrets.get(account);
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+
+    const body = JSON.parse(first!.body) as { event: string; idempotency_key: string; payload: unknown };
+    expect(body).toEqual({ event: 'transaction', idempotency_key: expect.any(String), payload: { n: 1 } });
+    expect(first!.headers['x-laurel-signature']).toBe(
+      createHmac('sha256', secret).update(first!.body).digest('base64'),
+    );
+    expect(first!.headers['webhook-id']).toBe(body.idempotency_key);
+    // Any Standard Webhooks receiver accepts the call (throws otherwise).
+    expect(new StandardWebhook(secret).verify(first!.body, first!.headers as Record<string, string>)).toEqual(
+      body,
+    );
+
+    const rotated = await laurel.services.webhooks.secrets.rotate(account);
+    expect(rotated).not.toBe(secret);
+    await emit(account, { n: 2 });
+    const [, second] = await receiver.waitForCalls(path, 2);
+    expect(second!.headers['x-laurel-signature']).toBe(
+      createHmac('sha256', rotated).update(second!.body).digest('base64'),
+    );
+    expect(() =>
+      new StandardWebhook(secret).verify(second!.body, second!.headers as Record<string, string>),
+    ).toThrow();
+    expect(
+      new StandardWebhook(rotated).verify(second!.body, second!.headers as Record<string, string>),
+    ).toEqual(JSON.parse(second!.body));
+  });
+
+  it('retries a failing receiver with the same idempotency key until it answers 2xx', async () => {
+    const path = newPath();
+    receiver.route(
+      path,
+      failTimes(2, (_c, r) => json(r, 200, {}), 503, { 'retry-after': '0' }),
+    );
+    const account = await newAccount();
+    const webhook = await newWebhook(account, receiver.url(path));
+    await emit(account);
+    const calls = await receiver.waitForCalls(path, 3, 45_000);
+    expect(new Set(calls.map((call) => call.headers['webhook-id'])).size).toBe(1);
+    const logs = await waitUntil(
+      'three logged attempts',
+      async () => {
+        const rows = await laurel.services.prisma.webhookLog.findMany({
+          where: { webhookId: webhook.id },
+          orderBy: { attempt: 'asc' },
+        });
+        return rows.length === 3 && rows;
+      },
+      45_000,
+    );
+    expect(logs.map((log) => [log.attempt, log.successful, log.responseCode])).toEqual([
+      [1, false, 503],
+      [2, false, 503],
+      [3, true, 200],
+    ]);
+    const stored = await laurel.services.prisma.webhook.findUniqueOrThrow({ where: { id: webhook.id } });
+    expect(stored.disabled).toBe(false);
+  });
+
+  it('deactivates the webhook after the 5th failed attempt, and sends nothing more to it', async () => {
+    const path = newPath();
+    receiver.route(path, (_c, r) => json(r, 500, { down: true }));
+    const account = await newAccount();
+    const webhook = await newWebhook(account, receiver.url(path));
+    await emit(account);
+    const deactivated = await waitUntil(
+      'the webhook deactivated',
+      async () => {
+        const row = await laurel.services.prisma.webhook.findUniqueOrThrow({ where: { id: webhook.id } });
+        return row.disabled && row;
+      },
+      45_000,
+    );
+    expect(deactivated.disabledAt).toBeInstanceOf(Date);
+    const logs = await laurel.services.prisma.webhookLog.findMany({ where: { webhookId: webhook.id } });
+    expect(logs.map((log) => log.attempt).sort()).toEqual([1, 2, 3, 4, 5]);
+    expect(logs.every((log) => !log.successful && log.responseCode === 500)).toBe(true);
+    expect(receiver.calls.filter((call) => call.path === path)).toHaveLength(5);
+    // A deactivated webhook gets no delivery for new events.
+    expect(await emit(account)).toBe(0);
+  });
+});
+
+describe('the HTTPS client', () => {
+  const userAgent = 'Laurel-Webhooks/test';
+
+  it('follows 3 redirects, and fails the call on a 4th', async () => {
+    const client = await WebhookHttpClient.create({ allowPrivateNetworks: true, userAgent });
+    try {
+      const base = newPath();
+      receiver.route(`${base}/end`, (call, r) => json(r, 200, { got: JSON.parse(call.body) }));
+      for (let hop = 1; hop <= 4; hop++) {
+        receiver.route(
+          `${base}/${hop}`,
+          redirectTo(hop === 1 ? `${base}/end` : receiver.url(`${base}/${hop - 1}`)),
+        );
+      }
+      const three = await client.post(receiver.url(`${base}/3`), '{"a":1}', {});
+      expect(three).toMatchObject({ successful: true, responseCode: 200, responseBody: '{"got":{"a":1}}' });
+      const four = await client.post(receiver.url(`${base}/4`), '{"a":1}', {});
+      expect(four).toMatchObject({ successful: false, errorMessage: 'too many redirects: more than 3' });
+    } finally {
+      client.destroy();
+    }
+  });
+
+  it('refuses a redirect to a private address when private networks are not allowed', async () => {
+    // 127.0.0.1 stands for a public receiver here; the redirect goes to another loopback address.
+    const client = await WebhookHttpClient.create({
+      allowPrivateNetworks: false,
+      allowedAddresses: ['127.0.0.1'],
+      userAgent,
+    });
+    const loopback = await WebhookHttpClient.create({ allowPrivateNetworks: false, userAgent });
+    try {
+      const path = newPath();
+      receiver.route(path, redirectTo(`https://127.0.0.2:${receiver.port}/internal`));
+      const result = await client.post(receiver.url(path), '{}', {});
+      expect(result.successful).toBe(false);
+      expect(result.errorMessage).toMatch(/^refused address: .*127\.0\.0\.2.*private IP address/);
+      // DNS is checked too: `localhost` resolves to loopback.
+      const byName = await loopback.post(`https://localhost:${receiver.port}${path}`, '{}', {});
+      expect(byName.errorMessage).toMatch(/^refused address: .*private IP address/);
+      expect(receiver.calls.filter((call) => call.path === '/internal')).toHaveLength(0);
+    } finally {
+      client.destroy();
+      loopback.destroy();
+    }
+  });
+
+  it('refuses plain HTTP, first hop or redirect', async () => {
+    const client = await WebhookHttpClient.create({ allowPrivateNetworks: true, userAgent });
+    try {
+      const path = newPath();
+      receiver.route(path, redirectTo(`http://127.0.0.1:${receiver.port}/plain`));
+      expect((await client.post(receiver.url(path), '{}', {})).errorMessage).toMatch(
+        /^only HTTPS urls allowed/,
+      );
+      expect((await client.post('http://127.0.0.1:1/', '{}', {})).errorMessage).toMatch(
+        /^only HTTPS urls allowed/,
+      );
+    } finally {
+      client.destroy();
+    }
+  });
+
+  it('keeps only the start of a large response body', async () => {
+    const client = await WebhookHttpClient.create({ allowPrivateNetworks: true, userAgent });
+    try {
+      const path = newPath();
+      receiver.route(path, (_c, r) => r.writeHead(500).end('x'.repeat(1024 * 1024)));
+      const result = await client.post(receiver.url(path), '{}', {});
+      expect(result.responseCode).toBe(500);
+      expect(result.responseBody).toHaveLength(16 * 1024);
+    } finally {
+      client.destroy();
+    }
+  });
+});
