@@ -166,6 +166,42 @@ class AnvilStartError extends Error {
   }
 }
 
+function parsesAsJson(file: string): boolean {
+  try {
+    JSON.parse(fs.readFileSync(file, 'utf8'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Copies anvil's state file to `<file>.good` if it is a complete save (not one being written). */
+function keepGoodCopy(stateFile: string): void {
+  if (!fs.existsSync(stateFile) || !parsesAsJson(stateFile)) return;
+  const good = `${stateFile}.good`;
+  fs.copyFileSync(stateFile, `${good}.tmp`);
+  fs.renameSync(`${good}.tmp`, good);
+}
+
+/**
+ * anvil rewrites its state file in place: killed while writing it, it leaves the file cut short and
+ * then refuses to start from it. Laurel keeps the last complete save as `<file>.good` (at each
+ * start and every GOOD_COPY_INTERVAL_MS while anvil runs); before a start, a broken state file is
+ * set aside as `<file>.broken` and replaced by that copy (the blocks since are lost; reconciliation
+ * then marks their transactions dropped). Without a good copy the broken file stays, and anvil's
+ * start fails saying why. Returns what was restored.
+ */
+function restoreGoodState(stateFile: string): string | undefined {
+  const good = `${stateFile}.good`;
+  if (!fs.existsSync(stateFile) || parsesAsJson(stateFile) || !fs.existsSync(good)) return undefined;
+  fs.renameSync(stateFile, `${stateFile}.broken`);
+  fs.copyFileSync(good, stateFile);
+  return `anvil's state file ${stateFile} was cut short (killed while saving): set aside as ${path.basename(stateFile)}.broken, restored the last complete save`;
+}
+
+/** How often a running anvil's complete save is copied aside (see restoreGoodState). */
+const GOOD_COPY_INTERVAL_MS = 5000;
+
 /** A started anvil process; `exited` resolves (with how it ended) when the process is gone. */
 interface RunningAnvil {
   instance: AnvilInstance;
@@ -186,6 +222,9 @@ async function startOnce(binary: string, port: number, opts: StartAnvilOptions):
     const stateFile = path.resolve(opts.stateFile);
     // anvil silently fails to dump into a directory that does not exist.
     fs.mkdirSync(path.dirname(stateFile), { recursive: true });
+    const restored = restoreGoodState(stateFile);
+    if (restored) opts.report?.('warn', restored);
+    keepGoodCopy(stateFile);
     // 1 s is anvil's shortest interval (whole seconds only): the most a SIGKILL of anvil can lose.
     args.push('--state', stateFile, '--state-interval', '1');
   }
@@ -305,12 +344,23 @@ export async function startAnvil(opts: StartAnvilOptions = {}): Promise<AnvilIns
     }
   }
   const { rpcUrl, chainId, port } = current.instance;
-  const pidFile = opts.stateFile ? anvilPidFile(path.resolve(opts.stateFile)) : undefined;
+
   const report = opts.report ?? (() => undefined);
   let stopping = false;
   const stopSignal = new AbortController();
   let restarting: Promise<unknown> | undefined;
 
+  const stateFile = opts.stateFile ? path.resolve(opts.stateFile) : undefined;
+  const pidFile = stateFile ? anvilPidFile(stateFile) : undefined;
+  const goodCopies = stateFile
+    ? setInterval(() => {
+        try {
+          keepGoodCopy(stateFile);
+        } catch {
+          // the file moved or the disk is full: the next round tries again
+        }
+      }, GOOD_COPY_INTERVAL_MS).unref()
+    : undefined;
   const watch = (running: RunningAnvil) => {
     if (pidFile) fs.writeFileSync(pidFile, String(running.instance.pid));
     void running.exited.then((description) => {
@@ -343,6 +393,7 @@ export async function startAnvil(opts: StartAnvilOptions = {}): Promise<AnvilIns
     stop: async () => {
       stopping = true;
       stopSignal.abort();
+      clearInterval(goodCopies);
       await restarting?.catch(() => undefined);
       await current.instance.stop();
       if (pidFile) fs.rmSync(pidFile, { force: true });

@@ -49,6 +49,21 @@ async function rpcAnswers(url: string): Promise<boolean> {
   }
 }
 
+/** Waits (polling, 10 s at most) until anvil's state file holds block `blockNumber`. */
+async function waitForSave(stateFile: string, blockNumber: number): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      const state = JSON.parse(fs.readFileSync(stateFile, 'utf8')) as { block?: { number?: string } };
+      if (Number(state.block?.number ?? -1) >= blockNumber) return;
+    } catch {
+      // not written yet, or being written
+    }
+    if (Date.now() > deadline) throw new Error(`no save of block ${blockNumber} in ${stateFile}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 describe('embedded anvil', () => {
   let dir: string;
   const started: AnvilInstance[] = [];
@@ -122,7 +137,10 @@ describe('embedded anvil', () => {
       const deployment = await ensureLaurelDeployed(deployer.provider!, deployer);
       return { factory: deployment.factory, app: await createApp(deployment.factory, owner, 'Survivor') };
     });
-    await new Promise((resolve) => setTimeout(resolve, 2600)); // --state-interval 2
+    // anvil saves every second (--state-interval 1), rewriting the file in place: kill it right
+    // after a save that holds the app, not while it writes the next one.
+    const savedBlock = await withChain(anvil, ({ deployer }) => deployer.provider!.getBlockNumber());
+    await waitForSave(stateFile, savedBlock);
     process.kill(anvil.pid, 'SIGKILL');
     await anvil.stop(); // resolves once the process is gone
 
@@ -130,6 +148,28 @@ describe('embedded anvil', () => {
     await withChain(anvil, async ({ owner }) => {
       const f = new Contract(factory, AppFactoryArtifact.abi, owner);
       expect(await f.allApps()).toEqual([app]);
+    });
+    await anvil.stop();
+  });
+
+  it('restores the last good state when anvil was killed while saving it', async () => {
+    const stateFile = path.join(dir, 'cut.json');
+    let anvil = await start({ stateFile });
+    const { factory, app } = await withChain(anvil, async ({ deployer, owner }) => {
+      const deployment = await ensureLaurelDeployed(deployer.provider!, deployer);
+      return { factory: deployment.factory, app: await createApp(deployment.factory, owner, 'Kept') };
+    });
+    await anvil.stop(); // saves on SIGTERM
+    anvil = await start({ stateFile }); // keeps that state as the good copy
+    await anvil.stop();
+    fs.writeFileSync(stateFile, ''); // what a kill in the middle of a save leaves
+
+    const reports: string[] = [];
+    anvil = await start({ stateFile, report: (_level, message) => reports.push(message) });
+    expect(reports).toEqual([expect.stringMatching(/cut short .* set aside as cut\.json\.broken/)]);
+    expect(fs.readFileSync(`${stateFile}.broken`, 'utf8')).toBe('');
+    await withChain(anvil, async ({ owner }) => {
+      expect(await new Contract(factory, AppFactoryArtifact.abi, owner).allApps()).toEqual([app]);
     });
     await anvil.stop();
   });
