@@ -63,7 +63,7 @@ describe('verification (the test call)', () => {
     const path = newPath();
     receiver.route(path, answerChallenge());
     const webhook = await newWebhook(await newAccount(), receiver.url(path), true);
-    const outcome = await deliverer().verify(webhook.id);
+    const outcome = (await deliverer().verify(webhook.id))!;
     expect(outcome).toMatchObject({ activated: true, reason: null });
     const [call] = await receiver.waitForCalls(path, 1);
     expect(JSON.parse(call!.body)).toEqual({
@@ -112,7 +112,7 @@ describe('verification (the test call)', () => {
     const path = newPath();
     setUp(path);
     const webhook = await newWebhook(await newAccount(), receiver.url(path), true);
-    const outcome = await deliverer().verify(webhook.id);
+    const outcome = (await deliverer().verify(webhook.id))!;
     expect(outcome.activated).toBe(false);
     expect(outcome.reason).toMatch(reason);
     expect(outcome.log).toMatchObject({ successful: false, errorMessage: outcome.reason });
@@ -125,7 +125,7 @@ describe('verification (the test call)', () => {
     try {
       bad.route('/hook', answerChallenge());
       const webhook = await newWebhook(await newAccount(), bad.url('/hook'), true);
-      const outcome = await deliverer().verify(webhook.id);
+      const outcome = (await deliverer().verify(webhook.id))!;
       expect(outcome.activated).toBe(false);
       expect(outcome.reason).toMatch(/^certificate error: (CERT_HAS_EXPIRED|DEPTH_ZERO_SELF_SIGNED_CERT)/);
       expect(bad.calls).toHaveLength(0);
@@ -138,7 +138,7 @@ describe('verification (the test call)', () => {
     const path = newPath();
     receiver.route(path, neverAnswer);
     const webhook = await newWebhook(await newAccount(), receiver.url(path), true);
-    const outcome = await deliverer().verify(webhook.id);
+    const outcome = (await deliverer().verify(webhook.id))!;
     expect(outcome.reason).toBe('timeout: no answer within 5000 ms');
     expect(outcome.log.durationMs).toBeGreaterThanOrEqual(5000);
     expect(outcome.log.durationMs).toBeLessThan(15_000); // the one deadline, even on a loaded machine

@@ -149,6 +149,28 @@ describe('POST /webhook/:id/test', () => {
     });
   });
 
+  it('answers 404, not 500, when the webhook is deleted while its test call is in flight', async () => {
+    const path = newPath();
+    let answerNow: () => void = () => undefined;
+    const deleted = new Promise<void>((resolve) => (answerNow = resolve));
+    // The receiver holds the call until the webhook is deleted, then answers the challenge.
+    receiver.route(path, (received, response) => {
+      void deleted.then(() => answerChallenge()(received, response));
+    });
+    const created = await call('POST', '/webhook', { url: receiver.url(path) });
+    const id = (created.body.webhook as { id: number }).id;
+    const testing = call('POST', `/webhook/${id}/test`);
+    await receiver.waitForCalls(path, 1);
+    expect((await call('DELETE', `/webhook/${id}`)).status).toBe(200);
+    answerNow();
+    expect(await testing).toMatchObject({
+      status: 404,
+      body: { status: 'failed', error: 'webhook not found' },
+    });
+    // And a second delete of the same webhook is a 404 too.
+    expect((await call('DELETE', `/webhook/${id}`)).status).toBe(404);
+  });
+
   it('answers the reason in Shape A when the receiver fails the challenge', async () => {
     const path = newPath();
     receiver.route(path, (_call, response) => json(response, 200, { challenge: 'wrong' }));

@@ -81,6 +81,27 @@ async function databaseOperation<T>(operation: () => Promise<T>): Promise<T> {
  * Svix or Stripe expect. Another account's webhook is "not found". Calls are made by the delivery
  * layer (src/jobs/webhooks).
  */
+/** 404 for a webhook that is not the account's, or that a concurrent request deleted meanwhile. */
+export class WebhookNotFoundError extends NotFoundError {
+  constructor() {
+    super('webhook_not_found', 'webhook not found');
+  }
+}
+
+/**
+ * Runs work on a webhook that another request may delete meanwhile: a row gone (Prisma P2025), a
+ * reference to it refused (P2003, SQLSTATE 23503) or the deliverer's own word means 404, not 500.
+ */
+async function unlessDeleted<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'P2025' || code === 'P2003' || code === '23503') throw new WebhookNotFoundError();
+    throw error;
+  }
+}
+
 export class WebhooksService {
   constructor(private readonly deps: WebhooksServiceDeps) {}
 
@@ -111,24 +132,28 @@ export class WebhooksService {
     const url = input.url === undefined ? current.url : checkedUrl(input.url);
     const events = input.events === undefined ? current.events : checkedEvents(input.events);
     const urlChanged = url !== current.url;
-    const row = await this.deps.prisma.webhook.update({
-      where: { id: current.id },
-      data: { url, events, ...(urlChanged ? { disabled: true, disabledAt: new Date() } : {}) },
-    });
+    const row = await unlessDeleted(
+      this.deps.prisma.webhook.update({
+        where: { id: current.id },
+        data: { url, events, ...(urlChanged ? { disabled: true, disabledAt: new Date() } : {}) },
+      }),
+    );
     return webhookInfo(row);
   }
 
   /** Deletes the webhook with its logs; its pending deliveries are cancelled (their jobs removed). */
   async delete(id: number, accountAddress: string): Promise<WebhookInfo> {
     const webhook = await this.owned(id, accountAddress);
-    await this.deps.prisma.$transaction(async (db) => {
-      const pending = await db.webhookDelivery.findMany({
-        where: { webhookId: id, status: 'pending' },
-        select: { id: true },
-      });
-      for (const delivery of pending) await removeJob(db, deliveryJobKey(delivery.id));
-      await db.webhook.delete({ where: { id } });
-    });
+    await unlessDeleted(
+      this.deps.prisma.$transaction(async (db) => {
+        const pending = await db.webhookDelivery.findMany({
+          where: { webhookId: id, status: 'pending' },
+          select: { id: true },
+        });
+        for (const delivery of pending) await removeJob(db, deliveryJobKey(delivery.id));
+        await db.webhook.delete({ where: { id } });
+      }),
+    );
     return webhookInfo(webhook);
   }
 
@@ -138,7 +163,8 @@ export class WebhooksService {
    */
   async test(id: number, accountAddress: string): Promise<WebhookInfo> {
     await this.owned(id, accountAddress);
-    const outcome = await this.deps.deliverer.verify(id);
+    const outcome = await unlessDeleted(this.deps.deliverer.verify(id));
+    if (!outcome) throw new WebhookNotFoundError();
     const webhook = await this.get(id, accountAddress);
     if (!outcome.activated) {
       throw new AppError('webhook_verification_failed', outcome.reason ?? 'verification failed', 422, {
@@ -194,14 +220,14 @@ export class WebhooksService {
       }));
     if (!log) throw new NotFoundError('webhook_log_not_found', 'webhook log not found');
     const attempt = await this.deps.deliverer.resend(log.deliveryId);
-    if (!attempt) throw new NotFoundError('webhook_not_found', 'webhook not found');
+    if (!attempt) throw new WebhookNotFoundError();
     return logEntry(attempt, log.delivery.event);
   }
 
   private async owned(id: number, accountAddress: string): Promise<WebhookRow> {
     const row =
       id <= MAX_INT4 ? await this.deps.prisma.webhook.findFirst({ where: { id, accountAddress } }) : null;
-    if (!row) throw new NotFoundError('webhook_not_found', 'webhook not found');
+    if (!row) throw new WebhookNotFoundError();
     return row;
   }
 }
