@@ -11,6 +11,8 @@ export const chainConfigSchema = z.object({
   explorerUrl: z.string().url(),
   factoryAddress: z.string().regex(addressPattern, 'must be a 0x-prefixed address'),
   confirmations: z.number().int().min(1).default(1),
+  /** First block the indexer reads (e.g. the factory's deployment block); 0 when absent. */
+  startBlock: z.number().int().min(0).optional(),
 });
 export type ChainConfig = z.infer<typeof chainConfigSchema>;
 
@@ -36,6 +38,8 @@ const envSchema = z.object({
   EXECUTE_WAIT_TIMEOUT_SECONDS: positiveInt(30),
   PERMIT_DEADLINE_SECONDS: positiveInt(3600),
   WORKER_CONCURRENCY: positiveInt(4),
+  INDEXER_POLL_INTERVAL_MS: positiveInt(1000),
+  INDEXER_MAX_BLOCK_RANGE: positiveInt(2000),
 });
 
 export interface Config {
@@ -56,6 +60,7 @@ export interface Config {
     permitDeadlineSeconds: number;
   };
   workerConcurrency: number;
+  indexer: { pollIntervalMs: number; maxBlockRange: number };
 }
 
 export class ConfigError extends Error {
@@ -141,6 +146,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, cwd = proces
       permitDeadlineSeconds: e.PERMIT_DEADLINE_SECONDS,
     },
     workerConcurrency: e.WORKER_CONCURRENCY,
+    indexer: { pollIntervalMs: e.INDEXER_POLL_INTERVAL_MS, maxBlockRange: e.INDEXER_MAX_BLOCK_RANGE },
   };
 }
 

@@ -15,6 +15,7 @@ import { createHttpApp } from './http/app';
 import { createTaskList, crontab } from './jobs/tasks';
 import { startJobWorker } from './jobs/worker';
 import type { Logger } from './logger';
+import { Indexer } from './indexer/indexer';
 import { createModules, resolverClasses, type Services } from './modules';
 
 /** anvil's well-known development mnemonic; its first account deploys Laurel on the local chain. */
@@ -115,6 +116,15 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       progress(`chain       ${chain.name} (chain id ${chain.chainId}) ${new URL(chain.rpcUrl).host}`);
     }
 
+    const indexer = new Indexer({
+      databaseUrl,
+      chains: chains.list(),
+      log: log.child({ component: 'indexer' }),
+      ...config.indexer,
+    });
+    indexer.start();
+    onStop('indexer', () => indexer.stop());
+
     const services: Services = { config, log, prisma, chains };
     const modules = createModules(services);
 
@@ -145,7 +155,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
         const chainChecks = await chains.checkAll();
         return {
           ready: database.ok && chainChecks.every((check) => check.ok),
-          checks: { database, chains: chainChecks },
+          checks: { database, chains: chainChecks, indexer: indexer.status() },
         };
       },
     });
