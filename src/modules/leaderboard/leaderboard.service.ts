@@ -1,0 +1,102 @@
+import type { PrismaClient } from '../../db/prisma';
+import { Prisma } from '../../generated/prisma/client';
+import { formatBaseUnits } from '../../chain/amounts';
+import type { Chain, ChainRegistry } from '../../chain/registry';
+import { ALL_XP_TOKEN } from '../../indexer/index-writer';
+import { AppNotFoundError } from '../apps/apps.service';
+import { planWindow } from './leaderboard-window';
+import type { LeaderboardInput } from './leaderboard.schema';
+
+export interface LeaderboardEntry {
+  user: string;
+  /** Formatted units of the token (XP: 18 decimals), as a decimal string. */
+  xp_rewarded: string;
+}
+
+export interface LeaderboardServiceDeps {
+  prisma: PrismaClient;
+  chains: ChainRegistry;
+}
+
+/** What a leaderboard sums: one token's rewards, or the XP of every app (ALL_XP_TOKEN). */
+interface RankedToken {
+  address: string;
+  decimals: number;
+}
+
+/**
+ * Leaderboards from the index: the rewards of one token (or the XP of every app of the chain) in a
+ * window, summed per user, ordered by amount descending then address. Without a window the all-time
+ * totals are read through their (amount DESC) index; a window reads per-day totals for its whole
+ * days and the completed actions of its partial days, so it never scans every event.
+ */
+export class LeaderboardService {
+  constructor(private readonly deps: LeaderboardServiceDeps) {}
+
+  async leaderboard(input: LeaderboardInput): Promise<LeaderboardEntry[]> {
+    const chain = this.deps.chains.get(input.chain);
+    const token = await this.rankedToken(chain, input);
+    const limit = input.page_size;
+    const offset = (input.page - 1) * input.page_size;
+    const rows =
+      input.start === undefined && input.end === undefined
+        ? await this.deps.prisma.$queryRaw<{ user: string; amount: string }[]>`
+            SELECT user_address AS "user", amount::text AS amount FROM reward_totals
+            WHERE chain_id = ${chain.chainId} AND token_address = ${token.address}
+            ORDER BY amount DESC, lower(user_address) LIMIT ${limit} OFFSET ${offset}`
+        : await this.windowed(chain, token, input.start, input.end, limit, offset);
+    return rows.map((row) => ({
+      user: row.user,
+      xp_rewarded: formatBaseUnits(BigInt(row.amount), token.decimals),
+    }));
+  }
+
+  private async windowed(
+    chain: Chain,
+    token: RankedToken,
+    start: number | undefined,
+    end: number | undefined,
+    limit: number,
+    offset: number,
+  ): Promise<{ user: string; amount: string }[]> {
+    const plan = planWindow(start, end);
+    const parts: Prisma.Sql[] = [];
+    if (plan.days) {
+      parts.push(Prisma.sql`
+        SELECT user_address, amount FROM reward_daily_totals
+        WHERE chain_id = ${chain.chainId} AND token_address = ${token.address}
+          AND day BETWEEN ${plan.days.first}::date AND ${plan.days.last}::date`);
+    }
+    const rewardsOf =
+      token.address === ALL_XP_TOKEN ? Prisma.sql`kind = 'xp'` : Prisma.sql`token_address = ${token.address}`;
+    for (const edge of plan.edges) {
+      parts.push(Prisma.sql`
+        SELECT user_address, amount FROM completed_actions
+        WHERE chain_id = ${chain.chainId} AND ${rewardsOf}
+          AND block_time >= to_timestamp(${edge.from}::float8) AND block_time < to_timestamp(${edge.to}::float8)`);
+    }
+    if (parts.length === 0) return [];
+    return this.deps.prisma.$queryRaw<{ user: string; amount: string }[]>`
+      SELECT user_address AS "user", sum(amount)::text AS amount
+      FROM (${Prisma.join(parts, ' UNION ALL ')}) AS rewards
+      GROUP BY user_address
+      ORDER BY sum(amount) DESC, lower(user_address) LIMIT ${limit} OFFSET ${offset}`;
+  }
+
+  /**
+   * `token_address` when given (its decimals from the index: an ERC-20 of an app, or a badge with 0;
+   * any other token is read as having 0 decimals); else the app's XP token; else XP of every app.
+   */
+  private async rankedToken(chain: Chain, input: LeaderboardInput): Promise<RankedToken> {
+    if (input.app_id) {
+      const apps = await this.deps.prisma.$queryRaw<{ xp_token: string }[]>`
+        SELECT xp_token FROM indexed_apps WHERE chain_id = ${chain.chainId} AND address = ${input.app_id}`;
+      if (apps.length === 0) throw new AppNotFoundError();
+      if (!input.token_address) return { address: apps[0].xp_token, decimals: 18 };
+    }
+    if (!input.token_address) return { address: ALL_XP_TOKEN, decimals: 18 };
+    const tokens = await this.deps.prisma.$queryRaw<{ decimals: number }[]>`
+      SELECT decimals FROM indexed_tokens WHERE chain_id = ${chain.chainId} AND address = ${input.token_address}`;
+    return { address: input.token_address, decimals: tokens[0]?.decimals ?? 0 };
+  }
+}
