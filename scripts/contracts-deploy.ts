@@ -10,10 +10,10 @@
  */
 import { JsonRpcProvider, Wallet } from 'ethers';
 import { deployLaurel, ensureLaurelDeployed, type LaurelDeployment } from '../src/chain/deploy';
+import { ANVIL_CHAIN_ID } from '../src/embedded/anvil';
 
 /** Private key of anvil's first dev account (public knowledge; local chains only). */
 const ANVIL_DEV_KEY_0 = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
-const LOCAL_CHAIN_ID = 31337;
 
 const KNOWN_EXPLORERS: Record<number, string> = {
   1: 'https://etherscan.io',
@@ -61,7 +61,7 @@ export function parseDeployArgs(argv: string[]): DeployArgs {
 function walletFromEnv(provider: JsonRpcProvider, chainId: number): { wallet: Wallet; local: boolean } {
   const key = process.env.DEPLOYER_PRIVATE_KEY?.trim();
   if (!key) {
-    if (chainId !== LOCAL_CHAIN_ID) throw new Error('DEPLOYER_PRIVATE_KEY is not set');
+    if (chainId !== ANVIL_CHAIN_ID) throw new Error('DEPLOYER_PRIVATE_KEY is not set');
     return { wallet: new Wallet(ANVIL_DEV_KEY_0, provider), local: true };
   }
   try {

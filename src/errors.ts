@@ -12,6 +12,9 @@ export interface ValidationIssue {
 }
 
 export class AppError extends Error {
+  /** Response headers that go with this error over HTTP (e.g. `Retry-After`). */
+  readonly headers: Record<string, string> = {};
+
   constructor(
     /** Stable machine-readable code, e.g. `token_not_found`. */
     readonly code: string,
@@ -57,6 +60,7 @@ export class UnauthenticatedError extends AppError {
 export class RateLimitedError extends AppError {
   constructor(readonly retryAfterSeconds: number) {
     super('rate_limited', 'Too many requests', 429, { retry_after: retryAfterSeconds });
+    this.headers['Retry-After'] = String(retryAfterSeconds);
   }
 }
 

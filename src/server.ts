@@ -7,7 +7,7 @@ import { ChainRegistry, LOCAL_EXPLORER_URL } from './chain/registry';
 import { wantsLocalChain, type Config } from './config';
 import { createPrismaClient } from './db/prisma';
 import { migrate } from './db/migrator';
-import { startAnvil } from './embedded/anvil';
+import { ANVIL_MNEMONIC, startAnvil } from './embedded/anvil';
 import { startEmbeddedPostgres } from './embedded/postgres';
 import { ensureLaurelDeployed } from './chain/deploy';
 import { buildGraphQLSchema } from './graphql/schema';
@@ -17,10 +17,6 @@ import { startJobWorker } from './jobs/worker';
 import type { Logger } from './logger';
 import { Indexer } from './indexer/indexer';
 import { createModules, resolverClasses, type Services } from './modules';
-
-/** anvil's well-known development mnemonic; its first account deploys Laurel on the local chain. */
-export const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
-export const LOCAL_CHAIN_ID = 31337;
 
 const silentWorkerLogger = new WorkerLogger(() => () => undefined);
 
@@ -140,7 +136,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       progress(`worker      graphile-worker, concurrency ${config.workerConcurrency}`);
     }
 
-    const schema = await buildGraphQLSchema(resolverClasses, modules.resolvers);
+    const schema = await buildGraphQLSchema(resolverClasses, modules.instances);
     const http = await createHttpApp({
       log,
       schema,

@@ -8,13 +8,64 @@ export const addressSchema = z
   .regex(/^(0x)?[0-9a-fA-F]{40}$/, 'Invalid address')
   .transform((value) => getAddress(`0x${value.replace(/^0x/, '').toLowerCase()}`));
 
-export const chainSchema = z.string().min(1).max(255);
-
-/** The interface's amounts of credit, rewards, approvals and permits: formatted units, > 0. */
-export const positiveAmountSchema = z.number().positive();
+export const chainSchema = z.string().min(1).max(255).describe('Chain name (1..255), e.g. `local`');
 
 /** Query parameters documented as `^\d+$` strings (page, page_size, start, end). */
 export const digitsSchema = z.string().regex(/^\d+$/);
+
+/**
+ * A decimal amount as GraphQL's `Decimal` scalar parses it: the exact text the client sent. Only
+ * GraphQL produces these (a JSON body cannot), so REST keeps the interface's JSON numbers.
+ */
+export class DecimalInput {
+  constructor(readonly text: string) {}
+}
+
+/** An amount in formatted units: a JSON number (REST) or an exact decimal string (GraphQL). */
+export type Amount = number | string;
+
+interface ZodAmountDef extends z.ZodTypeDef {
+  number: z.ZodNumber;
+  allowZero: boolean;
+}
+
+const DECIMAL_TEXT = /^\d+(?:\.\d+)?(?:e[+-]?\d+)?$/;
+
+/**
+ * An amount: numbers are validated exactly as `z.number().positive()` (or `.min(0)`) would, so REST
+ * error bodies are zod's own; a GraphQL `Decimal` passes through as its exact text.
+ */
+export class ZodAmount extends z.ZodType<Amount, ZodAmountDef, unknown> {
+  _parse(input: z.ParseInput): z.ParseReturnType<Amount> {
+    if (!(input.data instanceof DecimalInput)) return this._def.number._parse(input);
+    const text = input.data.text;
+    if (this._def.allowZero || /[1-9]/.test(text.split('e')[0])) return z.OK(text);
+    z.addIssueToContext(this._getOrReturnCtx(input), {
+      code: z.ZodIssueCode.too_small,
+      minimum: 0,
+      inclusive: false,
+      exact: false,
+      type: 'number',
+    });
+    return z.INVALID;
+  }
+
+  static create(options: { allowZero: boolean }): ZodAmount {
+    const number = options.allowZero ? z.number().min(0) : z.number().positive();
+    return new ZodAmount({ number, allowZero: options.allowZero });
+  }
+}
+
+/** Whether `text` is a non-negative decimal, `1.5` or `15e-1` (what the `Decimal` scalar accepts). */
+export function isDecimalText(text: string): boolean {
+  return DECIMAL_TEXT.test(text);
+}
+
+/** The interface's amounts of credit, rewards, approvals and permits: formatted units, > 0. */
+export const positiveAmountSchema = ZodAmount.create({ allowZero: false });
+
+/** Amounts that may be 0 (a new token's initial supply). */
+export const nonNegativeAmountSchema = ZodAmount.create({ allowZero: true });
 
 /** Parses with zod and turns a failure into a ValidationError carrying zod's own issues. */
 export function parseInput<S extends z.ZodTypeAny>(schema: S, input: unknown): z.output<S> {

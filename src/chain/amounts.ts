@@ -1,13 +1,14 @@
 import { ValidationError } from '../errors';
+import { isDecimalText, type Amount } from '../validation';
 
 /** The largest value a uint256 holds. */
 export const MAX_UINT256 = (1n << 256n) - 1n;
 
 /**
- * Converts an amount given in formatted units (a JSON number, e.g. `1.5` tokens) into base units
- * (`1500000000000000000n` for 18 decimals), exactly.
+ * Converts an amount given in formatted units (a JSON number, e.g. `1.5` tokens, or GraphQL's exact
+ * decimal text, e.g. `"1.5"`) into base units (`1500000000000000000n` for 18 decimals), exactly.
  *
- * The number is read from its shortest round-trip decimal representation (`String(amount)`: what
+ * A number is read from its shortest round-trip decimal representation (`String(amount)`: what
  * the client wrote in its JSON, as far as a double can tell), including exponent notation
  * (`1e21`, `1e-7`), and shifted by `decimals` with bigint arithmetic: never a float multiplication,
  * so `0.1` with 18 decimals is exactly 100000000000000000n.
@@ -18,16 +19,20 @@ export const MAX_UINT256 = (1n << 256n) - 1n;
  * - a result of 0 (unless `allowZero`), or more than a uint256 holds.
  */
 export function toBaseUnits(
-  amount: number,
+  amount: Amount,
   decimals: number,
   field: string,
   options: { allowZero?: boolean } = {},
 ): bigint {
-  if (typeof amount !== 'number' || !Number.isFinite(amount)) {
+  if (typeof amount === 'string') {
+    if (!isDecimalText(amount)) throw ValidationError.field(field, `${field} is not a decimal number`);
+  } else if (typeof amount !== 'number' || !Number.isFinite(amount)) {
     throw ValidationError.field(field, `${field} must be a finite number`);
   }
   if (!Number.isInteger(decimals) || decimals < 0) throw new RangeError(`invalid decimals: ${decimals}`);
-  if (amount < 0) throw ValidationError.field(field, `${field} must not be negative`);
+  if (typeof amount === 'number' && amount < 0) {
+    throw ValidationError.field(field, `${field} must not be negative`);
+  }
 
   const match = /^(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/.exec(String(amount));
   if (!match) throw ValidationError.field(field, `${field} is not a decimal number`);

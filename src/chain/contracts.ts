@@ -49,7 +49,6 @@ export const laurelArtifacts = {
   CreditTokenDeployer: CreditTokenDeployerArtifact,
   Badge: BadgeArtifact,
 } as const;
-export type LaurelContractName = keyof typeof laurelArtifacts;
 
 export const appFactoryInterface = new Interface(AppFactoryArtifact.abi);
 export const appInterface = new Interface(AppArtifact.abi);
@@ -57,6 +56,16 @@ export const xpTokenInterface = new Interface(XPTokenArtifact.abi);
 export const creditTokenInterface = new Interface(CreditTokenArtifact.abi);
 export const creditTokenDeployerInterface = new Interface(CreditTokenDeployerArtifact.abi);
 export const badgeInterface = new Interface(BadgeArtifact.abi);
+
+/** Each contract's ethers Interface (built once), by contract name. */
+export const laurelInterfaces: Record<keyof typeof laurelArtifacts, Interface> = {
+  AppFactory: appFactoryInterface,
+  App: appInterface,
+  XPToken: xpTokenInterface,
+  CreditToken: creditTokenInterface,
+  CreditTokenDeployer: creditTokenDeployerInterface,
+  Badge: badgeInterface,
+};
 
 /** `App.RewardKind`, the `kind` of a `Rewarded` event. */
 export enum RewardKind {

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { getAddress, isError } from 'ethers';
 import { AppError } from '../errors';
 import { creditTokenInterface } from './contracts';
@@ -34,8 +35,11 @@ function unlessNotAToken<T>(call: Promise<T>): Promise<T | null> {
  * contract, or whose views revert or answer nothing, is not a Laurel token: null (not cached,
  * since a token may be deployed there later).
  */
+/** Tokens whose immutable facts are kept in memory (least recently used first out). */
+const TOKEN_CACHE_SIZE = 10_000;
+
 export class TokenDirectory {
-  private readonly known = new Map<string, TokenInfo>();
+  private readonly known = new LRUCache<string, TokenInfo>({ max: TOKEN_CACHE_SIZE });
   private readonly lookups = new Map<string, Promise<TokenInfo | null>>();
 
   constructor(private readonly chains: ChainRegistry) {}

@@ -1,11 +1,11 @@
-import { getAddress, isError, type Interface, type JsonRpcProvider } from 'ethers';
-import { nodeMessageOf } from './rpc-errors';
+import { getAddress, isError, type JsonRpcProvider } from 'ethers';
 import type { Config } from '../config';
 import type { PrismaClient } from '../db/prisma';
-import { AppError } from '../errors';
-import { decodeLaurelRevert, revertDataOf, type AbiErrorItem } from './contracts';
+import type { ContractCall, LaurelContractName, WriteFunctionName } from './abis';
+import { laurelInterfaces, revertDataOf } from './contracts';
 import { reserveNonce } from './nonces';
 import type { Chain, ChainRegistry } from './registry';
+import { transactionRevertedError } from './reverts';
 
 /** The unsigned EIP-1559 transaction every build answers, as the interface shows it. */
 export interface UnsignedTransactionJson {
@@ -15,55 +15,20 @@ export interface UnsignedTransactionJson {
   maxPriorityFeePerGas: string;
   maxFeePerGas: string;
   gasLimit: string;
-  /** Same value as gasLimit; only in credit creation, approval and ERC-20 reward responses. */
-  gas?: string;
   nonce: number;
   chainId: number;
   type: 2;
 }
 
-export interface BuildRequest {
+/** A build: one Laurel contract function called by `from` on `chain`, checked against the ABI. */
+export type BuildRequest<C extends LaurelContractName, F extends WriteFunctionName<C>> = ContractCall<
+  C,
+  F
+> & {
   chain: Chain;
   /** The sender: the caller's wallet (ctx.account.address). */
   from: string;
-  /** The contract called. */
-  to: string;
-  /** Encoded call data. */
-  data: string;
-  /** For error reports (`function_name`). */
-  functionName: string;
-  /** The called contract's ABI: its custom errors are decoded first. */
-  contractInterface: Interface;
-  /** Whether the answer carries `gas` (credit creation, approval and ERC-20 rewards). */
-  includeGas: boolean;
-}
-
-/** `error.transaction_error` of a build whose simulation reverted. */
-export interface TransactionErrorDetails {
-  /** `NotOperator(0xAbC…)`, the `Error(string)` message, or `execution reverted`. */
-  reason: string;
-  message: string;
-  /** The node's own message. */
-  detailsMessage: string;
-  contract_address: string;
-  chain_id: number;
-  function_name: string;
-  data: {
-    abiItem: { inputs: AbiErrorItem['inputs']; name: string; type: string } | null;
-    errorName: string | null;
-  };
-}
-
-/**
- * The simulation of a transaction being built reverted: 422, code `transaction_error`, with the
- * decoded revert under `transaction_error` (Shape B `error.transaction_error`, Shape A
- * `transaction_error`, GraphQL `extensions.transaction_error`).
- */
-export class TransactionRevertedError extends AppError {
-  constructor(readonly transactionError: TransactionErrorDetails) {
-    super('transaction_error', transactionError.message, 422, { transaction_error: transactionError });
-  }
-}
+};
 
 /** Gas limit = estimate + 20 %. */
 const GAS_HEADROOM_PERCENT = 120n;
@@ -81,72 +46,6 @@ interface FeeCacheEntry {
   blockNumber: number;
   fees: Fees;
   checkedAt: number;
-}
-
-function formatArgument(value: unknown): string {
-  if (typeof value === 'bigint') return value.toString();
-  if (typeof value === 'string') return value;
-  if (Array.isArray(value)) return `[${value.map(formatArgument).join(', ')}]`;
-  return String(value);
-}
-
-interface DecodedRevert {
-  errorName: string;
-  args: unknown[];
-  abiItem: { inputs: AbiErrorItem['inputs']; name: string; type: string };
-}
-
-function decodeRevert(contractInterface: Interface, data: string | null): DecodedRevert | null {
-  if (!data) return null;
-  // Every Laurel contract's errors (with the ABI items as compiled, internalType included) first.
-  const laurel = decodeLaurelRevert(data);
-  if (laurel) {
-    const { inputs, name, type } = laurel.abiItem;
-    return { errorName: laurel.errorName, args: laurel.args, abiItem: { inputs, name, type } };
-  }
-  try {
-    const parsed = contractInterface.parseError(data);
-    if (!parsed) return null;
-    const json = JSON.parse(parsed.fragment.format('json')) as DecodedRevert['abiItem'];
-    return {
-      errorName: parsed.name,
-      args: parsed.args.toArray(true),
-      abiItem: { inputs: json.inputs, name: json.name, type: 'error' },
-    };
-  } catch {
-    return null;
-  }
-}
-
-/** Turns a reverted simulation into the documented `transaction_error`. */
-export function transactionRevertedError(
-  error: unknown,
-  context: { chain: Chain; to: string; functionName: string; contractInterface: Interface },
-): TransactionRevertedError {
-  const data = revertDataOf(error);
-  const decoded = decodeRevert(context.contractInterface, data);
-  let reason: string;
-  if (!decoded) {
-    // No revert data at all (ethers calls it "require(false)"): out of gas, or an invalid
-    // operation such as an amount too large for one transaction.
-    reason =
-      data && data !== '0x'
-        ? `unknown custom error ${data.slice(0, 10)}`
-        : 'execution reverted without a reason (out of gas or an invalid operation)';
-  } else if (decoded.errorName === 'Error') {
-    reason = String(decoded.args[0]);
-  } else {
-    reason = `${decoded.errorName}(${decoded.args.map(formatArgument).join(', ')})`;
-  }
-  return new TransactionRevertedError({
-    reason,
-    message: `The contract function "${context.functionName}" reverted with the following reason: ${reason}`,
-    detailsMessage: nodeMessageOf(error, 'execution reverted'),
-    contract_address: getAddress(context.to),
-    chain_id: context.chain.chainId,
-    function_name: context.functionName,
-    data: { abiItem: decoded?.abiItem ?? null, errorName: decoded?.errorName ?? null },
-  });
 }
 
 function isRevert(error: unknown): boolean {
@@ -176,19 +75,25 @@ export class TransactionBuilder {
 
   constructor(private readonly deps: TransactionBuilderDeps) {}
 
-  async build(request: BuildRequest): Promise<UnsignedTransactionJson> {
-    const { chain } = request;
+  async build<C extends LaurelContractName, F extends WriteFunctionName<C>>(
+    request: BuildRequest<C, F>,
+  ): Promise<UnsignedTransactionJson> {
+    const { chain, functionName } = request;
     const from = getAddress(request.from);
-    const to = getAddress(request.to);
+    const to = getAddress(request.address);
+    const data = laurelInterfaces[request.contract].encodeFunctionData(
+      functionName,
+      request.args as unknown[],
+    );
     // provider.send, not estimateGas()/getTransactionCount(): ethers caches identical requests for
     // 250 ms, which would hand out a stale pending nonce or a stale simulation.
     const [estimate, fees, pendingNonce] = await this.deps.chains.call(chain, (provider) =>
       Promise.all([
         provider
-          .send('eth_estimateGas', [{ from, to, data: request.data }])
+          .send('eth_estimateGas', [{ from, to, data }])
           .then((value: string) => BigInt(value))
           .catch((error: unknown) => {
-            if (isRevert(error)) throw transactionRevertedError(error, { ...request, to });
+            if (isRevert(error)) throw transactionRevertedError(error, { chain, to, functionName });
             throw error;
           }),
         this.fees(chain, provider),
@@ -206,11 +111,10 @@ export class TransactionBuilder {
     const gasLimit = ((estimate * GAS_HEADROOM_PERCENT + 99n) / 100n).toString();
     return {
       to,
-      data: request.data,
+      data,
       maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString(),
       maxFeePerGas: fees.maxFeePerGas.toString(),
       gasLimit,
-      ...(request.includeGas ? { gas: gasLimit } : {}),
       nonce,
       chainId: chain.chainId,
       type: 2,

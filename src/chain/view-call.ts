@@ -1,9 +1,26 @@
-import type { Interface, JsonRpcProvider } from 'ethers';
+import type { Interface, JsonRpcProvider, Result } from 'ethers';
 
 /**
- * One read-only contract call (eth_call), decoded to its first return value. Calls made in the same
+ * One read-only contract call (eth_call), decoded to all its return values. Calls made in the same
  * tick on one provider go out as one JSON-RPC batch. A revert rejects with ethers' CALL_EXCEPTION.
  */
+export async function viewCallResult(
+  provider: JsonRpcProvider,
+  contractInterface: Interface,
+  to: string,
+  method: string,
+  args: readonly unknown[] = [],
+): Promise<Result> {
+  // provider.send, not provider.call(): ethers caches identical calls for 250 ms, and these views
+  // (operators, badge lists) change with every transaction.
+  const result = (await provider.send('eth_call', [
+    { to, data: contractInterface.encodeFunctionData(method, args) },
+    'latest',
+  ])) as string;
+  return contractInterface.decodeFunctionResult(method, result);
+}
+
+/** viewCallResult's first return value: the usual case of a view with one output. */
 export async function viewCall<T>(
   provider: JsonRpcProvider,
   contractInterface: Interface,
@@ -11,11 +28,5 @@ export async function viewCall<T>(
   method: string,
   args: readonly unknown[] = [],
 ): Promise<T> {
-  // provider.send, not provider.call(): ethers caches identical calls for 250 ms, and these views
-  // (operators, badge lists) change with every transaction.
-  const result = (await provider.send('eth_call', [
-    { to, data: contractInterface.encodeFunctionData(method, args) },
-    'latest',
-  ])) as string;
-  return contractInterface.decodeFunctionResult(method, result)[0] as T;
+  return (await viewCallResult(provider, contractInterface, to, method, args))[0] as T;
 }

@@ -7,6 +7,15 @@ const graphqlCodes: Record<string, string> = {
   unauthenticated: 'UNAUTHENTICATED',
 };
 
+function graphqlCodeOf(error: AppError): string {
+  return graphqlCodes[error.code] ?? error.code.toUpperCase();
+}
+
+/** A whole GraphQL response refusing the request before execution (e.g. over the rate limit). */
+export function graphqlErrorBody(error: AppError): { errors: GraphQLFormattedError[] } {
+  return { errors: [{ message: error.message, extensions: { code: graphqlCodeOf(error) } }] };
+}
+
 /** AppErrors keep their message and details under `extensions`; anything else is masked. */
 export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const original = unwrapResolverError(error);
@@ -16,7 +25,7 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
       locations: formatted.locations,
       path: formatted.path,
       extensions: {
-        code: graphqlCodes[original.code] ?? original.code.toUpperCase(),
+        code: graphqlCodeOf(original),
         http_status: original.httpStatus,
         ...(original instanceof ValidationError ? { issues: original.issues } : {}),
         ...original.details,

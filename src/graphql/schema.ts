@@ -1,25 +1,39 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
-import { buildSchema, type NonEmptyArray } from 'type-graphql';
+import { buildSchema, type ClassType, type NonEmptyArray } from 'type-graphql';
 import type { RequestContext } from '../context';
 import { UnauthenticatedError } from '../errors';
 
-// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export type ResolverClass = Function;
+/** A resolver class with the one instance that GraphQL (and REST) call. */
+export interface ResolverInstance {
+  resolverClass: ClassType;
+  resolver: object;
+}
 
 /**
- * Builds the executable schema. `instances` are the resolver objects the REST routes call too,
- * so both APIs run the very same methods. Operations marked @Authorized need an API key.
+ * Builds the executable schema from resolver classes. With `instances`, every class must have
+ * one (checked here, at start, not on the first request): both APIs then run the very same
+ * objects. Without, the schema can be printed but not executed (schema emission).
  */
 export async function buildGraphQLSchema(
-  resolverClasses: NonEmptyArray<ResolverClass>,
-  instances: object[] = [],
+  resolverClasses: readonly ClassType[],
+  instances?: readonly ResolverInstance[],
 ): Promise<GraphQLSchema> {
+  const byClass = new Map(instances?.map(({ resolverClass, resolver }) => [resolverClass, resolver]));
+  if (instances) {
+    const missing = resolverClasses.filter((resolverClass) => !byClass.has(resolverClass));
+    if (missing.length) {
+      throw new Error(
+        `no instance of resolver ${missing.map((resolverClass) => resolverClass.name).join(', ')}`,
+      );
+    }
+  }
+  if (resolverClasses.length === 0) throw new Error('no resolver classes');
   return buildSchema({
-    resolvers: resolverClasses,
+    resolvers: resolverClasses as NonEmptyArray<ClassType>,
     container: {
-      get: (someClass: ResolverClass) => {
-        const instance = instances.find((candidate) => candidate instanceof someClass);
-        if (!instance) throw new Error(`no instance of resolver ${someClass.name}`);
+      get: (resolverClass: ClassType) => {
+        const instance = byClass.get(resolverClass);
+        if (!instance) throw new Error(`no instance of resolver ${resolverClass.name}`);
         return instance;
       },
     },

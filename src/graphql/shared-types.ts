@@ -42,3 +42,16 @@ export class UnsignedTransactionPayload {
   @Field(() => UnsignedTransaction)
   unsignedTransaction!: UnsignedTransaction;
 }
+
+/**
+ * The answer of an operation that builds a transaction. `withGas` repeats gasLimit as `gas`: the
+ * interface shows it on credit creation, approval and ERC-20 reward responses only.
+ */
+export function unsignedTransactionPayload(
+  transaction: UnsignedTransactionJson,
+  options: { withGas: boolean } = { withGas: false },
+): UnsignedTransactionPayload {
+  return {
+    unsignedTransaction: options.withGas ? { ...transaction, gas: transaction.gasLimit } : transaction,
+  };
+}

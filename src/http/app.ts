@@ -2,25 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
-import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
+import express, { type ErrorRequestHandler } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import type { AuthenticatedAccount, RequestContext } from '../context';
-import { AppError, RateLimitedError, UnauthenticatedError, ValidationError } from '../errors';
-import { formatGraphQLError } from '../graphql/format-error';
+import type { RequestContext } from '../context';
+import { AppError, ValidationError } from '../errors';
+import { formatGraphQLError, graphqlErrorBody } from '../graphql/format-error';
 import { playgroundAssets, playgroundPage } from '../graphql/playground';
 import type { Logger } from '../logger';
-import { renderError, renderInternalError, SHAPE_A, SHAPE_C } from './error-shapes';
+import { authenticateRequests, type RequestAuthenticator } from './authenticate';
+import { renderInternalError, sendError, SHAPE_A, SHAPE_C } from './error-shapes';
 import { requestContext } from './rest';
 
 export const API_PREFIXES = ['/v1', '/api/v1'] as const;
-
-/** What the HTTP layer needs from the accounts module. */
-export interface RequestAuthenticator {
-  /** Resolves an X-API-KEY value; throws UnauthenticatedError for an unknown or revoked key. */
-  authenticate(apiKey: string): Promise<AuthenticatedAccount>;
-  /** Counts one request of the key; throws RateLimitedError over the limit. */
-  countRequest(account: AuthenticatedAccount): Promise<void>;
-}
 
 export interface HttpAppOptions {
   log: Logger;
@@ -32,17 +25,6 @@ export interface HttpAppOptions {
   mountApi: (router: express.Router) => void;
   /** For GET /ready. */
   readiness: () => Promise<{ ready: boolean; checks: Record<string, unknown> }>;
-}
-
-function apiKeyOf(req: Request): string | undefined {
-  const value = req.header('x-api-key');
-  return value && value.trim() ? value.trim() : undefined;
-}
-
-function sendError(res: Response, error: AppError): void {
-  const { status, body } = renderError(SHAPE_A, error);
-  if (error instanceof RateLimitedError) res.setHeader('Retry-After', String(error.retryAfterSeconds));
-  res.status(status).json(body);
 }
 
 export async function createHttpApp(
@@ -95,22 +77,10 @@ export async function createHttpApp(
   app.use(root);
 
   /** Every {base_url} route needs a valid key, counted against the key's rate limit. */
-  const requireApiKey: RequestHandler = async (req, res, next) => {
-    const apiKey = apiKeyOf(req);
-    if (!apiKey) {
-      sendError(res, new UnauthenticatedError('Missing API key: send it in the X-API-KEY header'));
-      return;
-    }
-    try {
-      const account = await options.authenticator.authenticate(apiKey);
-      await options.authenticator.countRequest(account);
-      requestContext(res).account = account;
-      next();
-    } catch (error) {
-      if (error instanceof AppError) sendError(res, error);
-      else next(error);
-    }
-  };
+  const requireApiKey = authenticateRequests(options.authenticator, {
+    required: true,
+    refuse: (res, error) => sendError(res, SHAPE_A, error),
+  });
   const api = express.Router();
   options.mountApi(api);
   for (const prefix of API_PREFIXES) app.use(prefix, requireApiKey, api);
@@ -135,25 +105,10 @@ export async function createHttpApp(
   });
   app.use(
     '/graphql',
-    async (req, res, next) => {
-      const apiKey = apiKeyOf(req);
-      if (!apiKey) return next();
-      try {
-        const account = await options.authenticator.authenticate(apiKey);
-        await options.authenticator.countRequest(account);
-        requestContext(res).account = account;
-      } catch (error) {
-        if (error instanceof RateLimitedError) {
-          res.setHeader('Retry-After', String(error.retryAfterSeconds));
-          res
-            .status(429)
-            .json({ errors: [{ message: error.message, extensions: { code: 'RATE_LIMITED' } }] });
-          return;
-        }
-        if (!(error instanceof UnauthenticatedError)) return next(error);
-      }
-      next();
-    },
+    authenticateRequests(options.authenticator, {
+      required: false,
+      refuse: (res, error) => res.set(error.headers).status(error.httpStatus).json(graphqlErrorBody(error)),
+    }),
     expressMiddleware(apollo, { context: async ({ res }) => requestContext(res) }),
   );
 
@@ -169,8 +124,7 @@ export async function createHttpApp(
       const malformed = new ValidationError([
         { code: 'invalid_json', path: [], message: `Malformed JSON body: ${(error as Error).message}` },
       ]);
-      const { status, body } = renderError(SHAPE_C, malformed);
-      res.status(status).json(body);
+      sendError(res, SHAPE_C, malformed);
       return;
     }
     if (type === 'entity.too.large') {
@@ -178,7 +132,7 @@ export async function createHttpApp(
       return;
     }
     if (error instanceof AppError) {
-      sendError(res, error);
+      sendError(res, SHAPE_A, error);
       return;
     }
     const requestId = ctx?.requestId ?? 'unknown';

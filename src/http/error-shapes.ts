@@ -1,3 +1,4 @@
+import type { Response } from 'express';
 import { AppError, ValidationError, summarizeIssues, type ValidationIssue } from '../errors';
 
 /**
@@ -68,6 +69,12 @@ export function renderError(shapes: ErrorShapes, error: AppError): { status: num
     return { status: error.httpStatus, body: renderValidation(shapes.validation, error.issues) };
   }
   return { status: error.httpStatus, body: renderFailure(shapes.failure, error) };
+}
+
+/** Answers an AppError over HTTP in the given documented shape, with the headers it carries. */
+export function sendError(res: Response, shapes: ErrorShapes, error: AppError): void {
+  const { status, body } = renderError(shapes, error);
+  res.set(error.headers).status(status).json(body);
 }
 
 export function renderInternalError(requestId: string): { status: number; body: object } {

@@ -1,35 +1,56 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
-import type { z } from 'zod';
-import type { RequestContext } from '../context';
+import { requireAccount, type RequestContext } from '../context';
 import { AppError } from '../errors';
+import { operationOf } from '../graphql/operation';
 import { parseInput } from '../validation';
-import { renderError, type ErrorShapes } from './error-shapes';
+import { sendError, type ErrorShapes } from './error-shapes';
 
 /** The documented success envelope: `{status:'success', ...}`, `{success:true, ...}` or the result as is. */
 export type SuccessEnvelope = 'status' | 'success' | 'none';
 
-export interface RestEndpoint<S extends z.ZodTypeAny> {
-  method: 'get' | 'post' | 'delete';
+/** The names of a resolver's methods. */
+export type OperationName<R> = {
+  [K in keyof R]: R[K] extends (...args: never[]) => Promise<unknown> ? K : never;
+}[keyof R] &
+  string;
+
+type ResultOf<R, K extends OperationName<R>> = R[K] extends (...args: never[]) => Promise<infer T>
+  ? T
+  : never;
+
+export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
+
+interface RouteOf<R, K extends OperationName<R>> {
+  method: HttpMethod;
+  /** Express path, relative to {base_url} (or {auth_url} for the key routes). */
   path: string;
-  /** The operation's zod schema: the same one GraphQL validates with. */
-  input: S;
-  /** Where the input comes from; by default the query string for GET, the JSON body otherwise. */
-  source?: (req: Request) => unknown;
+  /** The resolver method (an @Operation) this path calls: its input schema parses the request. */
+  operation: K;
+  /** The documented failure bodies of this path. */
   errors: ErrorShapes;
   envelope: SuccessEnvelope;
-  /** Calls the operation's resolver method and returns its result. */
-  handle: (input: z.output<S>, ctx: RequestContext) => Promise<object>;
-  /** HTTP status of a success (default 200); a function when the result decides it. */
-  status?: number | ((result: object) => number);
+  /** Where the input comes from; by default the query string and path parameters for GET and DELETE, the JSON body otherwise. */
+  source?: (req: Request) => unknown;
+  /** The documented body of a result (before the envelope); by default the result itself. */
+  body?: (result: ResultOf<R, K>) => object;
+  /** HTTP status of a success (default 200). */
+  status?: (result: ResultOf<R, K>) => number;
 }
+
+/** A REST path of a resolver's operation. */
+export type RestRoute<R> = { [K in OperationName<R>]: RouteOf<R, K> }[OperationName<R>];
 
 export function requestContext(res: Response): RequestContext {
   return res.locals.ctx as RequestContext;
 }
 
-function defaultSource(method: RestEndpoint<z.ZodTypeAny>['method'], req: Request): unknown {
+function defaultSource(method: HttpMethod, req: Request): unknown {
   if (method === 'get' || method === 'delete') return { ...req.query, ...req.params };
-  return req.body ?? {};
+  const body: unknown = req.body ?? {};
+  const params = Object.keys(req.params ?? {});
+  return params.length && typeof body === 'object' && !Array.isArray(body)
+    ? { ...body, ...req.params }
+    : body;
 }
 
 export function envelope(kind: SuccessEnvelope, result: object): object {
@@ -39,31 +60,34 @@ export function envelope(kind: SuccessEnvelope, result: object): object {
 }
 
 /**
- * Maps a documented REST path onto an operation: parse with the operation's zod schema, call
- * the resolver method, wrap the documented envelope, and render any AppError in the endpoint's
- * documented shape. Unexpected errors go on to the app's error handler (500).
+ * Mounts REST paths onto a resolver's operations: parse the request with the operation's own
+ * schema, call the very method GraphQL calls, wrap the documented envelope, and render an
+ * AppError in the path's documented shape. Unexpected errors go on to the app's handler (500).
  */
-export function mount<S extends z.ZodTypeAny>(router: Router, endpoint: RestEndpoint<S>): void {
-  const handler: RequestHandler = async (req, res, next) => {
-    const ctx = requestContext(res);
-    try {
-      const raw = endpoint.source ? endpoint.source(req) : defaultSource(endpoint.method, req);
-      const input = parseInput(endpoint.input, raw);
-      const result = await endpoint.handle(input, ctx);
-      const status =
-        typeof endpoint.status === 'function' ? endpoint.status(result) : (endpoint.status ?? 200);
-      res.status(status).json(envelope(endpoint.envelope, result));
-    } catch (error) {
-      if (error instanceof AppError) {
-        const { status, body } = renderError(endpoint.errors, error);
-        if (error.httpStatus === 429 && 'retryAfterSeconds' in error) {
-          res.setHeader('Retry-After', String(error.retryAfterSeconds));
-        }
-        res.status(status).json(body);
-        return;
+export function mountRoutes<R extends object>(
+  router: Router,
+  resolver: R,
+  routes: readonly RestRoute<R>[],
+): void {
+  for (const route of routes) {
+    const operation = operationOf(resolver.constructor, route.operation);
+    const method = (
+      resolver[route.operation] as (input: unknown, ctx: RequestContext) => Promise<object>
+    ).bind(resolver);
+    const shape = (route.body ?? ((result: object) => result)) as (result: object) => object;
+    const status = (route.status ?? (() => 200)) as (result: object) => number;
+    const handler: RequestHandler = async (req, res, next) => {
+      const ctx = requestContext(res);
+      try {
+        if (!operation.public) requireAccount(ctx);
+        const raw = route.source ? route.source(req) : defaultSource(route.method, req);
+        const result = await method(parseInput(operation.input, raw), ctx);
+        res.status(status(result)).json(envelope(route.envelope, shape(result)));
+      } catch (error) {
+        if (error instanceof AppError) sendError(res, route.errors, error);
+        else next(error);
       }
-      next(error);
-    }
-  };
-  router[endpoint.method](endpoint.path, handler);
+    };
+    router[route.method](route.path, handler);
+  }
 }

@@ -1,4 +1,5 @@
 import type { Prisma, PrismaClient } from '../db/prisma';
+import type { JobDefinition } from './jobs';
 
 type SqlClient = PrismaClient | Prisma.TransactionClient;
 
@@ -6,25 +7,27 @@ export interface JobOptions {
   /** Dedupes: a job with the same key replaces the pending one. */
   jobKey?: string;
   runAt?: Date;
+  /** Default: the job definition's. */
   maxAttempts?: number;
 }
 
 /**
  * Enqueues a graphile-worker job through `graphile_worker.add_job`, on whatever client is given:
  * pass the transaction's client so the job exists exactly when the change that caused it commits.
+ * The payload is checked against the job's definition at compile time.
  */
-export async function enqueueJob(
+export async function enqueueJob<P>(
   client: SqlClient,
-  task: string,
-  payload: Record<string, unknown>,
+  job: JobDefinition<P>,
+  payload: P,
   options: JobOptions = {},
 ): Promise<void> {
   await client.$executeRaw`SELECT graphile_worker.add_job(
-    identifier => ${task}::text,
+    identifier => ${job.name}::text,
     payload => ${JSON.stringify(payload)}::json,
     job_key => ${options.jobKey ?? null}::text,
     run_at => ${options.runAt ?? null}::timestamptz,
-    max_attempts => ${options.maxAttempts ?? null}::int
+    max_attempts => ${options.maxAttempts ?? job.maxAttempts ?? null}::int
   )`;
 }
 

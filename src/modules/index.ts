@@ -1,114 +1,69 @@
 import type { Router } from 'express';
-import type { NonEmptyArray } from 'type-graphql';
-import type { ChainRegistry } from '../chain/registry';
-import type { Config } from '../config';
-import type { PrismaClient } from '../db/prisma';
-import type { RequestAuthenticator } from '../http/app';
-import type { Logger } from '../logger';
-import type { ResolverClass } from '../graphql/schema';
-import { AuthResolver } from './auth/auth.resolver';
-import { mountAuthApiRoutes, mountAuthRootRoutes } from './auth/auth.routes';
-import { AuthService } from './auth/auth.service';
-import { ChainsResolver } from './chains/chains.resolver';
-import { mountChainsRoutes } from './chains/chains.routes';
-import { TransactionsResolver } from './transactions/transactions.resolver';
-import { mountTransactionsRoutes } from './transactions/transactions.routes';
-import { TransactionsService } from './transactions/transactions.service';
-import { CreditResolver } from './credit/credit.resolver';
-import { mountCreditRoutes } from './credit/credit.routes';
-import { CreditService } from './credit/credit.service';
 import { TokenDirectory } from '../chain/tokens';
 import { TransactionBuilder } from '../chain/transaction-builder';
-import { AppsResolver } from './apps/apps.resolver';
-import { mountAppsRoutes } from './apps/apps.routes';
-import { AppsService } from './apps/apps.service';
-import { BadgesResolver } from './badges/badges.resolver';
-import { mountBadgesRoutes } from './badges/badges.routes';
-import { BadgesService } from './badges/badges.service';
-import { RewardsResolver } from './rewards/rewards.resolver';
-import { mountRewardsRoutes } from './rewards/rewards.routes';
-import { RewardsService } from './rewards/rewards.service';
+import type { RequestAuthenticator } from '../http/authenticate';
+import { appsModule } from './apps/apps.module';
+import { authModule } from './auth/auth.module';
+import { badgesModule } from './badges/badges.module';
+import { chainsModule } from './chains/chains.module';
+import { creditModule } from './credit/credit.module';
+import type { LaurelModule, ModuleDeps, ModuleInstance, ServiceSource, SharedDeps } from './module';
+import { rewardsModule } from './rewards/rewards.module';
+import { transactionsModule } from './transactions/transactions.module';
 
-/** The shared dependencies every module's service is built from. */
-export interface Services {
-  config: Config;
-  log: Logger;
-  prisma: PrismaClient;
-  chains: ChainRegistry;
-}
-
-/** Every resolver class, in one list: the GraphQL schema (and schema.graphql) is built from it. */
-export const resolverClasses: NonEmptyArray<ResolverClass> = [
-  AuthResolver,
-  ChainsResolver,
-  TransactionsResolver,
-  CreditResolver,
-  AppsResolver,
-  BadgesResolver,
-  RewardsResolver,
+/**
+ * Every module, listed once. The GraphQL schema (and schema.graphql), the REST routes and the
+ * services all come from this list.
+ */
+export const laurelModules: readonly LaurelModule<unknown>[] = [
+  authModule,
+  chainsModule,
+  appsModule,
+  badgesModule,
+  creditModule,
+  rewardsModule,
+  transactionsModule,
 ];
 
+/** The resolver classes of every module, for building (or printing) the GraphQL schema. */
+export const resolverClasses = laurelModules.map((module) => module.resolverClass);
+
+/** The dependencies modules are built from: configuration, database and chains. */
+export type Services = Omit<SharedDeps, 'builder' | 'tokens'>;
+
 export interface Modules {
-  resolvers: object[];
+  /** Each module with its one resolver instance: GraphQL and REST call the same objects. */
+  instances: ModuleInstance[];
   authenticator: RequestAuthenticator;
   /** {auth_url} routes. */
   mountRoot(router: Router): void;
   /** {base_url} routes. */
   mountApi(router: Router): void;
-  /** The one transaction builder (fee cache, nonce reservation) every write operation uses. */
-  builder: TransactionBuilder;
-  /** The one credit/point token lookup (cached). */
-  tokens: TokenDirectory;
 }
 
-/** Builds each module's service and resolver once; REST routes and GraphQL share the instances. */
+/** Builds every module's service and resolver once (a service is built when first needed). */
 export function createModules(services: Services): Modules {
-  // The shared chain layer, one of each: the transaction builder, the token directory, app lookup.
-  const builder = new TransactionBuilder(services);
-  const tokens = new TokenDirectory(services.chains);
-  const appsService = new AppsService({ chains: services.chains, builder });
-  const authService = new AuthService(services.prisma, services.config, services.log);
-  const authResolver = new AuthResolver(authService);
-  const chainsResolver = new ChainsResolver(services.chains);
-  const transactionsResolver = new TransactionsResolver(new TransactionsService(services));
-  const creditService = new CreditService({ ...services, builder, tokens, apps: appsService });
-  const creditResolver = new CreditResolver(creditService);
-  const appsResolver = new AppsResolver(appsService);
-  const badgesService = new BadgesService({ chains: services.chains, builder, apps: appsService });
-  const badgesResolver = new BadgesResolver(badgesService);
-  const rewardsResolver = new RewardsResolver(
-    new RewardsService({
-      chains: services.chains,
-      builder,
-      tokens,
-      apps: appsService,
-      badges: badgesService,
-    }),
-  );
+  const built = new Map<ServiceSource<unknown>, unknown>();
+  const building = new Set<ServiceSource<unknown>>();
+  const deps: ModuleDeps = {
+    ...services,
+    builder: new TransactionBuilder(services),
+    tokens: new TokenDirectory(services.chains),
+    serviceOf: <S>(module: ServiceSource<S>): S => {
+      if (!built.has(module)) {
+        if (building.has(module)) throw new Error(`module ${module.name}: its service depends on itself`);
+        building.add(module);
+        built.set(module, module.service(deps));
+        building.delete(module);
+      }
+      return built.get(module) as S;
+    },
+  };
+  const instances = laurelModules.map((module) => module.instantiate(deps));
   return {
-    resolvers: [
-      authResolver,
-      chainsResolver,
-      transactionsResolver,
-      creditResolver,
-      appsResolver,
-      badgesResolver,
-      rewardsResolver,
-    ],
-    authenticator: authService,
-    builder,
-    tokens,
-    mountRoot: (router) => {
-      mountAuthRootRoutes(router, authResolver);
-    },
-    mountApi: (router) => {
-      mountAuthApiRoutes(router, authResolver);
-      mountChainsRoutes(router, chainsResolver);
-      mountTransactionsRoutes(router, transactionsResolver);
-      mountCreditRoutes(router, creditResolver);
-      mountAppsRoutes(router, appsResolver);
-      mountBadgesRoutes(router, badgesResolver);
-      mountRewardsRoutes(router, rewardsResolver);
-    },
+    instances,
+    authenticator: deps.serviceOf(authModule),
+    mountRoot: (router) => instances.forEach((instance) => instance.mountAuthRoutes(router)),
+    mountApi: (router) => instances.forEach((instance) => instance.mountRoutes(router)),
   };
 }

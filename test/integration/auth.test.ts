@@ -1,12 +1,13 @@
-import { parseCrontab, type JobHelpers } from 'graphile-worker';
+import { parseCrontab } from 'graphile-worker';
 import { Client } from 'pg';
 import { HDNodeWallet, Wallet } from 'ethers';
 import { loadConfig } from '../../src/config';
 import { crontab } from '../../src/jobs/tasks';
-import { maintenance__prune } from '../../src/jobs/tasks/maintenance__prune';
+import { jobs } from '../../src/jobs/jobs';
 import { createLogger } from '../../src/logger';
 import { startLaurel, type Laurel } from '../../src/server';
 import { issueApiKey } from '../helpers/auth';
+import { runJobOnce } from '../helpers/jobs';
 import { graphql, request, startTestLaurel, type TestLaurel } from '../helpers/laurel';
 
 const FAILED = { error: 'Signature verification failed' };
@@ -683,17 +684,7 @@ describe('maintenance__prune', () => {
       [address],
     );
 
-    const client = new Client({ connectionString: db });
-    await client.connect();
-    try {
-      const helpers = {
-        withPgClient: (callback: (pgClient: Client) => Promise<unknown>) => callback(client),
-        logger: { info: () => undefined },
-      } as unknown as JobHelpers;
-      await maintenance__prune({}, helpers);
-    } finally {
-      await client.end();
-    }
+    await runJobOnce(laurel, jobs.prune, {});
 
     const counters = await sql<{ api_key_id: string; age: string }>(
       db,

@@ -144,6 +144,64 @@ describe('POST /reward/XP', () => {
     expect((await xpBalance(appId, receiver)) - before).toBe(100_000_000_000n);
   });
 
+  it('GraphQL amounts are exact Decimals: every digit of a string survives, numbers are accepted too', async () => {
+    const build = (amount: string) =>
+      graphql<{ rewardXP: { unsignedTransaction: Unsigned } }>(
+        laurel.url,
+        `
+          mutation ($app: String!, $receiver: String!, $amount: Decimal!) {
+            rewardXP(chain: "local", app_id: $app, action_id: "exact", receiver: $receiver, amount: $amount) {
+              unsignedTransaction {
+                to
+                data
+                maxPriorityFeePerGas
+                maxFeePerGas
+                gasLimit
+                nonce
+                chainId
+                type
+              }
+            }
+          }
+        `,
+        { apiKey: ownerKey, variables: { app: appId, receiver, amount } },
+      );
+    const calldata = (wei: bigint) =>
+      appInterface.encodeFunctionData('rewardXP', [receiver, wei, encodeActionId('exact')]);
+
+    // A double would round this to 123456789.12345679. Each build is executed: a built transaction
+    // holds its sender's nonce until it is sent.
+    const before = await xpBalance(appId, receiver);
+    const exact = await build('123456789.123456789123456789');
+    expect(exact.body.errors).toBeUndefined();
+    expect(exact.body.data!.rewardXP.unsignedTransaction.data).toBe(calldata(123456789_123456789123456789n));
+    await api.execute(exact.body.data!.rewardXP.unsignedTransaction);
+
+    const literal = await graphql<{ rewardXP: { unsignedTransaction: Unsigned } }>(
+      laurel.url,
+      `mutation { rewardXP(chain: "local", app_id: "${appId}", action_id: "exact", receiver: "${receiver}",
+         amount: 0.000000000000000001) {
+           unsignedTransaction { to data maxPriorityFeePerGas maxFeePerGas gasLimit nonce chainId type } } }`,
+      { apiKey: ownerKey },
+    );
+    expect(literal.body.data!.rewardXP.unsignedTransaction.data).toBe(calldata(1n));
+    await api.execute(literal.body.data!.rewardXP.unsignedTransaction);
+    expect((await xpBalance(appId, receiver)) - before).toBe(123456789_123456789123456789n + 1n);
+
+    const zero = await build('0.0');
+    expect(zero.body.errors![0].extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      issues: [expect.objectContaining({ code: 'too_small', path: ['amount'] })],
+    });
+    const tooFine = await build('1.0000000000000000001');
+    expect(tooFine.body.errors![0].extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
+    expect(tooFine.body.errors![0].message).toContain('more than 18 decimal places');
+    for (const bad of ['-1', '1,5', 'abc', '']) {
+      const refused = await build(bad);
+      expect(refused.body.errors![0].message).toContain('Decimal');
+    }
+  });
+
   it('answers a stranger (not an operator) with a NotOperator transaction_error in Shape A (422)', async () => {
     const result = await api.post(
       '/reward/XP',

@@ -1,8 +1,10 @@
 import { Transaction, Wallet, type Signer, type TransactionRequest } from 'ethers';
 import { appFactoryInterface } from '../../src/chain/contracts';
 import { LOCAL_EXPLORER_URL } from '../../src/chain/registry';
+import { TransactionsRepository } from '../../src/modules/transactions/transactions.repository';
 import { issueApiKey } from '../helpers/auth';
 import { client, type Client } from '../helpers/flow';
+import { runDueJobs } from '../helpers/jobs';
 import { graphql, startTestLaurel, type TestLaurel } from '../helpers/laurel';
 
 /**
@@ -473,5 +475,62 @@ describe('GraphQL', () => {
   it('needs an API key', async () => {
     const result = await graphql(laurel.url, mutation, { variables: { signed: await signed() } });
     expect(result.body.errors![0].extensions).toMatchObject({ code: 'UNAUTHENTICATED' });
+  });
+});
+
+describe('receipt job and chain outages', () => {
+  let own: TestLaurel;
+  let ownKey: string;
+
+  beforeAll(async () => {
+    own = await startTestLaurel({ chain: true, worker: false });
+    ownKey = await issueApiKey(own.url, own.chain!.wallets[4]);
+  });
+  afterAll(async () => {
+    await own?.stop();
+  });
+
+  it('marks a transaction the node never saw failed on the last attempt of its receipt job', async () => {
+    const wallet = own.chain!.wallets[4];
+    const raw = await signedForChain(31337n, wallet);
+    const transaction = Transaction.from(raw);
+    const chain = own.services.chains.get('local');
+    const repository = new TransactionsRepository(own.services.prisma);
+    expect(await repository.record(chain, transaction, transaction.from!, new Date())).toBe(true);
+    // The job as record() enqueued it, made due and down to its last attempt.
+    await own.services.prisma.$executeRaw`
+      UPDATE graphile_worker._private_jobs SET max_attempts = 1 WHERE key LIKE ${`%${transaction.hash}`}`;
+
+    await runDueJobs(own);
+
+    const rows = await own.services.prisma.transaction.findMany({ where: { hash: transaction.hash! } });
+    expect(rows.map((row) => row.status)).toEqual(['failed']);
+  });
+
+  it('answers 503 naming the chain when the node is down while broadcasting, never a 500', async () => {
+    const raw = await signedForChain(31337n, own.chain!.wallets[4]);
+    await own.chain!.stop();
+    const result = await client(own.url, ownKey).post('/transactions/execute', {
+      chain: 'local',
+      signed_transaction: raw,
+    });
+    expect(result.status).toBe(503);
+    expect(result.body).toEqual({
+      status: 'failed',
+      error: expect.stringMatching(/^Chain "local" is unavailable/),
+      chain: 'local',
+    });
+    const gql = await graphql(
+      own.url,
+      `
+        mutation ($signed: String!) {
+          executeTransaction(signed_transaction: $signed) {
+            status
+          }
+        }
+      `,
+      { apiKey: ownKey, variables: { signed: raw } },
+    );
+    expect(gql.body.errors?.[0].extensions).toMatchObject({ code: 'CHAIN_UNAVAILABLE', http_status: 503 });
   });
 });

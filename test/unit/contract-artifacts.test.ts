@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
+  abisTs,
   ARTIFACT_CONTRACTS,
   artifactJson,
   artifactsDir,
@@ -30,6 +31,13 @@ describe('checked-in contract artifacts', () => {
     const file = path.join(artifactsDir(root), `${name}.json`);
     expect(fs.existsSync(file)).toBe(true);
     expect(fs.readFileSync(file, 'utf8')).toBe(artifactJson(name, compiled[name]!));
+  });
+
+  it('build/abis.ts is up to date (else run `npm run contracts:build`)', () => {
+    const file = path.join(artifactsDir(root), 'abis.ts');
+    expect(fs.readFileSync(file, 'utf8')).toBe(
+      abisTs(compiled as Record<(typeof ARTIFACT_CONTRACTS)[number], CompiledContract>),
+    );
   });
 
   it('has no artifact for a contract that is gone', () => {

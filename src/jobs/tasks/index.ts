@@ -1,19 +1,18 @@
 import type { TaskList } from 'graphile-worker';
-import type { Services } from '../../modules';
-import { maintenance__prune } from './maintenance__prune';
-import { createTrackReceiptTask } from './transactions__track_receipt';
+import { jobs, type LaurelTask, type TaskDeps } from '../jobs';
+import { pruneTask } from './maintenance__prune';
+import { trackReceiptTask } from './transactions__track_receipt';
+
+/** Every task Laurel runs: one file per task, named after its job (`<table>__<action>`). */
+const tasks: readonly LaurelTask[] = [pruneTask, trackReceiptTask];
 
 /**
- * Every job Laurel runs: one file per task, named `<table>__<action>`, given the services it
- * needs. Jobs are enqueued in the same database transaction as the change that causes them (see
- * enqueueJob in ../queue.ts).
+ * graphile-worker's task list, each handler built once from `deps`. Jobs are enqueued in the same
+ * database transaction as the change that causes them (see enqueueJob in ../queue.ts).
  */
-export function createTaskList(services: Services): TaskList {
-  return {
-    maintenance__prune,
-    transactions__track_receipt: createTrackReceiptTask(services),
-  };
+export function createTaskList(deps: TaskDeps): TaskList {
+  return Object.fromEntries(tasks.map((task) => [task.name, task.create(deps)]));
 }
 
 /** Recurring tasks, in graphile-worker crontab syntax. */
-export const crontab = ['*/10 * * * * maintenance__prune ?max=1'].join('\n');
+export const crontab = [`*/10 * * * * ${jobs.prune.name} ?max=1`].join('\n');

@@ -1,4 +1,4 @@
-import type { Task } from 'graphile-worker';
+import { defineTask, jobs } from '../jobs';
 
 /**
  * Housekeeping of the accounts module, run from the crontab every 10 minutes:
@@ -6,7 +6,7 @@ import type { Task } from 'graphile-worker';
  *   only one that can still be counting, whatever RATE_LIMIT_WINDOW_SECONDS is);
  * - api_key_challenges: deletes challenges expired or consumed more than a day ago.
  */
-export const maintenance__prune: Task = async (_payload, helpers) => {
+export const pruneTask = defineTask(jobs.prune, () => async (_payload, helpers) => {
   await helpers.withPgClient(async (client) => {
     const counters = await client.query(`
       DELETE FROM rate_limit_counters old
@@ -22,4 +22,4 @@ export const maintenance__prune: Task = async (_payload, helpers) => {
       `pruned ${counters.rowCount ?? 0} rate limit windows, ${challenges.rowCount ?? 0} API key challenges`,
     );
   });
-};
+});

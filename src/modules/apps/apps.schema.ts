@@ -1,18 +1,15 @@
 import { z } from 'zod';
-import { addressSchema, chainSchema } from '../../validation';
+import { chainSchema } from '../../validation';
 
-/** POST /app/new */
+/** POST /app/new, mutation createApp. */
 export const createAppSchema = z.object({
   chain: chainSchema,
-  name: z.string().min(1).max(256),
+  name: z.string().min(1).max(256).describe('The app name (1..256)'),
 });
 export type CreateAppInput = z.output<typeof createAppSchema>;
 
-/** GET /apps?chain= */
+/** GET /apps?chain=, query apps. */
 export const listAppsSchema = z.object({
   chain: chainSchema,
 });
 export type ListAppsInput = z.output<typeof listAppsSchema>;
-
-/** An app id: the App contract's address. */
-export const appIdSchema = addressSchema;

@@ -1,4 +1,6 @@
 import { getAddress } from 'ethers';
+import { LRUCache } from 'lru-cache';
+import type { ContractCall, WriteFunctionName } from '../../chain/abis';
 import { appFactoryInterface, appInterface } from '../../chain/contracts';
 import type { Chain, ChainRegistry } from '../../chain/registry';
 import type { TransactionBuilder, UnsignedTransactionJson } from '../../chain/transaction-builder';
@@ -32,14 +34,17 @@ export interface AppsServiceDeps {
   builder: TransactionBuilder;
 }
 
+/** Apps whose immutable facts are kept in memory (an entry is a few hundred bytes). */
+const APP_CACHE_SIZE = 10_000;
+
 /**
  * Apps live on chain: AppFactory.createApp makes one (an App clone with its XP token), and the
  * factory lists them. An app's existence, name, owner and XP token never change, so they are
- * cached in memory once seen; operator status is read each time.
+ * cached in memory once seen (least recently used first out); operator status is read each time.
  */
 export class AppsService {
-  private readonly knownApps = new Set<string>();
-  private readonly facts = new Map<string, AppFacts>();
+  private readonly knownApps = new LRUCache<string, true>({ max: APP_CACHE_SIZE });
+  private readonly facts = new LRUCache<string, AppFacts>({ max: APP_CACHE_SIZE });
 
   constructor(private readonly deps: AppsServiceDeps) {}
 
@@ -49,12 +54,24 @@ export class AppsService {
     return this.deps.builder.build({
       chain,
       from: sender,
-      to: chain.factoryAddress,
-      data: appFactoryInterface.encodeFunctionData('createApp', [input.name]),
+      contract: 'AppFactory',
+      address: chain.factoryAddress,
       functionName: 'createApp',
-      contractInterface: appFactoryInterface,
-      includeGas: false,
+      args: [input.name],
     });
+  }
+
+  /**
+   * A transaction calling one of an app's functions, built for `sender` (an owner or operator of the
+   * app, or the simulation reverts with NotOperator); AppNotFoundError for an unknown app.
+   */
+  async buildAppCall<F extends WriteFunctionName<'App'>>(
+    chain: Chain,
+    sender: string,
+    call: ContractCall<'App', F>,
+  ): Promise<UnsignedTransactionJson> {
+    await this.requireApp(chain, call.address);
+    return this.deps.builder.build({ chain, from: sender, ...call });
   }
 
   /** The apps `account` owns or operates, in creation order (contract views, one batch per step). */
@@ -65,7 +82,7 @@ export class AppsService {
       const apps = (
         await viewCall<string[]>(provider, appFactoryInterface, chain.factoryAddress, 'allApps')
       ).map((app) => getAddress(app));
-      for (const app of apps) this.knownApps.add(this.key(chain, app));
+      for (const app of apps) this.knownApps.set(this.key(chain, app), true);
       const rows = await Promise.all(
         apps.map(async (app) => {
           const [facts, operator] = await Promise.all([
@@ -87,7 +104,7 @@ export class AppsService {
       viewCall<boolean>(provider, appFactoryInterface, chain.factoryAddress, 'isApp', [appId]),
     );
     if (!isApp) throw new AppNotFoundError();
-    this.knownApps.add(key);
+    this.knownApps.set(key, true);
   }
 
   private async appFacts(chain: Chain, app: string): Promise<AppFacts> {

@@ -1,19 +1,4 @@
-import { ArgsType, Field, ObjectType } from 'type-graphql';
-
-@ArgsType()
-export class CreateAppArgs {
-  @Field({ description: 'Chain name (1..255)' })
-  chain!: string;
-
-  @Field({ description: 'The app name (1..256)' })
-  name!: string;
-}
-
-@ArgsType()
-export class ListAppsArgs {
-  @Field({ description: 'Chain name (1..255)' })
-  chain!: string;
-}
+import { Field, ObjectType } from 'type-graphql';
 
 @ObjectType({ description: 'A Laurel app the caller owns or operates' })
 export class AppInfo {

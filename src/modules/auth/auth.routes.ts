@@ -1,53 +1,44 @@
-import type { Router } from 'express';
 import { SHAPE_A, SHAPE_C, type ErrorShapes } from '../../http/error-shapes';
-import { mount } from '../../http/rest';
+import type { RestRoute } from '../../http/rest';
 import type { AuthResolver } from './auth.resolver';
-import {
-  listApiKeysSchema,
-  requestChallengeSchema,
-  revokeApiKeySchema,
-  verifyChallengeSchema,
-} from './auth.schema';
 
 /** POST /key/verify: validation issues in Shape C, a failed verification as `{error}`. */
 const VERIFY_SHAPES: ErrorShapes = { validation: 'C', failure: 'bare' };
 
 /** The unversioned {auth_url} routes: no API key needed. */
-export function mountAuthRootRoutes(router: Router, resolver: AuthResolver): void {
-  mount(router, {
+export const authRootRoutes: RestRoute<AuthResolver>[] = [
+  {
     method: 'post',
     path: '/key/challenge',
-    input: requestChallengeSchema,
+    operation: 'requestApiKeyChallenge',
     errors: SHAPE_C,
     envelope: 'status',
-    handle: (input) => resolver.requestApiKeyChallenge(input),
-  });
-  mount(router, {
+  },
+  {
     method: 'post',
     path: '/key/verify',
-    input: verifyChallengeSchema,
+    operation: 'verifyApiKeyChallenge',
     errors: VERIFY_SHAPES,
     envelope: 'none',
-    handle: (input) => resolver.verifyApiKeyChallenge(input),
-  });
-}
+  },
+];
 
 /** The account's key management under {base_url}. */
-export function mountAuthApiRoutes(router: Router, resolver: AuthResolver): void {
-  mount(router, {
+export const authApiRoutes: RestRoute<AuthResolver>[] = [
+  {
     method: 'get',
     path: '/keys',
-    input: listApiKeysSchema,
+    operation: 'apiKeys',
     errors: SHAPE_A,
     envelope: 'status',
-    handle: async (_input, ctx) => ({ keys: await resolver.apiKeys(ctx) }),
-  });
-  mount(router, {
+    body: (keys) => ({ keys }),
+  },
+  {
     method: 'delete',
     path: '/keys/:id',
-    input: revokeApiKeySchema,
+    operation: 'revokeApiKey',
     errors: SHAPE_A,
     envelope: 'status',
-    handle: async (input, ctx) => ({ key: await resolver.revokeApiKey(input, ctx) }),
-  });
-}
+    body: (key) => ({ key }),
+  },
+];

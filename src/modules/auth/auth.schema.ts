@@ -1,4 +1,6 @@
+import { ID } from 'type-graphql';
 import { z } from 'zod';
+import { withGraphQLType } from '../../graphql/zod-args';
 import { addressSchema } from '../../validation';
 
 /**
@@ -10,19 +12,27 @@ export const signatureSchema = z
   .string()
   .max(256)
   .regex(/^(0x)?[0-9a-fA-F]+$/, 'Invalid hex string')
-  .transform((value) => (value.startsWith('0x') ? value : `0x${value}`));
+  .transform((value) => (value.startsWith('0x') ? value : `0x${value}`))
+  .describe('The wallet’s EIP-191 (personal_sign) signature of the challenge, hex');
 
 /** POST /key/challenge, mutation requestApiKeyChallenge. */
-export const requestChallengeSchema = z.object({ public_address: addressSchema });
+export const requestChallengeSchema = z.object({
+  public_address: addressSchema.describe('Wallet address (0x optional, any case)'),
+});
 export type RequestChallengeInput = z.output<typeof requestChallengeSchema>;
 
 /** POST /key/verify, mutation verifyApiKeyChallenge. */
-export const verifyChallengeSchema = z.object({ signature: signatureSchema, public_address: addressSchema });
+export const verifyChallengeSchema = z.object({
+  signature: signatureSchema,
+  public_address: addressSchema.describe('The wallet address the challenge was issued for'),
+});
 export type VerifyChallengeInput = z.output<typeof verifyChallengeSchema>;
 
 /** GET /v1/keys, query apiKeys. */
 export const listApiKeysSchema = z.object({});
 
 /** DELETE /v1/keys/:id, mutation revokeApiKey. */
-export const revokeApiKeySchema = z.object({ id: z.string().uuid() });
+export const revokeApiKeySchema = z.object({
+  id: withGraphQLType(z.string().uuid().describe('The key’s id (from GET /v1/keys)'), ID),
+});
 export type RevokeApiKeyInput = z.output<typeof revokeApiKeySchema>;

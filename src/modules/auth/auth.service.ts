@@ -4,7 +4,7 @@ import type { Config } from '../../config';
 import type { AuthenticatedAccount } from '../../context';
 import type { PrismaClient } from '../../db/prisma';
 import { NotFoundError, RateLimitedError, UnauthenticatedError } from '../../errors';
-import type { RequestAuthenticator } from '../../http/app';
+import type { RequestAuthenticator } from '../../http/authenticate';
 import type { Logger } from '../../logger';
 import { generateApiKey, hashApiKey, isWellFormedApiKey, sameKeyHash } from './api-key';
 import { buildChallengeMessage } from './challenge-message';

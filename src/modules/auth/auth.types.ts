@@ -1,25 +1,4 @@
-import { ArgsType, Field, ID, ObjectType } from 'type-graphql';
-
-@ArgsType()
-export class RequestApiKeyChallengeArgs {
-  @Field({ description: 'Wallet address (0x optional, any case)' })
-  public_address!: string;
-}
-
-@ArgsType()
-export class VerifyApiKeyChallengeArgs {
-  @Field({ description: 'The wallet’s EIP-191 (personal_sign) signature of the challenge, hex' })
-  signature!: string;
-
-  @Field({ description: 'The wallet address the challenge was issued for' })
-  public_address!: string;
-}
-
-@ArgsType()
-export class RevokeApiKeyArgs {
-  @Field(() => ID)
-  id!: string;
-}
+import { Field, ID, ObjectType } from 'type-graphql';
 
 @ObjectType({ description: 'A message to sign with the wallet to obtain an API key' })
 export class ApiKeyChallenge {

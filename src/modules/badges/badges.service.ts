@@ -1,8 +1,10 @@
 import { getAddress } from 'ethers';
+import { LRUCache } from 'lru-cache';
 import { appInterface, badgeInterface } from '../../chain/contracts';
 import type { Chain, ChainRegistry } from '../../chain/registry';
-import type { TransactionBuilder, UnsignedTransactionJson } from '../../chain/transaction-builder';
+import type { UnsignedTransactionJson } from '../../chain/transaction-builder';
 import { viewCall } from '../../chain/view-call';
+import { AppError, NotFoundError } from '../../errors';
 import type { AppsService } from '../apps/apps.service';
 import type { CreateBadgeInput, ListBadgesInput } from './badges.schema';
 
@@ -13,9 +15,27 @@ export interface BadgeSummary {
   metadataURI: string | null;
 }
 
+/** 404 `badge_not_found`: no badge of the app has this name or id. */
+export class BadgeNotFoundError extends NotFoundError {
+  constructor(by: 'name' | 'id') {
+    super('badge_not_found', `No badge found with this ${by} in this app`);
+  }
+}
+
+/** 409 `too_many_badges`: several badges of the app have this name; `badges` lists them. */
+export class TooManyBadgesError extends AppError {
+  constructor(badges: BadgeSummary[]) {
+    super('too_many_badges', 'Too many badges found with this name: give badge_id instead', 409, {
+      badges: badges.map(({ id, name }) => ({ id, name })),
+    });
+  }
+}
+
+/** Badges whose immutable facts are kept in memory (least recently used first out). */
+const BADGE_CACHE_SIZE = 10_000;
+
 export interface BadgesServiceDeps {
   chains: ChainRegistry;
-  builder: TransactionBuilder;
   apps: AppsService;
 }
 
@@ -24,28 +44,42 @@ export interface BadgesServiceDeps {
  * badge's name and base URI never change: cached in memory once read.
  */
 export class BadgesService {
-  private readonly facts = new Map<string, BadgeSummary>();
+  private readonly facts = new LRUCache<string, BadgeSummary>({ max: BADGE_CACHE_SIZE });
 
   constructor(private readonly deps: BadgesServiceDeps) {}
 
   /** The unsigned App.createBadge(name, baseURI) transaction. */
   async createBadge(input: CreateBadgeInput, sender: string): Promise<UnsignedTransactionJson> {
     const chain = this.deps.chains.get(input.chain);
-    await this.deps.apps.requireApp(chain, input.app_id);
-    return this.deps.builder.build({
-      chain,
-      from: sender,
-      to: input.app_id,
-      data: appInterface.encodeFunctionData('createBadge', [input.badge_name, input.base_uri ?? '']),
+    return this.deps.apps.buildAppCall(chain, sender, {
+      contract: 'App',
+      address: input.app_id,
       functionName: 'createBadge',
-      contractInterface: appInterface,
-      includeGas: false,
+      args: [input.badge_name, input.base_uri ?? ''],
     });
   }
 
   async listBadges(input: ListBadgesInput): Promise<BadgeSummary[]> {
     const chain = this.deps.chains.get(input.chain);
     return this.badgesOf(chain, input.app_id);
+  }
+
+  /** The app's badge given by id or by name: BadgeNotFoundError, or TooManyBadgesError for a shared name. */
+  async findBadge(
+    chain: Chain,
+    appId: string,
+    by: { badge_id?: string; badge_name?: string },
+  ): Promise<BadgeSummary> {
+    const badges = await this.badgesOf(chain, appId);
+    if (by.badge_id !== undefined) {
+      const badge = badges.find((candidate) => candidate.id === by.badge_id);
+      if (!badge) throw new BadgeNotFoundError('id');
+      return badge;
+    }
+    const named = badges.filter((candidate) => candidate.name === by.badge_name);
+    if (named.length === 0) throw new BadgeNotFoundError('name');
+    if (named.length > 1) throw new TooManyBadgesError(named);
+    return named[0];
   }
 
   /** An app's badges in creation order; AppNotFoundError for an unknown app. */

@@ -1,16 +1,14 @@
-import type { Router } from 'express';
-import { z } from 'zod';
 import { SHAPE_A } from '../../http/error-shapes';
-import { mount } from '../../http/rest';
+import type { RestRoute } from '../../http/rest';
 import type { ChainsResolver } from './chains.resolver';
 
-export function mountChainsRoutes(router: Router, resolver: ChainsResolver): void {
-  mount(router, {
+export const chainsRoutes: RestRoute<ChainsResolver>[] = [
+  {
     method: 'get',
     path: '/chains',
-    input: z.object({}),
+    operation: 'chainList',
     errors: SHAPE_A,
     envelope: 'status',
-    handle: async () => ({ chains: await resolver.chainList() }),
-  });
-}
+    body: (chains) => ({ chains }),
+  },
+];

@@ -1,58 +1,47 @@
-import type { Router } from 'express';
 import { SHAPE_B } from '../../http/error-shapes';
-import { mount } from '../../http/rest';
+import type { RestRoute } from '../../http/rest';
 import type { CreditResolver } from './credit.resolver';
-import {
-  approveCreditSchema,
-  createCreditTokenSchema,
-  creditBalanceSchema,
-  creditPermitDataSchema,
-  creditTokensSchema,
-} from './credit.schema';
 
 /**
  * Credit token endpoints. Failures: Shape B `{success:false, error:{code, message, ...}}` —
  * validation_error (400, with issues), token_not_found / app_not_found (404), transaction_error (422).
  */
-export function mountCreditRoutes(router: Router, resolver: CreditResolver): void {
-  mount(router, {
+export const creditRoutes: RestRoute<CreditResolver>[] = [
+  {
     method: 'post',
     path: '/credit/new',
-    input: createCreditTokenSchema,
+    operation: 'createCreditToken',
     errors: SHAPE_B,
     envelope: 'success',
-    handle: (input, ctx) => resolver.createCreditToken(input, ctx),
-  });
-  mount(router, {
+  },
+  {
     method: 'post',
     path: '/credit/approve',
-    input: approveCreditSchema,
+    operation: 'approveCredit',
     errors: SHAPE_B,
     envelope: 'success',
-    handle: (input, ctx) => resolver.approveCredit(input, ctx),
-  });
-  mount(router, {
+  },
+  {
     method: 'post',
     path: '/credit/permit-data',
-    input: creditPermitDataSchema,
+    operation: 'creditPermitData',
     errors: SHAPE_B,
     envelope: 'success',
-    handle: async (input) => ({ permitData: await resolver.creditPermitData(input) }),
-  });
-  mount(router, {
+    body: (permitData) => ({ permitData }),
+  },
+  {
     method: 'post',
     path: '/credit/balance',
-    input: creditBalanceSchema,
+    operation: 'creditBalance',
     errors: SHAPE_B,
     envelope: 'success',
-    handle: (input) => resolver.creditBalance(input),
-  });
-  mount(router, {
+  },
+  {
     method: 'get',
     path: '/credit/tokens',
-    input: creditTokensSchema,
+    operation: 'creditTokens',
     errors: SHAPE_B,
     envelope: 'status',
-    handle: async (input) => ({ tokens: await resolver.creditTokens(input) }),
-  });
-}
+    body: (tokens) => ({ tokens }),
+  },
+];

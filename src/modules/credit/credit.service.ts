@@ -4,11 +4,10 @@ import { appInterface, creditTokenInterface } from '../../chain/contracts';
 import type { Chain, ChainRegistry } from '../../chain/registry';
 import type { TokenDirectory, TokenInfo } from '../../chain/tokens';
 import type { TransactionBuilder, UnsignedTransactionJson } from '../../chain/transaction-builder';
-import { viewCall } from '../../chain/view-call';
+import { viewCall, viewCallResult } from '../../chain/view-call';
 import type { Config } from '../../config';
-import { ValidationError } from '../../errors';
+import { NotFoundError, ValidationError } from '../../errors';
 import type { AppsService } from '../apps/apps.service';
-import { TokenNotFoundError } from '../rewards/rewards.service';
 import type {
   ApproveCreditInput,
   CreateCreditTokenInput,
@@ -27,6 +26,13 @@ export const PERMIT_TYPES = {
     { name: 'deadline', type: 'uint256' },
   ],
 };
+
+/** 404 `token_not_found`: the address is not a Laurel credit (or point) token where one is needed. */
+export class TokenNotFoundError extends NotFoundError {
+  constructor(message: string) {
+    super('token_not_found', message);
+  }
+}
 
 export interface PermitDataResult {
   nonce: string;
@@ -68,21 +74,11 @@ export class CreditService {
   async createToken(input: CreateCreditTokenInput, sender: string): Promise<UnsignedTransactionJson> {
     const chain = this.deps.chains.get(input.chain);
     const supply = toBaseUnits(input.token_supply, input.token_decimals, 'token_supply', { allowZero: true });
-    await this.deps.apps.requireApp(chain, input.app_id);
-    return this.deps.builder.build({
-      chain,
-      from: sender,
-      to: input.app_id,
-      data: appInterface.encodeFunctionData('createCreditToken', [
-        input.token_name,
-        input.token_symbol,
-        input.token_decimals,
-        supply,
-        input.token_is_point,
-      ]),
+    return this.deps.apps.buildAppCall(chain, sender, {
+      contract: 'App',
+      address: input.app_id,
       functionName: 'createCreditToken',
-      contractInterface: appInterface,
-      includeGas: true,
+      args: [input.token_name, input.token_symbol, input.token_decimals, supply, input.token_is_point],
     });
   }
 
@@ -100,11 +96,10 @@ export class CreditService {
     return this.deps.builder.build({
       chain,
       from: input.holder_address,
-      to: token.address,
-      data: creditTokenInterface.encodeFunctionData('approve', [input.spender_address, amount]),
+      contract: 'CreditToken',
+      address: token.address,
       functionName: 'approve',
-      contractInterface: creditTokenInterface,
-      includeGas: true,
+      args: [input.spender_address, amount],
     });
   }
 
@@ -125,9 +120,7 @@ export class CreditService {
       Promise.all([
         viewCall<string>(provider, creditTokenInterface, token.address, 'DOMAIN_SEPARATOR'),
         viewCall<bigint>(provider, creditTokenInterface, token.address, 'nonces', [input.holder_address]),
-        provider
-          .call({ to: token.address, data: creditTokenInterface.encodeFunctionData('eip712Domain', []) })
-          .then((result) => creditTokenInterface.decodeFunctionResult('eip712Domain', result)),
+        viewCallResult(provider, creditTokenInterface, token.address, 'eip712Domain'),
       ]),
     );
     const domain: TypedDataDomain = {

@@ -1,7 +1,7 @@
-import { Args, Authorized, Ctx, Mutation, Resolver } from 'type-graphql';
+import { Resolver } from 'type-graphql';
 import { requireAccount, type RequestContext } from '../../context';
-import { UnsignedTransactionPayload } from '../../graphql/shared-types';
-import { ValidateArgs } from '../../graphql/validate-args';
+import { Operation } from '../../graphql/operation';
+import { unsignedTransactionPayload, UnsignedTransactionPayload } from '../../graphql/shared-types';
 import {
   rewardBadgeSchema,
   rewardCreditSchema,
@@ -13,58 +13,50 @@ import {
   type RewardXPInput,
 } from './rewards.schema';
 import type { RewardsService } from './rewards.service';
-import { RewardBadgeArgs, RewardCreditArgs, RewardPointArgs, RewardXPArgs } from './rewards.types';
 
 @Resolver()
 export class RewardsResolver {
   constructor(private readonly service: RewardsService) {}
 
-  @Authorized()
-  @ValidateArgs(rewardBadgeSchema)
-  @Mutation(() => UnsignedTransactionPayload, {
+  @Operation({
+    kind: 'mutation',
+    input: rewardBadgeSchema,
+    output: UnsignedTransactionPayload,
     description: 'Builds the transaction that rewards badges (by badge_name or badge_id) for an action',
   })
-  async rewardBadge(
-    @Args(() => RewardBadgeArgs) args: RewardBadgeInput,
-    @Ctx() ctx: RequestContext,
-  ): Promise<UnsignedTransactionPayload> {
-    return { unsignedTransaction: await this.service.rewardBadge(args, requireAccount(ctx).address) };
+  async rewardBadge(args: RewardBadgeInput, ctx: RequestContext): Promise<UnsignedTransactionPayload> {
+    return unsignedTransactionPayload(await this.service.rewardBadge(args, requireAccount(ctx).address));
   }
 
-  @Authorized()
-  @ValidateArgs(rewardCreditSchema)
-  @Mutation(() => UnsignedTransactionPayload, {
+  @Operation({
+    kind: 'mutation',
+    input: rewardCreditSchema,
+    output: UnsignedTransactionPayload,
     description:
       "Builds the transaction that transfers (or, with mint, mints) an app's credit token to a user",
   })
-  async rewardCredit(
-    @Args(() => RewardCreditArgs) args: RewardCreditInput,
-    @Ctx() ctx: RequestContext,
-  ): Promise<UnsignedTransactionPayload> {
-    return { unsignedTransaction: await this.service.rewardCredit(args, requireAccount(ctx).address) };
+  async rewardCredit(args: RewardCreditInput, ctx: RequestContext): Promise<UnsignedTransactionPayload> {
+    const transaction = await this.service.rewardCredit(args, requireAccount(ctx).address);
+    return unsignedTransactionPayload(transaction, { withGas: true });
   }
 
-  @Authorized()
-  @ValidateArgs(rewardPointSchema)
-  @Mutation(() => UnsignedTransactionPayload, {
+  @Operation({
+    kind: 'mutation',
+    input: rewardPointSchema,
+    output: UnsignedTransactionPayload,
     description: "Builds the transaction that mints an app's point token to a user for an action",
   })
-  async rewardPoint(
-    @Args(() => RewardPointArgs) args: RewardPointInput,
-    @Ctx() ctx: RequestContext,
-  ): Promise<UnsignedTransactionPayload> {
-    return { unsignedTransaction: await this.service.rewardPoint(args, requireAccount(ctx).address) };
+  async rewardPoint(args: RewardPointInput, ctx: RequestContext): Promise<UnsignedTransactionPayload> {
+    return unsignedTransactionPayload(await this.service.rewardPoint(args, requireAccount(ctx).address));
   }
 
-  @Authorized()
-  @ValidateArgs(rewardXPSchema)
-  @Mutation(() => UnsignedTransactionPayload, {
+  @Operation({
+    kind: 'mutation',
+    input: rewardXPSchema,
+    output: UnsignedTransactionPayload,
     description: "Builds the transaction that mints an app's XP to a user for an action",
   })
-  async rewardXP(
-    @Args(() => RewardXPArgs) args: RewardXPInput,
-    @Ctx() ctx: RequestContext,
-  ): Promise<UnsignedTransactionPayload> {
-    return { unsignedTransaction: await this.service.rewardXP(args, requireAccount(ctx).address) };
+  async rewardXP(args: RewardXPInput, ctx: RequestContext): Promise<UnsignedTransactionPayload> {
+    return unsignedTransactionPayload(await this.service.rewardXP(args, requireAccount(ctx).address));
   }
 }

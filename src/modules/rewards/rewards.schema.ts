@@ -19,27 +19,33 @@ export const actionIdSchema = z
     }
   });
 
-/** Amounts of ERC-20 rewards: formatted units (decimal-adjusted), converted exactly with the token's decimals. */
-
 const rewardBase = {
   chain: chainSchema,
-  action_id: actionIdSchema,
-  /** The user rewarded. */
-  receiver: addressSchema,
-  /** The app (App contract address). */
-  app_id: addressSchema,
+  action_id: actionIdSchema.describe('The action rewarded (1..32 characters, at most 32 UTF-8 bytes)'),
+  receiver: addressSchema.describe('The user rewarded'),
+  app_id: addressSchema.describe('The app (App contract address)'),
 };
 
-/** POST /reward/badge */
+/** ERC-20 reward amounts: formatted units, converted exactly with the token's decimals. */
+const tokenAmount = positiveAmountSchema.describe('Amount in formatted units (> 0)');
+
+/** POST /reward/badge, mutation rewardBadge. */
 export const rewardBadgeSchema = z
   .object({
     ...rewardBase,
-    /** Number of badges (one ERC-721 token each). */
-    amount: z.number().int().min(1),
-    badge_name: z.string().min(1).max(256).optional(),
-    badge_id: addressSchema.optional(),
-    /** URI of the new tokens (each token's own URI); absent: the badge's base URI + token id. */
-    base_uri: z.string().max(512).optional(),
+    amount: z.number().int().min(1).describe('Number of badges (>= 1), one ERC-721 token each'),
+    badge_name: z
+      .string()
+      .min(1)
+      .max(256)
+      .optional()
+      .describe('The badge, by name within the app (or badge_id)'),
+    badge_id: addressSchema.optional().describe('The badge contract address (or badge_name)'),
+    base_uri: z
+      .string()
+      .max(512)
+      .optional()
+      .describe("URI of the new tokens (max 512); absent: the badge's base URI + token id"),
   })
   .superRefine((value, ctx) => {
     if (value.badge_name === undefined && value.badge_id === undefined) {
@@ -58,27 +64,30 @@ export const rewardBadgeSchema = z
   });
 export type RewardBadgeInput = z.output<typeof rewardBadgeSchema>;
 
-/** POST /reward/credit */
+/** POST /reward/credit, mutation rewardCredit. */
 export const rewardCreditSchema = z.object({
   ...rewardBase,
-  token_address: addressSchema,
-  amount: positiveAmountSchema,
-  /** false: transfer the sender's tokens (App.transferERC20, needs an allowance for the app); true: mint. */
-  mint: z.boolean().optional().default(false),
+  token_address: addressSchema.describe('The credit token'),
+  amount: tokenAmount,
+  mint: z
+    .boolean()
+    .optional()
+    .default(false)
+    .describe("false (default): transfer the sender's tokens (needs an allowance for the app); true: mint"),
 });
 export type RewardCreditInput = z.output<typeof rewardCreditSchema>;
 
-/** POST /reward/point */
+/** POST /reward/point, mutation rewardPoint. */
 export const rewardPointSchema = z.object({
   ...rewardBase,
-  token_address: addressSchema,
-  amount: positiveAmountSchema,
+  token_address: addressSchema.describe('The point token'),
+  amount: tokenAmount,
 });
 export type RewardPointInput = z.output<typeof rewardPointSchema>;
 
-/** POST /reward/XP (XP tokens have 18 decimals) */
+/** POST /reward/XP, mutation rewardXP. */
 export const rewardXPSchema = z.object({
   ...rewardBase,
-  amount: positiveAmountSchema,
+  amount: positiveAmountSchema.describe('XP in formatted units (> 0; XP has 18 decimals)'),
 });
 export type RewardXPInput = z.output<typeof rewardXPSchema>;

@@ -1,9 +1,6 @@
-import type { Router } from 'express';
 import { SHAPE_C } from '../../http/error-shapes';
-import { mount } from '../../http/rest';
-import { executeTransactionSchema } from './transactions.schema';
+import type { RestRoute } from '../../http/rest';
 import type { TransactionsResolver } from './transactions.resolver';
-import type { TransactionExecution } from './transactions.types';
 
 /**
  * Validation failures: Shape C. A node's rejection: Shape A `{status:'failed', error, reason,
@@ -11,22 +8,20 @@ import type { TransactionExecution } from './transactions.types';
  * transaction is out; its outcome is not known yet). A reverted transaction: 200 with
  * `status: 'failed'` and its receipt.
  */
-export function mountTransactionsRoutes(router: Router, resolver: TransactionsResolver): void {
-  mount(router, {
+export const transactionsRoutes: RestRoute<TransactionsResolver>[] = [
+  {
     method: 'post',
     path: '/transactions/execute',
-    input: executeTransactionSchema,
+    operation: 'executeTransaction',
     errors: SHAPE_C,
     envelope: 'none',
-    handle: (input, ctx) => resolver.executeTransaction(input, ctx),
-  });
-  mount(router, {
+  },
+  {
     method: 'post',
     path: '/transactions/execute-and-wait',
-    input: executeTransactionSchema,
+    operation: 'executeTransactionAndWait',
     errors: SHAPE_C,
     envelope: 'none',
-    handle: (input, ctx) => resolver.executeTransactionAndWait(input, ctx),
-    status: (result) => ((result as TransactionExecution).error === 'Timeout' ? 202 : 200),
-  });
-}
+    status: (result) => (result.error === 'Timeout' ? 202 : 200),
+  },
+];

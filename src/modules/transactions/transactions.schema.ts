@@ -19,8 +19,11 @@ export function signedTransactionProblem(value: string): string | null {
 
 /** POST /transactions/execute and /transactions/execute-and-wait (Shape C). */
 export const executeTransactionSchema = z.object({
-  /** Optional: when absent, the chain is the one of the signed transaction's chain id. */
-  chain: chainSchema.optional(),
+  chain: chainSchema
+    .optional()
+    .describe(
+      'Chain name; when absent, the chain whose chain id the signed transaction names (they must agree)',
+    ),
   signed_transaction: z
     .string()
     .regex(hexBytes, 'Invalid signed transaction: expected 0x-prefixed hex bytes')
@@ -28,6 +31,7 @@ export const executeTransactionSchema = z.object({
       if (!hexBytes.test(value)) return; // already reported by the regex
       const problem = signedTransactionProblem(value);
       if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
-    }),
+    })
+    .describe('The signed transaction, 0x-prefixed hex (as eth_sendRawTransaction takes it)'),
 });
 export type ExecuteTransactionInput = z.output<typeof executeTransactionSchema>;

@@ -1,18 +1,5 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { ArgsType, Field, ObjectType } from 'type-graphql';
-
-@ArgsType()
-export class ExecuteTransactionArgs {
-  @Field(() => String, {
-    nullable: true,
-    description:
-      'Chain name; when absent, the chain whose chain id the signed transaction names (they must agree)',
-  })
-  chain?: string;
-
-  @Field({ description: 'The signed transaction, 0x-prefixed hex (as eth_sendRawTransaction takes it)' })
-  signed_transaction!: string;
-}
+import { Field, ObjectType } from 'type-graphql';
 
 @ObjectType({ description: 'The outcome of broadcasting a signed transaction' })
 export class TransactionExecution {

@@ -1,0 +1,39 @@
+import type { TransactionReceipt } from 'ethers';
+import type { Chain, ChainRegistry } from './registry';
+
+/** The receipt as the interface shows it: ethers' `TransactionReceipt.toJSON()`, as plain JSON. */
+export type ReceiptJson = Record<string, unknown>;
+
+export function receiptJson(receipt: TransactionReceipt): ReceiptJson {
+  return JSON.parse(JSON.stringify(receipt.toJSON())) as ReceiptJson;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Polls for a transaction's receipt until it has the chain's confirmations or `timeoutMs` passes
+ * (null then). Node errors while waiting count as "not yet": the transaction is already out.
+ */
+export async function waitForReceipt(
+  chains: ChainRegistry,
+  chain: Chain,
+  hash: string,
+  timeoutMs: number,
+): Promise<TransactionReceipt | null> {
+  const deadline = Date.now() + timeoutMs;
+  let delay = 50;
+  for (;;) {
+    try {
+      const receipt = await chains.call(chain, (provider) => provider.getTransactionReceipt(hash));
+      if (receipt && (chain.confirmations <= 1 || (await receipt.confirmations()) >= chain.confirmations)) {
+        return receipt;
+      }
+    } catch {
+      // unreachable node or timeout: keep waiting until the deadline
+    }
+    const left = deadline - Date.now();
+    if (left <= 0) return null;
+    await sleep(Math.min(delay, left));
+    delay = Math.min(delay * 2, 500);
+  }
+}

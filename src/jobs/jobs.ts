@@ -1,0 +1,57 @@
+import type { JobHelpers, Task } from 'graphile-worker';
+import { z } from 'zod';
+import type { Services } from '../modules';
+
+/** A job Laurel enqueues: its graphile-worker task name and payload, stated once. */
+export interface JobDefinition<P> {
+  /** `<table>__<action>` (graphile/starter's convention). */
+  readonly name: string;
+  /** Parses the payload when the job runs: a job enqueued by an older version fails loudly. */
+  readonly payload: z.ZodType<P, z.ZodTypeDef, unknown>;
+  /** graphile-worker's attempts (with its exponential backoff) unless the enqueuer says otherwise. */
+  readonly maxAttempts?: number;
+}
+
+function defineJob<P>(
+  name: string,
+  payload: z.ZodType<P, z.ZodTypeDef, unknown>,
+  options: { maxAttempts?: number } = {},
+): JobDefinition<P> {
+  return { name, payload, ...options };
+}
+
+/** Every job, by what it does: enqueueJob and each task take their definition from here. */
+export const jobs = {
+  /** Waits for a broadcast transaction's receipt and records it (src/jobs/tasks/transactions__track_receipt.ts). */
+  trackReceipt: defineJob(
+    'transactions__track_receipt',
+    z.object({ chainId: z.number().int().positive(), hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/) }),
+    // graphile-worker retries a transaction not mined yet with exponential backoff, this many times.
+    { maxAttempts: 20 },
+  ),
+  /** Housekeeping of old rows (src/jobs/tasks/maintenance__prune.ts), from the crontab. */
+  prune: defineJob('maintenance__prune', z.object({}).passthrough()),
+} as const;
+
+/** What tasks are built from: configuration, database and chains. */
+export type TaskDeps = Services;
+
+/** A task: the name of the job it runs, and its graphile-worker handler built from the dependencies. */
+export interface LaurelTask {
+  name: string;
+  create: (deps: TaskDeps) => Task;
+}
+
+/** A task for `job`: its handler gets the payload parsed with the job's schema, typed as the job's. */
+export function defineTask<P>(
+  job: JobDefinition<P>,
+  create: (deps: TaskDeps) => (payload: P, helpers: JobHelpers) => Promise<void>,
+): LaurelTask {
+  return {
+    name: job.name,
+    create: (deps) => {
+      const run = create(deps);
+      return (payload, helpers) => run(job.payload.parse(payload), helpers);
+    },
+  };
+}

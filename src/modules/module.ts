@@ -1,0 +1,78 @@
+import type { Router } from 'express';
+import type { ClassType } from 'type-graphql';
+import type { ChainRegistry } from '../chain/registry';
+import type { TokenDirectory } from '../chain/tokens';
+import type { TransactionBuilder } from '../chain/transaction-builder';
+import type { Config } from '../config';
+import type { PrismaClient } from '../db/prisma';
+import { mountRoutes, type RestRoute } from '../http/rest';
+import type { Logger } from '../logger';
+
+/** What every module's service may be built from: configuration, database and the chain layer. */
+export interface SharedDeps {
+  config: Config;
+  log: Logger;
+  prisma: PrismaClient;
+  chains: ChainRegistry;
+  /** The one transaction builder (fee cache, nonce reservation) every write operation uses. */
+  builder: TransactionBuilder;
+  /** The one credit/point token lookup (cached). */
+  tokens: TokenDirectory;
+}
+
+/** A module as far as its service goes. */
+export interface ServiceSource<S> {
+  name: string;
+  service: (deps: ModuleDeps) => S;
+}
+
+export interface ModuleDeps extends SharedDeps {
+  /** Another module's service (built once, shared): e.g. rewards use apps' `requireApp`. */
+  serviceOf<S>(module: ServiceSource<S>): S;
+}
+
+/**
+ * One domain module, described once: how its service is built, its resolver (whose @Operation
+ * methods are the GraphQL API), and the REST paths that call those methods.
+ */
+export interface ModuleDescription<S, R extends object> extends ServiceSource<S> {
+  resolver: new (service: S) => R;
+  /** Unversioned {auth_url} paths (no API key). */
+  authRoutes?: readonly RestRoute<R>[];
+  /** {base_url} paths, served under /v1 and /api/v1. */
+  routes?: readonly RestRoute<R>[];
+}
+
+/** A module with its resolver built: what GraphQL and REST are assembled from. */
+export interface ModuleInstance {
+  name: string;
+  resolverClass: ClassType;
+  resolver: object;
+  mountAuthRoutes(router: Router): void;
+  mountRoutes(router: Router): void;
+}
+
+/** A described module, ready for the registry (./index.ts) whatever its service and resolver types. */
+export interface LaurelModule<S> extends ServiceSource<S> {
+  resolverClass: ClassType;
+  instantiate(deps: ModuleDeps): ModuleInstance;
+}
+
+export function defineModule<S, R extends object>(description: ModuleDescription<S, R>): LaurelModule<S> {
+  const module: LaurelModule<S> = {
+    name: description.name,
+    service: description.service,
+    resolverClass: description.resolver,
+    instantiate: (deps) => {
+      const resolver = new description.resolver(deps.serviceOf(module));
+      return {
+        name: description.name,
+        resolverClass: description.resolver,
+        resolver,
+        mountAuthRoutes: (router) => mountRoutes(router, resolver, description.authRoutes ?? []),
+        mountRoutes: (router) => mountRoutes(router, resolver, description.routes ?? []),
+      };
+    },
+  };
+  return module;
+}

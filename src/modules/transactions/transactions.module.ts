@@ -1,0 +1,14 @@
+import { defineModule } from '../module';
+import { TransactionsRepository } from './transactions.repository';
+import { TransactionsResolver } from './transactions.resolver';
+import { transactionsRoutes } from './transactions.routes';
+import { TransactionsService } from './transactions.service';
+
+/** Broadcasting signed transactions and following them to their receipts. */
+export const transactionsModule = defineModule({
+  name: 'transactions',
+  service: ({ config, prisma, chains }) =>
+    new TransactionsService({ config, prisma, chains, transactions: new TransactionsRepository(prisma) }),
+  resolver: TransactionsResolver,
+  routes: transactionsRoutes,
+});

@@ -1,0 +1,107 @@
+import 'reflect-metadata';
+import { getNamedType, isNonNullType, type GraphQLField, type GraphQLSchema } from 'graphql';
+import { Resolver } from 'type-graphql';
+import { z } from 'zod';
+import { buildGraphQLSchema } from '../../src/graphql/schema';
+import { Operation, operationsOf, type OperationDefinition } from '../../src/graphql/operation';
+import { inputShape } from '../../src/graphql/zod-args';
+import { laurelModules, resolverClasses } from '../../src/modules';
+import { ZodAmount } from '../../src/validation';
+
+/** Every @Operation of every module, with the GraphQL field it became. */
+function everyOperation(
+  schema: GraphQLSchema,
+): [string, OperationDefinition, GraphQLField<unknown, unknown>][] {
+  return laurelModules.flatMap((module) =>
+    [...operationsOf(module.resolverClass)].map(([name, operation]) => {
+      const root = operation.kind === 'query' ? schema.getQueryType() : schema.getMutationType();
+      const field = root?.getFields()[name];
+      if (!field) throw new Error(`${module.name}.${name} is not in the GraphQL schema`);
+      return [`${module.name}.${name}`, operation, field] as [
+        string,
+        OperationDefinition,
+        GraphQLField<unknown, unknown>,
+      ];
+    }),
+  );
+}
+
+function unwrapped(field: z.ZodTypeAny): z.ZodTypeAny {
+  let schema = field;
+  while (
+    schema instanceof z.ZodOptional ||
+    schema instanceof z.ZodDefault ||
+    schema instanceof z.ZodNullable ||
+    schema instanceof z.ZodEffects
+  ) {
+    schema =
+      schema instanceof z.ZodDefault
+        ? (schema.removeDefault() as z.ZodTypeAny)
+        : schema instanceof z.ZodEffects
+          ? (schema.innerType() as z.ZodTypeAny)
+          : (schema.unwrap() as z.ZodTypeAny);
+  }
+  return schema;
+}
+
+describe('one definition per operation', () => {
+  let schema: GraphQLSchema;
+
+  beforeAll(async () => {
+    schema = await buildGraphQLSchema(resolverClasses);
+  });
+
+  it('every Query and Mutation field is an @Operation (so every one is validated by its schema)', () => {
+    const declared = new Set(everyOperation(schema).map(([, , field]) => field));
+    for (const root of [schema.getQueryType(), schema.getMutationType()]) {
+      for (const field of Object.values(root!.getFields())) expect(declared.has(field)).toBe(true);
+    }
+  });
+
+  it('the GraphQL arguments of every operation are exactly its zod input: names, optionality, descriptions, amounts', () => {
+    const operations = everyOperation(schema);
+    expect(operations.length).toBeGreaterThanOrEqual(20);
+    for (const [name, operation, field] of operations) {
+      const shape = inputShape(operation.input);
+      const graphqlArgs = Object.fromEntries(field.args.map((arg) => [arg.name, arg]));
+      expect({ name, args: Object.keys(graphqlArgs).sort() }).toEqual({
+        name,
+        args: Object.keys(shape).sort(),
+      });
+      for (const [key, zodField] of Object.entries(shape)) {
+        const arg = graphqlArgs[key];
+        expect({ name, key, required: isNonNullType(arg.type) }).toEqual({
+          name,
+          key,
+          required: !zodField.isOptional(),
+        });
+        expect({ name, key, description: arg.description ?? undefined }).toEqual({
+          name,
+          key,
+          description: zodField.description,
+        });
+        if (unwrapped(zodField) instanceof ZodAmount) expect(getNamedType(arg.type).name).toBe('Decimal');
+      }
+    }
+  });
+
+  it('every argument has a description (they feed schema.graphql and the API reference)', () => {
+    const missing = everyOperation(schema).flatMap(([name, , field]) =>
+      field.args.filter((arg) => !arg.description).map((arg) => `${name}(${arg.name})`),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('refuses at start a resolver without an instance, naming it', async () => {
+    @Resolver()
+    class OrphanResolver {
+      @Operation({ kind: 'query', input: z.object({}), output: String, description: 'test only' })
+      async orphan(): Promise<string> {
+        return 'never';
+      }
+    }
+    await expect(buildGraphQLSchema([OrphanResolver], [])).rejects.toThrow(
+      'no instance of resolver OrphanResolver',
+    );
+  });
+});
