@@ -121,7 +121,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     indexer.start();
     onStop('indexer', () => indexer.stop());
 
-    const services: Services = { config, log, prisma, chains };
+    const services: Services = { config, log, prisma, chains, indexer };
     const modules = createModules(services);
 
     if (options.worker !== false) {

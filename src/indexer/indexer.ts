@@ -47,8 +47,13 @@ export class Indexer {
     return this.indexers.map((indexer) => indexer.status());
   }
 
-  /** Puts a successful receipt's events into the index now (read-your-writes after execute-and-wait). */
-  ingestReceipt(chain: Chain, receipt: ReceiptLogs): Promise<void> {
-    return ingestReceiptLogs(this.pool, chain, receipt);
+  /**
+   * Puts a successful receipt's events into the index now (read-your-writes after execute-and-wait).
+   * A failure is logged, not thrown: the transaction went through, and the indexer still reaches it.
+   */
+  async ingestReceipt(chain: Chain, receipt: ReceiptLogs): Promise<void> {
+    await ingestReceiptLogs(this.pool, chain, receipt, chain.startBlock ?? 0).catch((error: unknown) =>
+      this.options.log.warn({ chain: chain.name, err: error }, 'indexer: receipt not ingested'),
+    );
   }
 }

@@ -5,6 +5,7 @@ import type { TokenDirectory } from '../chain/tokens';
 import type { TransactionBuilder } from '../chain/transaction-builder';
 import type { Config } from '../config';
 import type { PrismaClient } from '../db/prisma';
+import type { Indexer } from '../indexer/indexer';
 import { mountRoutes, type RestRoute } from '../http/rest';
 import type { Logger } from '../logger';
 
@@ -14,6 +15,8 @@ export interface SharedDeps {
   log: Logger;
   prisma: PrismaClient;
   chains: ChainRegistry;
+  /** The index of contract events (read-your-writes ingestion of receipts). */
+  indexer: Pick<Indexer, 'ingestReceipt'>;
   /** The one transaction builder (fee cache, nonce reservation) every write operation uses. */
   builder: TransactionBuilder;
   /** The one credit/point token lookup (cached). */

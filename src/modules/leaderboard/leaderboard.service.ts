@@ -6,6 +6,9 @@ import { ALL_XP_TOKEN } from '../../indexer/index-writer';
 import { AppNotFoundError } from '../apps/apps.service';
 import { planWindow } from './leaderboard-window';
 import type { LeaderboardInput } from './leaderboard.schema';
+import type { RequestContext } from '../../context';
+import type { ProfileLoaders } from '../profile/profile.loader';
+import type { UserProfile } from '../profile/profile.service';
 
 export interface LeaderboardEntry {
   user: string;
@@ -13,9 +16,15 @@ export interface LeaderboardEntry {
   xp_rewarded: string;
 }
 
+/** An entry with what its profile is read from (the leaderboard's chain and app). */
+export interface RankedEntry extends LeaderboardEntry {
+  readonly scope: { chain: Chain; appId?: string };
+}
+
 export interface LeaderboardServiceDeps {
   prisma: PrismaClient;
   chains: ChainRegistry;
+  profiles: ProfileLoaders;
 }
 
 /** What a leaderboard sums: one token's rewards, or the XP of every app (ALL_XP_TOKEN). */
@@ -33,22 +42,29 @@ interface RankedToken {
 export class LeaderboardService {
   constructor(private readonly deps: LeaderboardServiceDeps) {}
 
-  async leaderboard(input: LeaderboardInput): Promise<LeaderboardEntry[]> {
+  async leaderboard(input: LeaderboardInput): Promise<RankedEntry[]> {
     const chain = this.deps.chains.get(input.chain);
     const token = await this.rankedToken(chain, input);
     const limit = input.page_size;
     const offset = (input.page - 1) * input.page_size;
     const rows =
       input.start === undefined && input.end === undefined
-        ? await this.deps.prisma.$queryRaw<{ user: string; amount: string }[]>`
-            SELECT user_address AS "user", amount::text AS amount FROM reward_totals
+        ? await this.deps.prisma.$queryRaw<{ user: string; total: string }[]>`
+            SELECT user_address AS "user", amount::text AS total FROM reward_totals
             WHERE chain_id = ${chain.chainId} AND token_address = ${token.address}
             ORDER BY amount DESC, lower(user_address) LIMIT ${limit} OFFSET ${offset}`
         : await this.windowed(chain, token, input.start, input.end, limit, offset);
+    const scope = { chain, appId: input.app_id };
     return rows.map((row) => ({
       user: row.user,
-      xp_rewarded: formatBaseUnits(BigInt(row.amount), token.decimals),
+      xp_rewarded: formatBaseUnits(BigInt(row.total), token.decimals),
+      scope,
     }));
+  }
+
+  /** An entry's user profile, batched with the other entries of the request. */
+  profileOf(entry: RankedEntry, ctx: RequestContext): Promise<UserProfile> {
+    return this.deps.profiles.load(ctx, entry.scope.chain, entry.scope.appId, entry.user);
   }
 
   private async windowed(
@@ -58,7 +74,7 @@ export class LeaderboardService {
     end: number | undefined,
     limit: number,
     offset: number,
-  ): Promise<{ user: string; amount: string }[]> {
+  ): Promise<{ user: string; total: string }[]> {
     const plan = planWindow(start, end);
     const parts: Prisma.Sql[] = [];
     if (plan.days) {
@@ -76,8 +92,8 @@ export class LeaderboardService {
           AND block_time >= to_timestamp(${edge.from}::float8) AND block_time < to_timestamp(${edge.to}::float8)`);
     }
     if (parts.length === 0) return [];
-    return this.deps.prisma.$queryRaw<{ user: string; amount: string }[]>`
-      SELECT user_address AS "user", sum(amount)::text AS amount
+    return this.deps.prisma.$queryRaw<{ user: string; total: string }[]>`
+      SELECT user_address AS "user", sum(amount)::text AS total
       FROM (${Prisma.join(parts, ' UNION ALL ')}) AS rewards
       GROUP BY user_address
       ORDER BY sum(amount) DESC, lower(user_address) LIMIT ${limit} OFFSET ${offset}`;

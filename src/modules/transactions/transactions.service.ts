@@ -7,6 +7,7 @@ import type { Config } from '../../config';
 import type { AuthenticatedAccount } from '../../context';
 import type { PrismaClient } from '../../db/prisma';
 import { AppError, ValidationError } from '../../errors';
+import type { Indexer } from '../../indexer/indexer';
 import type { ExecuteTransactionInput } from './transactions.schema';
 import type { TransactionsRepository } from './transactions.repository';
 
@@ -24,6 +25,7 @@ export interface TransactionsServiceDeps {
   config: Config;
   prisma: PrismaClient;
   chains: ChainRegistry;
+  indexer: Pick<Indexer, 'ingestReceipt'>;
   transactions: TransactionsRepository;
 }
 
@@ -44,7 +46,8 @@ export class TransactionsService {
   /**
    * Broadcasts, then waits for the receipt (config.transactions.executeWaitTimeoutSeconds and the
    * chain's confirmations). A reverted transaction answers `status: 'failed'` with its receipt; a
-   * timeout `{status:'failed', error:'Timeout'}` (the job then follows the receipt).
+   * timeout `{status:'failed', error:'Timeout'}` (the job then follows the receipt). A successful
+   * receipt's events are in the index before the answer (read-your-writes).
    */
   async executeAndWait(
     input: ExecuteTransactionInput,
@@ -56,6 +59,7 @@ export class TransactionsService {
     const receipt = await waitForReceipt(this.deps.chains, chain, hash, timeoutMs);
     if (!receipt) return { status: 'failed', error: 'Timeout', transactionHash: hash, blockExplorerUrl };
     await this.deps.transactions.recordReceipt(chain.chainId, receipt);
+    if (receipt.status === 1) await this.deps.indexer.ingestReceipt(chain, receipt);
     return {
       status: receipt.status === 1 ? 'success' : 'failed',
       transactionHash: hash,

@@ -1,0 +1,15 @@
+import { defineModule } from '../module';
+import { ProfileLoaders } from '../profile/profile.loader';
+import { profileModule } from '../profile/profile.module';
+import { LeaderboardResolver } from './leaderboard.resolver';
+import { leaderboardRoutes } from './leaderboard.routes';
+import { LeaderboardService } from './leaderboard.service';
+
+/** Leaderboards read from the index, with each entry's profile for GraphQL. */
+export const leaderboardModule = defineModule({
+  name: 'leaderboard',
+  service: ({ prisma, chains, serviceOf }) =>
+    new LeaderboardService({ prisma, chains, profiles: new ProfileLoaders(serviceOf(profileModule)) }),
+  resolver: LeaderboardResolver,
+  routes: leaderboardRoutes,
+});

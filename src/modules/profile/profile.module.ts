@@ -1,0 +1,12 @@
+import { defineModule } from '../module';
+import { ProfileResolver } from './profile.resolver';
+import { profileRoutes } from './profile.routes';
+import { ProfileService } from './profile.service';
+
+/** User profiles read from the index: XP, badges, completed actions, credit balances. */
+export const profileModule = defineModule({
+  name: 'profile',
+  service: ({ prisma, chains }) => new ProfileService({ prisma, chains }),
+  resolver: ProfileResolver,
+  routes: profileRoutes,
+});
