@@ -13,6 +13,13 @@ import { waitFor } from '../helpers/wait';
 
 const XP = 10n ** 18n;
 
+/** A pool for the test's own queries; a connection cut by the database drop at teardown is expected. */
+function testPool(url: string, max: number): Pool {
+  const pool = new Pool({ connectionString: url, max });
+  pool.on('error', () => undefined);
+  return pool;
+}
+
 async function cursorOf(pool: Pool, chainId: number): Promise<number> {
   const { rows } = await pool.query<{ block_number: string }>(
     'SELECT block_number FROM indexer_cursors WHERE chain_id = $1',
@@ -55,7 +62,7 @@ describe('the indexer of a Laurel server, fed by Laurel’s own builders', () =>
 
   beforeAll(async () => {
     laurel = await startTestLaurel({ chain: true, env: { INDEXER_POLL_INTERVAL_MS: '50' } });
-    pool = new Pool({ connectionString: laurel.databaseUrl, max: 2 });
+    pool = testPool(laurel.databaseUrl, 2);
     [, owner, operator] = laurel.chain!.wallets;
     const [ownerKey] = await issueApiKeys(laurel.url, [owner]);
     api = client(laurel.url, ownerKey, owner);
@@ -252,7 +259,7 @@ describe('ChainIndexer', () => {
   beforeAll(async () => {
     testChain = await startTestChain();
     database = await createTestDatabase();
-    pool = new Pool({ connectionString: database.url, max: 8 });
+    pool = testPool(database.url, 8);
     registry = new ChainRegistry([], 10_000);
     const owner = testChain.wallets[1];
     const factory = new Contract(testChain.factory, appFactoryInterface, owner);

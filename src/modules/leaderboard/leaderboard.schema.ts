@@ -11,13 +11,17 @@ export const MAX_PAGE_SIZE = 100;
 export const leaderboardSchema = z
   .object({
     chain: chainSchema,
-    app_id: addressSchema.optional(),
-    token_address: addressSchema.optional(),
-    token_id: addressSchema.optional(),
-    start: digitsSchema.optional(),
-    end: digitsSchema.optional(),
-    page: digitsSchema.optional(),
-    page_size: digitsSchema.optional(),
+    app_id: addressSchema.describe("Rank this app's rewards (default token: its XP token)").optional(),
+    token_address: addressSchema
+      .describe('Rank rewards of this token (default: the app XP token; without app_id, XP of every app)')
+      .optional(),
+    token_id: addressSchema.describe('Alias of token_address').optional(),
+    start: digitsSchema.describe('Window start, seconds since the epoch, inclusive').optional(),
+    end: digitsSchema.describe('Window end, seconds since the epoch, inclusive').optional(),
+    page: digitsSchema.describe('Page, from 1 (default 1)').optional(),
+    page_size: digitsSchema
+      .describe(`Entries per page (default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE})`)
+      .optional(),
   })
   .transform(({ token_id, token_address, start, end, page, page_size, ...rest }) => ({
     ...rest,
