@@ -52,16 +52,12 @@ function sequence(seed: number): () => number {
   };
 }
 
-async function load(
-  baseUrl: string,
-  headers: Record<string, string>,
-  phase: Phase,
-  side: 'laurel' | 'baseline',
-) {
+async function load(baseUrl: string, apiKeys: readonly string[], phase: Phase, side: 'laurel' | 'baseline') {
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const get = (path: string) =>
+  const get = (path: string, client: number) =>
     new Promise<number>((resolve, reject) => {
       const started = performance.now();
+      const headers = apiKeys.length ? { 'x-api-key': apiKeys[client % apiKeys.length] } : {};
       const req = http.get(`${baseUrl}${path}`, { agent, headers }, (res) => {
         res.resume();
         res.on('end', () =>
@@ -79,11 +75,11 @@ async function load(
     const deadline = performance.now() + seconds * 1000;
     const started = performance.now();
     await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
+      Array.from({ length: CONCURRENCY }, async (_, client) => {
         while (performance.now() < deadline) {
           const request = phase.request(next++)[side];
           try {
-            const ms = await get(request);
+            const ms = await get(request, client);
             if (record) latencies.push(ms);
           } catch {
             errors += 1;
@@ -146,15 +142,18 @@ function baselineApp(pool: Pool): express.Express {
       })),
     });
   });
+  app.get('/chains', (_req, res) => {
+    res.json({ status: 'success', chains: [] });
+  });
   app.get('/leaderboard', async (req, res) => {
     const start = req.query.start === undefined ? null : Number(req.query.start);
     const end = req.query.end === undefined ? null : Number(req.query.end);
     const { rows } =
       start === null || end === null
         ? await pool.query<{ user: string; total: string }>(
-            `SELECT r.user_address AS "user", r.amount::text AS total FROM reward_totals r
-             JOIN indexed_apps a ON a.chain_id = r.chain_id AND a.address = $2 AND a.xp_token = r.token_address
-             WHERE r.chain_id = $1 ORDER BY r.amount DESC, lower(r.user_address) LIMIT 10`,
+            `SELECT user_address AS "user", amount::text AS total FROM reward_totals
+             WHERE chain_id = $1 AND token_address = (SELECT xp_token FROM indexed_apps WHERE chain_id = $1 AND address = $2)
+             ORDER BY amount DESC, lower(user_address) LIMIT 10`,
             [BENCH_CHAIN_ID, req.query.app_id],
           )
         : await pool.query<{ user: string; total: string }>(
@@ -209,6 +208,7 @@ async function issueApiKey(url: string): Promise<string> {
 async function main(): Promise<void> {
   const database = await openBenchDatabase();
   const pool = new Pool({ connectionString: database.databaseUrl, max: 10 });
+  pool.on('error', () => undefined); // connections cut when the database stops at the end
   const { rows } = await pool.query<{ n: string }>(
     'SELECT count(*) AS n FROM completed_actions WHERE chain_id = $1',
     [BENCH_CHAIN_ID],
@@ -244,7 +244,9 @@ async function main(): Promise<void> {
   });
   const baselineUrl = `http://127.0.0.1:${(baseline.address() as AddressInfo).port}`;
   try {
-    const apiKey = await issueApiKey(laurel.url);
+    // One key per client, as separate API users would have (each key has its own rate-limit row).
+    const apiKeys = await Promise.all(Array.from({ length: CONCURRENCY }, () => issueApiKey(laurel.url)));
+    const apiKey = apiKeys[0];
     const plan = seedPlan();
     const random = sequence(7);
     const picks = Array.from({ length: 100_000 }, () => ({
@@ -254,6 +256,11 @@ async function main(): Promise<void> {
     const pick = (i: number) => picks[i % picks.length];
     const now = plan.to;
     const phases: Phase[] = [
+      {
+        // Laurel's floor: API key check and rate-limit count in PostgreSQL, no index query.
+        name: 'floor: GET /v1/chains (no index query)',
+        request: () => ({ laurel: '/v1/chains', baseline: '/chains' }),
+      },
       {
         name: 'profile (user in an app)',
         request: (i) => {
@@ -289,7 +296,7 @@ async function main(): Promise<void> {
     ];
 
     // The same answers from both, before measuring anything.
-    for (const phase of phases) {
+    for (const phase of phases.slice(1)) {
       const request = phase.request(1);
       const [a, b] = await Promise.all([
         fetch(`${laurel.url}${request.laurel}`, { headers: { 'x-api-key': apiKey } }).then((r) => r.json()),
@@ -308,8 +315,8 @@ async function main(): Promise<void> {
     const row = (label: string, m: Measured) =>
       `  ${label.padEnd(9)} ${m.perSecond.toFixed(0).padStart(7)} req/s   p50 ${m.p50.toFixed(2).padStart(6)} ms   p99 ${m.p99.toFixed(2).padStart(6)} ms${m.errors ? `   ${m.errors} errors` : ''}`;
     for (const phase of phases) {
-      const ours = await load(laurel.url, { 'x-api-key': apiKey }, phase, 'laurel');
-      const bare = await load(baselineUrl, {}, phase, 'baseline');
+      const ours = await load(laurel.url, apiKeys, phase, 'laurel');
+      const bare = await load(baselineUrl, [], phase, 'baseline');
       console.log(`\n${phase.name}`);
       console.log(row('laurel', ours));
       console.log(row('baseline', bare));

@@ -2,6 +2,7 @@ import { Wallet } from 'ethers';
 import { appInterface } from '../../src/chain/contracts';
 import { createPrismaClient, type PrismaClient } from '../../src/db/prisma';
 import type { RequestContext } from '../../src/context';
+import { IndexDirectory } from '../../src/indexer/index-directory';
 import { createLogger } from '../../src/logger';
 import { ProfileLoaders } from '../../src/modules/profile/profile.loader';
 import { ProfileService } from '../../src/modules/profile/profile.service';
@@ -283,7 +284,11 @@ describe('ProfileLoaders', () => {
   });
 
   it('loads the profiles asked for in one request together, in one batch', async () => {
-    const service = new ProfileService({ prisma, chains: laurel.services.chains });
+    const service = new ProfileService({
+      prisma,
+      chains: laurel.services.chains,
+      directory: new IndexDirectory(prisma),
+    });
     const batches: (readonly string[])[] = [];
     const profiles = service.profiles.bind(service);
     service.profiles = (chain, appId, users) => {

@@ -1,5 +1,4 @@
 import { defineModule } from '../module';
-import { ProfileLoaders } from '../profile/profile.loader';
 import { profileModule } from '../profile/profile.module';
 import { LeaderboardResolver } from './leaderboard.resolver';
 import { leaderboardRoutes } from './leaderboard.routes';
@@ -8,8 +7,10 @@ import { LeaderboardService } from './leaderboard.service';
 /** Leaderboards read from the index, with each entry's profile for GraphQL. */
 export const leaderboardModule = defineModule({
   name: 'leaderboard',
-  service: ({ prisma, chains, serviceOf }) =>
-    new LeaderboardService({ prisma, chains, profiles: new ProfileLoaders(serviceOf(profileModule)) }),
+  service: ({ prisma, chains, serviceOf }) => {
+    const profiles = serviceOf(profileModule);
+    return new LeaderboardService({ prisma, chains, profiles, directory: profiles.directory });
+  },
   resolver: LeaderboardResolver,
   routes: leaderboardRoutes,
 });

@@ -3,12 +3,12 @@ import { Prisma } from '../../generated/prisma/client';
 import { formatBaseUnits } from '../../chain/amounts';
 import type { Chain, ChainRegistry } from '../../chain/registry';
 import { ALL_XP_TOKEN } from '../../indexer/index-writer';
-import { AppNotFoundError } from '../apps/apps.service';
+import type { IndexDirectory } from '../../indexer/index-directory';
 import { planWindow } from './leaderboard-window';
 import type { LeaderboardInput } from './leaderboard.schema';
 import type { RequestContext } from '../../context';
-import type { ProfileLoaders } from '../profile/profile.loader';
-import type { UserProfile } from '../profile/profile.service';
+import { ProfileLoaders } from '../profile/profile.loader';
+import type { ProfileService, UserProfile } from '../profile/profile.service';
 
 export interface LeaderboardEntry {
   user: string;
@@ -24,7 +24,8 @@ export interface RankedEntry extends LeaderboardEntry {
 export interface LeaderboardServiceDeps {
   prisma: PrismaClient;
   chains: ChainRegistry;
-  profiles: ProfileLoaders;
+  profiles: ProfileService;
+  directory: IndexDirectory;
 }
 
 /** What a leaderboard sums: one token's rewards, or the XP of every app (ALL_XP_TOKEN). */
@@ -40,7 +41,11 @@ interface RankedToken {
  * days and the completed actions of its partial days, so it never scans every event.
  */
 export class LeaderboardService {
-  constructor(private readonly deps: LeaderboardServiceDeps) {}
+  private readonly loaders: ProfileLoaders;
+
+  constructor(private readonly deps: LeaderboardServiceDeps) {
+    this.loaders = new ProfileLoaders(deps.profiles);
+  }
 
   async leaderboard(input: LeaderboardInput): Promise<RankedEntry[]> {
     const chain = this.deps.chains.get(input.chain);
@@ -64,7 +69,7 @@ export class LeaderboardService {
 
   /** An entry's user profile, batched with the other entries of the request. */
   profileOf(entry: RankedEntry, ctx: RequestContext): Promise<UserProfile> {
-    return this.deps.profiles.load(ctx, entry.scope.chain, entry.scope.appId, entry.user);
+    return this.loaders.load(ctx, entry.scope.chain, entry.scope.appId, entry.user);
   }
 
   private async windowed(
@@ -105,14 +110,11 @@ export class LeaderboardService {
    */
   private async rankedToken(chain: Chain, input: LeaderboardInput): Promise<RankedToken> {
     if (input.app_id) {
-      const apps = await this.deps.prisma.$queryRaw<{ xp_token: string }[]>`
-        SELECT xp_token FROM indexed_apps WHERE chain_id = ${chain.chainId} AND address = ${input.app_id}`;
-      if (apps.length === 0) throw new AppNotFoundError();
-      if (!input.token_address) return { address: apps[0].xp_token, decimals: 18 };
+      const xpToken = await this.deps.profiles.requireApp(chain, input.app_id);
+      if (!input.token_address) return { address: xpToken, decimals: 18 };
     }
     if (!input.token_address) return { address: ALL_XP_TOKEN, decimals: 18 };
-    const tokens = await this.deps.prisma.$queryRaw<{ decimals: number }[]>`
-      SELECT decimals FROM indexed_tokens WHERE chain_id = ${chain.chainId} AND address = ${input.token_address}`;
-    return { address: input.token_address, decimals: tokens[0]?.decimals ?? 0 };
+    const decimals = await this.deps.directory.decimalsOf(chain, input.token_address);
+    return { address: input.token_address, decimals: decimals ?? 0 };
   }
 }

@@ -1,3 +1,4 @@
+import { IndexDirectory } from '../../indexer/index-directory';
 import { defineModule } from '../module';
 import { ProfileResolver } from './profile.resolver';
 import { profileRoutes } from './profile.routes';
@@ -6,7 +7,8 @@ import { ProfileService } from './profile.service';
 /** User profiles read from the index: XP, badges, completed actions, credit balances. */
 export const profileModule = defineModule({
   name: 'profile',
-  service: ({ prisma, chains }) => new ProfileService({ prisma, chains }),
+  service: ({ prisma, chains }) =>
+    new ProfileService({ prisma, chains, directory: new IndexDirectory(prisma) }),
   resolver: ProfileResolver,
   routes: profileRoutes,
 });
