@@ -74,6 +74,14 @@ interface RawLog {
   blockTimestamp?: string;
 }
 
+interface FetchedRange {
+  from: number;
+  to: number;
+  events: IndexEvent[];
+  blockTimes: Map<number, number>;
+  fetchMs: number;
+}
+
 const ADDRESSES_PER_GETLOGS = 500;
 const BLOCKS_PER_HEADER_BATCH = 200;
 const PROGRESS_LOG_INTERVAL_MS = 5_000;
@@ -286,6 +294,8 @@ export class ChainIndexer {
     let range = maxBlockRange;
     let failures = 0;
     let catchUp: { since: number; fromCursor: number; events: number; lastLog: number } | null = null;
+    // While a range is written, the next one is already being fetched.
+    let prefetched: { from: number; to: number; fetch: Promise<FetchedRange> } | null = null;
 
     while (!this.stopped) {
       let safeHead: number;
@@ -310,8 +320,20 @@ export class ChainIndexer {
       const to = Math.min(safeHead, this.cursor + range);
       let events: number;
       try {
-        events = await this.indexRange(db, known, from, to);
+        const fetching =
+          prefetched?.from === from && prefetched.to === to
+            ? prefetched.fetch
+            : this.fetchRange(known, from, to);
+        prefetched = null;
+        const fetched = await fetching;
+        if (to < safeHead) {
+          const next = { from: to + 1, to: Math.min(safeHead, to + range) };
+          prefetched = { ...next, fetch: this.fetchRange(known, next.from, next.to) };
+          prefetched.fetch.catch(() => undefined); // a failure surfaces when the range is used
+        }
+        events = await this.writeRange(db, fetched);
       } catch (error) {
+        prefetched = null;
         if (isDatabaseConnectionError(error)) throw error;
         failures += 1;
         range = Math.max(1, Math.floor(range / 2));
@@ -345,24 +367,29 @@ export class ChainIndexer {
     }
   }
 
-  /** Fetches, decodes and writes blocks `from..to`; returns the number of events written. */
-  async indexRange(db: PoolClient, known: KnownContracts, from: number, to: number): Promise<number> {
-    const { chain, startBlock } = this.options;
+  /** Fetches and decodes the events of blocks `from..to`, adding the contracts they create to `known`. */
+  private async fetchRange(known: KnownContracts, from: number, to: number): Promise<FetchedRange> {
+    const { chain } = this.options;
+    const started = performance.now();
     const factoryLogs = await this.getLogs([known.factory], [topics.appCreated], from, to);
     discoverContracts(factoryLogs, known);
     const appLogs = await this.getLogs([...known.apps], appEventTopics, from, to);
     discoverContracts(appLogs, known);
-    const tokenLogs = await this.getLogs(
-      [...known.tokens.keys(), ...known.badges],
-      [topics.transfer],
-      from,
-      to,
-    );
+    // XP tokens are not among them: XP balances follow from Rewarded (see decodeLog).
+    const transferring = [...known.tokens].filter(([, kind]) => kind !== 'xp').map(([token]) => token);
+    const tokenLogs = await this.getLogs([...transferring, ...known.badges], [topics.transfer], from, to);
     const logs = [...factoryLogs, ...appLogs, ...tokenLogs].sort(byChainOrder);
     const events = decodeLogs(logs, known);
     const blockTimes = await blockTimesOf(chain, events, logs);
+    return { from, to, events, blockTimes, fetchMs: Math.round(performance.now() - started) };
+  }
 
-    return inTransaction(db, async () => {
+  /** Writes a fetched range and moves the cursor to its end, in one transaction; returns the events written. */
+  private async writeRange(db: PoolClient, range: FetchedRange): Promise<number> {
+    const { chain, startBlock, log } = this.options;
+    const { from, to, events, blockTimes } = range;
+    const started = performance.now();
+    const written = await inTransaction(db, async () => {
       const cursor = await lockCursor(db, chain.chainId, startBlock);
       if (cursor !== from - 1) throw new Error(`cursor moved to ${cursor} while indexing from ${from}`);
       const { rows } = await db.query<{ block_number: string; log_index: number }>(
@@ -381,6 +408,12 @@ export class ChainIndexer {
       ]);
       return fresh.length;
     });
+    const writeMs = Math.round(performance.now() - started);
+    log.debug(
+      { chain: chain.name, from, to, events: written, fetchMs: range.fetchMs, writeMs },
+      'indexer: range',
+    );
+    return written;
   }
 
   private async getLogs(addresses: string[], eventTopics: string[], from: number, to: number) {

@@ -123,6 +123,7 @@ export async function writeIndexEvents(
           String(event.logIndex),
         ];
         row.forEach((value, i) => actions[i].push(value));
+        if (event.kind === 'xp') balances.add([event.token, event.user], event.amount);
         const day = dayOf(time);
         dailyRewards.add([event.token, day, event.user], event.amount);
         totalRewards.add([event.token, event.user], event.amount);

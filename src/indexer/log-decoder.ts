@@ -163,7 +163,10 @@ function decodeLog(log: ChainLog, known: KnownContracts): IndexEvent | null {
     if (known.badges.has(address) && log.topics.length === 4) {
       return { ...position, type: 'badgeTransfer', badge: address, ...transferParties(log) };
     }
-    if (known.tokens.has(address) && log.topics.length === 3) {
+    // XP moves only by the app's rewardXP (non-transferable, no burn): its balances come from
+    // Rewarded, so its Transfer logs are neither fetched nor counted.
+    const tokenKind = known.tokens.get(address);
+    if (tokenKind && tokenKind !== 'xp' && log.topics.length === 3) {
       const value = BigInt(log.data);
       return { ...position, type: 'tokenTransfer', token: address, value, ...transferParties(log) };
     }
@@ -184,20 +187,18 @@ function decodeLog(log: ChainLog, known: KnownContracts): IndexEvent | null {
   if (!known.apps.has(address)) return null;
   switch (topic) {
     case topics.rewarded: {
-      const [kind, amount, actionId] = abi.decode(['uint8', 'uint256', 'bytes32'], log.data) as unknown as [
-        bigint,
-        bigint,
-        string,
-      ];
+      // Three static words (uint8 kind, uint256 amount, bytes32 actionId): sliced, not ABI-decoded,
+      // as this is the bulk of every block range.
+      const word = (i: number) => log.data.slice(2 + 64 * i, 66 + 64 * i);
       return {
         ...position,
         type: 'reward',
         app: address,
         user: topicAddress(log.topics[2]),
         token: topicAddress(log.topics[3]),
-        kind: rewardKindNames[Number(kind) as RewardKind],
-        amount,
-        actionName: decodeActionId(actionId),
+        kind: rewardKindNames[Number.parseInt(word(0), 16) as RewardKind],
+        amount: BigInt(`0x${word(1)}`),
+        actionName: actionNameOf(`0x${word(2)}`),
       };
     }
     case topics.operatorAdded:
@@ -232,6 +233,19 @@ function decodeLog(log: ChainLog, known: KnownContracts): IndexEvent | null {
     default:
       return null;
   }
+}
+
+const actionNames = new Map<string, string>();
+
+/** decodeActionId, cached: a few action names recur in every range. */
+function actionNameOf(actionId: string): string {
+  let name = actionNames.get(actionId);
+  if (name === undefined) {
+    name = decodeActionId(actionId);
+    if (actionNames.size > 10_000) actionNames.clear();
+    actionNames.set(actionId, name);
+  }
+  return name;
 }
 
 function transferParties(log: ChainLog): { from: string; to: string } {
