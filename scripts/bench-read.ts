@@ -220,6 +220,8 @@ async function main(): Promise<void> {
     process.exitCode = 1;
     return;
   }
+  // Before any connection is open: computing 100,000 addresses takes longer than a keep-alive timeout.
+  const plan = seedPlan();
   const config = loadConfig({
     PORT: '0',
     DATABASE_URL: database.databaseUrl,
@@ -245,9 +247,9 @@ async function main(): Promise<void> {
   const baselineUrl = `http://127.0.0.1:${(baseline.address() as AddressInfo).port}`;
   try {
     // One key per client, as separate API users would have (each key has its own rate-limit row).
-    const apiKeys = await Promise.all(Array.from({ length: CONCURRENCY }, () => issueApiKey(laurel.url)));
+    const apiKeys: string[] = [];
+    for (let i = 0; i < CONCURRENCY; i += 1) apiKeys.push(await issueApiKey(laurel.url));
     const apiKey = apiKeys[0];
-    const plan = seedPlan();
     const random = sequence(7);
     const picks = Array.from({ length: 100_000 }, () => ({
       user: plan.users[Math.floor(random() ** 2 * plan.users.length)],

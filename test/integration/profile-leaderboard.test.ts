@@ -205,6 +205,8 @@ describe('GET /v1/leaderboard', () => {
     ]);
     const beyond = await leaderboard(`app_id=${appId}&page=3&page_size=2`);
     expect(beyond.body).toEqual([]);
+    const farBeyond = await leaderboard(`app_id=${appId}&page=${'9'.repeat(30)}&page_size=${'9'.repeat(30)}`);
+    expect(farBeyond).toMatchObject({ status: 200, body: [] });
   });
 
   it('without app_id ranks XP across apps; token_address (or its alias token_id) ranks another token', async () => {

@@ -3,6 +3,7 @@ import { addressSchema, chainSchema, digitsSchema } from '../../validation';
 
 export const DEFAULT_PAGE_SIZE = 10;
 export const MAX_PAGE_SIZE = 100;
+const MAX_PAGE = 1_000_000_000;
 
 /**
  * GET /leaderboard. `token_id` is accepted as an alias of `token_address` (clients of services with
@@ -28,7 +29,8 @@ export const leaderboardSchema = z
     token_address: token_address ?? token_id,
     start: start === undefined ? undefined : Number(start),
     end: end === undefined ? undefined : Number(end),
-    page: Math.max(1, page === undefined ? 1 : Number(page)),
+    // Pages past a billion are empty anyway; the cap keeps OFFSET an exact integer.
+    page: Math.min(MAX_PAGE, Math.max(1, page === undefined ? 1 : Number(page))),
     page_size: Math.min(
       MAX_PAGE_SIZE,
       Math.max(1, page_size === undefined ? DEFAULT_PAGE_SIZE : Number(page_size)),
