@@ -14,7 +14,13 @@ export default tseslint.config(
   {
     files: ['**/*.mjs', '**/*.cjs', '**/*.js'],
     languageOptions: {
-      globals: { process: 'readonly', console: 'readonly', module: 'writable', require: 'readonly' },
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        module: 'writable',
+        require: 'readonly',
+        fetch: 'readonly',
+      },
     },
   },
 );

@@ -27,6 +27,7 @@ const envSchema = z.object({
     .optional(),
   DATA_DIR: z.string().min(1).default('.data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   LOCAL_CHAIN: z.enum(['auto', 'on', 'off']).default('auto'),
   CHAINS_FILE: z.string().min(1).optional(),
   CHAINS: z.string().min(1).optional(),
@@ -34,8 +35,17 @@ const envSchema = z.object({
   API_KEY_CHALLENGE_TTL_SECONDS: positiveInt(600),
   RATE_LIMIT_WINDOW_SECONDS: positiveInt(60),
   RATE_LIMIT_MAX_REQUESTS: positiveInt(600),
+  API_KEYS_PER_WALLET: positiveInt(20),
+  KEY_REQUESTS_PER_CLIENT: positiveInt(30),
+  KEY_CHALLENGES_PER_WALLET: positiveInt(10),
+  TRUST_PROXY: z.string().min(1).optional(),
+  HTTP_REQUEST_TIMEOUT_MS: positiveInt(30_000),
+  HTTP_HEADERS_TIMEOUT_MS: positiveInt(10_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: positiveInt(5_000),
+  HTTP_MAX_CONNECTIONS: positiveInt(1_000),
   NONCE_RESERVATION_TTL_SECONDS: positiveInt(120),
   EXECUTE_WAIT_TIMEOUT_SECONDS: positiveInt(30),
+  TRANSACTION_DROP_AFTER_SECONDS: positiveInt(600),
   PERMIT_DEADLINE_SECONDS: positiveInt(3600),
   WORKER_CONCURRENCY: positiveInt(4),
   INDEXER_POLL_INTERVAL_MS: positiveInt(1000),
@@ -49,14 +59,36 @@ export interface Config {
   databaseUrl?: string;
   dataDir: string;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  /** `auto`: human-readable lines on a terminal, JSON otherwise. */
+  logFormat: 'auto' | 'json' | 'pretty';
   /** 'auto' starts the local anvil chain only when no chain is configured. */
   localChain: 'auto' | 'on' | 'off';
   chains: ChainConfig[];
   rpcTimeoutMs: number;
-  auth: { challengeTtlSeconds: number; rateLimit: { windowSeconds: number; maxRequests: number } };
+  auth: {
+    challengeTtlSeconds: number;
+    /** Requests per window of a wallet, all its keys together (GraphQL: per root field). */
+    rateLimit: { windowSeconds: number; maxRequests: number };
+    /** Active (unrevoked) keys a wallet may hold. */
+    keysPerWallet: number;
+    /** /key/challenge and /key/verify calls per minute from one client address. */
+    keyRequestsPerClient: number;
+    /** Challenges per minute for one wallet, whoever asks. */
+    challengesPerWallet: number;
+  };
+  http: {
+    /** Express `trust proxy`: which proxies' X-Forwarded-For to believe for the client address. */
+    trustProxy?: string;
+    requestTimeoutMs: number;
+    headersTimeoutMs: number;
+    keepAliveTimeoutMs: number;
+    maxConnections: number;
+  };
   transactions: {
     nonceReservationTtlSeconds: number;
     executeWaitTimeoutSeconds: number;
+    /** A recorded transaction the node has not known for this long is marked dropped (its nonce freed). */
+    dropAfterSeconds: number;
     permitDeadlineSeconds: number;
   };
   workerConcurrency: number;
@@ -133,16 +165,28 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, cwd = proces
     databaseUrl: e.DATABASE_URL,
     dataDir: path.resolve(cwd, e.DATA_DIR),
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     localChain: e.LOCAL_CHAIN,
     chains,
     rpcTimeoutMs: e.RPC_TIMEOUT_MS,
     auth: {
       challengeTtlSeconds: e.API_KEY_CHALLENGE_TTL_SECONDS,
       rateLimit: { windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS, maxRequests: e.RATE_LIMIT_MAX_REQUESTS },
+      keysPerWallet: e.API_KEYS_PER_WALLET,
+      keyRequestsPerClient: e.KEY_REQUESTS_PER_CLIENT,
+      challengesPerWallet: e.KEY_CHALLENGES_PER_WALLET,
+    },
+    http: {
+      trustProxy: e.TRUST_PROXY,
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      maxConnections: e.HTTP_MAX_CONNECTIONS,
     },
     transactions: {
       nonceReservationTtlSeconds: e.NONCE_RESERVATION_TTL_SECONDS,
       executeWaitTimeoutSeconds: e.EXECUTE_WAIT_TIMEOUT_SECONDS,
+      dropAfterSeconds: e.TRANSACTION_DROP_AFTER_SECONDS,
       permitDeadlineSeconds: e.PERMIT_DEADLINE_SECONDS,
     },
     workerConcurrency: e.WORKER_CONCURRENCY,

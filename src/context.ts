@@ -13,6 +13,13 @@ export interface RequestContext {
   requestId: string;
   log: Logger;
   account: AuthenticatedAccount | null;
+  /** The client's IP address (behind proxies as TRUST_PROXY allows): key issuance is limited per client. */
+  clientAddress: string;
+  /**
+   * Fields for the request's log line (e.g. the GraphQL operation it ran). An object filled in
+   * place: Apollo hands operations a shallow copy of the context.
+   */
+  logFields: Record<string, unknown>;
 }
 
 export function requireAccount(ctx: RequestContext): AuthenticatedAccount {

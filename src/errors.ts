@@ -66,7 +66,24 @@ export class RateLimitedError extends AppError {
 
 /** A chain's RPC node is down or too slow: the request may succeed later. */
 export class ChainUnavailableError extends AppError {
-  constructor(chain: string, reason: string) {
-    super('chain_unavailable', `Chain "${chain}" is unavailable: ${reason}`, 503, { chain });
+  constructor(
+    chain: string,
+    /** Why, without the chain's name: `no answer within 10000 ms`. */
+    readonly reason: string,
+    /**
+     * The request may have reached the node (a timeout, a reset connection, a 5xx) as opposed to
+     * a connection that was refused: a transaction being sent may have been accepted.
+     */
+    readonly mayHaveArrived = false,
+    details: Record<string, unknown> = {},
+  ) {
+    super('chain_unavailable', `Chain "${chain}" is unavailable: ${reason}`, 503, { chain, ...details });
+  }
+}
+
+/** The database cannot be reached (down, restarting, connection lost): the request may succeed later. */
+export class DatabaseUnavailableError extends AppError {
+  constructor() {
+    super('database_unavailable', 'Database unavailable', 503);
   }
 }

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from './config';
-import { createLogger } from './logger';
+import { isDatabaseUnavailable } from './db/availability';
+import { createLogger, ThrottledLog } from './logger';
 import { startLaurel } from './server';
 
 async function main(): Promise<void> {
@@ -14,7 +15,24 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, {
+    secrets: config.chains.map((chain) => chain.rpcUrl),
+    pretty: config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY === true),
+  });
+  // graphile-worker 0.17 records a job's completion or failure without awaiting it: while the
+  // database is gone that promise rejects unhandled, which would end the process. Such a job stays
+  // locked and is retried later; Laurel stays up (and says so once per interval). Any other
+  // unhandled rejection still ends the process, as Node does by default.
+  const faults = new ThrottledLog(log);
+  process.on('unhandledRejection', (reason) => {
+    if (!isDatabaseUnavailable(reason)) throw reason;
+    faults.write(
+      'warn',
+      'database_unavailable',
+      { err: String(reason) },
+      'database unavailable in the job worker',
+    );
+  });
   const started = Date.now();
   const laurel = await startLaurel(config, { log, progress: (line) => console.log(`laurel: ${line}`) });
   const chains = laurel.services.chains.list().map((chain) => `${chain.name} (${chain.chainId})`);
@@ -53,6 +71,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  // What has started was stopped by startLaurel; nothing must keep a failed start alive.
   console.error('laurel: failed to start:', error instanceof Error ? error.message : error);
-  process.exitCode = 1;
+  process.exit(1);
 });

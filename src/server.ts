@@ -1,22 +1,27 @@
 import 'reflect-metadata';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { HDNodeWallet } from 'ethers';
 import { Logger as WorkerLogger, runMigrations as runWorkerMigrations } from 'graphile-worker';
-import { ChainRegistry, LOCAL_EXPLORER_URL } from './chain/registry';
+import { ChainRegistry, LOCAL_EXPLORER_URL, type Chain } from './chain/registry';
 import { wantsLocalChain, type Config } from './config';
-import { createPrismaClient } from './db/prisma';
+import { connectDatabase } from './db/prisma';
 import { migrate } from './db/migrator';
 import { ANVIL_MNEMONIC, startAnvil } from './embedded/anvil';
-import { startEmbeddedPostgres } from './embedded/postgres';
+import { lockDataFolder, stopOrphans } from './embedded/data-folder';
+import { resolveDataDirectory, startEmbeddedPostgres } from './embedded/postgres';
+import type { SupervisorReport } from './embedded/supervisor';
 import { ensureLaurelDeployed } from './chain/deploy';
 import { buildGraphQLSchema } from './graphql/schema';
 import { createHttpApp } from './http/app';
 import { createTaskList, crontab } from './jobs/tasks';
-import { startJobWorker } from './jobs/worker';
-import type { Logger } from './logger';
+import { buildOpenApiDocument } from './http/openapi';
 import { Indexer } from './indexer/indexer';
-import { createModules, resolverClasses, type Services } from './modules';
+import { createWorkerPool, startJobWorker } from './jobs/worker';
+import { ThrottledLog, type Logger } from './logger';
+import { createModules, laurelModules, resolverClasses, type Services } from './modules';
+import { reconcileAllChains, reconcileChain } from './modules/transactions/transactions.reconciler';
+import { LAUREL_VERSION } from './version';
 
 const silentWorkerLogger = new WorkerLogger(() => () => undefined);
 
@@ -56,13 +61,33 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     stops.length = 0;
   };
 
+  const supervisorLog = log.child({ component: 'supervisor' });
+  const report: SupervisorReport = (level, message) => supervisorLog[level](message);
+
   try {
+    const anvilStateFile = path.join(config.dataDir, 'anvil', 'state.json');
+    if (!config.databaseUrl || wantsLocalChain(config)) {
+      // One Laurel per data folder; what a Laurel that died left running on it is stopped first.
+      const lock = await lockDataFolder(config.dataDir);
+      onStop('data folder lock', () => lock.release());
+      const stopped = await stopOrphans({
+        postgresDataDirectory: config.databaseUrl ? undefined : resolveDataDirectory(config.dataDir),
+        anvilStateFile: wantsLocalChain(config) ? anvilStateFile : undefined,
+      });
+      if (stopped.length) {
+        progress(
+          `cleaned     stopped ${stopped.join(' and ')} left running on ${config.dataDir} by a Laurel that died`,
+        );
+      }
+    }
+
     let databaseUrl = config.databaseUrl;
     if (!databaseUrl) {
       const postgres = await startEmbeddedPostgres({
         dataDir: config.dataDir,
         database: 'laurel',
         log: (line) => log.debug({ postgres: line }),
+        report,
       });
       onStop('postgres', () => postgres.stop());
       databaseUrl = postgres.databaseUrl;
@@ -75,22 +100,40 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
 
     const migrations = await migrate(databaseUrl);
     // graphile-worker's own schema: requests enqueue jobs even in a process that runs no worker.
-    await runWorkerMigrations({ connectionString: databaseUrl, logger: silentWorkerLogger });
+    const migrationPool = createWorkerPool(databaseUrl, 1, new ThrottledLog(log));
+    await runWorkerMigrations({ pgPool: migrationPool, logger: silentWorkerLogger }).finally(() =>
+      migrationPool.end(),
+    );
     progress(
       `migrations  ${migrations.applied.length ? `applied ${migrations.applied.join(', ')}` : 'database is up to date'}`,
     );
     for (const name of migrations.modified)
       log.warn({ migration: name }, 'applied migration was modified since');
 
-    const prisma = createPrismaClient(databaseUrl);
+    const { prisma, pool } = connectDatabase(databaseUrl, 10, (error) =>
+      log.warn({ err: error }, 'idle database connection lost'),
+    );
+    onStop('database pool', () => pool.end());
     onStop('prisma', () => prisma.$disconnect());
 
     const chains = new ChainRegistry(config.chains, config.rpcTimeoutMs);
     onStop('chain providers', async () => chains.destroy());
+    // A pending transaction is only dropped once the node has not known it for the drop delay.
+    const reconcile = { prisma, chains, log, inFlightMs: config.transactions.dropAfterSeconds * 1000 };
     if (wantsLocalChain(config)) {
+      const deployerOn = (chain: Chain) =>
+        HDNodeWallet.fromPhrase(ANVIL_MNEMONIC, undefined, "m/44'/60'/0'/0/0").connect(chain.provider);
       const anvil = await startAnvil({
-        stateFile: path.join(config.dataDir, 'anvil', 'state.json'),
+        stateFile: anvilStateFile,
         log: (line) => log.debug({ anvil: line }),
+        supervise: true,
+        report,
+        // A restarted anvil reloads its state file; Laurel's contracts are redeployed if it lacked them.
+        onRestart: async () => {
+          const local = chains.get('local');
+          await ensureLaurelDeployed(local.provider, deployerOn(local));
+          await reconcileChain(reconcile, local);
+        },
       });
       onStop('anvil', () => anvil.stop());
       const local = chains.add({
@@ -101,16 +144,15 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
         factoryAddress: '0x0000000000000000000000000000000000000000',
         confirmations: 1,
       });
-      const deployer = HDNodeWallet.fromPhrase(ANVIL_MNEMONIC, undefined, "m/44'/60'/0'/0/0").connect(
-        local.provider,
-      );
-      const { factory } = await ensureLaurelDeployed(local.provider, deployer);
+      const { factory } = await ensureLaurelDeployed(local.provider, deployerOn(local));
       local.factoryAddress = factory;
       progress(`chain       local (chain id ${anvil.chainId}) anvil on ${anvil.rpcUrl}, factory ${factory}`);
     }
     for (const chain of config.chains) {
       progress(`chain       ${chain.name} (chain id ${chain.chainId}) ${new URL(chain.rpcUrl).host}`);
     }
+
+    await reconcileAllChains(reconcile);
 
     const indexer = new Indexer({
       databaseUrl,
@@ -121,7 +163,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     indexer.start();
     onStop('indexer', () => indexer.stop());
 
-    const services: Services = { config, log, prisma, chains, indexer };
+    const services: Services = { config, log, prisma, pool, chains, indexer };
     const modules = createModules(services);
 
     if (options.worker !== false) {
@@ -139,26 +181,51 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     const schema = await buildGraphQLSchema(resolverClasses, modules.instances);
     const http = await createHttpApp({
       log,
+      openApiDocument: buildOpenApiDocument(laurelModules, schema, LAUREL_VERSION),
+      trustProxy: config.http.trustProxy,
       schema,
       authenticator: modules.authenticator,
       mountRoot: modules.mountRoot,
       mountApi: modules.mountApi,
+      // Names what fails, never why: /ready needs no key, and errors carry internal addresses.
       readiness: async () => {
-        const database = await prisma.$queryRaw`SELECT 1`.then(
-          () => ({ ok: true }),
-          (error: Error) => ({ ok: false, error: error.message }),
+        const databaseOk = await prisma.$queryRaw`SELECT 1`.then(
+          () => true,
+          () => false,
         );
-        const chainChecks = await chains.checkAll();
+        const chainChecks = (await chains.checkAll()).map(({ name, ok }) => ({ name, ok }));
+        const failing = [
+          ...(databaseOk ? [] : ['database']),
+          ...chainChecks.filter((check) => !check.ok).map((check) => `chain ${check.name}`),
+        ];
         return {
-          ready: database.ok && chainChecks.every((check) => check.ok),
-          checks: { database, chains: chainChecks, indexer: indexer.status() },
+          ready: failing.length === 0,
+          failing,
+          checks: { database: { ok: databaseOk }, chains: chainChecks, indexer: indexer.status() },
         };
       },
     });
     onStop('graphql', () => http.stop());
-    const server: Server = await new Promise((resolve, reject) => {
-      const listening = http.app.listen(config.port, config.host, () => resolve(listening));
-      listening.once('error', reject);
+    // Slow or idle clients cannot hold sockets for long, nor open them without bound.
+    const server: Server = createServer(
+      {
+        requestTimeout: config.http.requestTimeoutMs,
+        headersTimeout: Math.min(config.http.headersTimeoutMs, config.http.requestTimeoutMs),
+        keepAliveTimeout: config.http.keepAliveTimeoutMs,
+        // How often those timeouts are checked (Node's default, 30 s, would let them run long).
+        connectionsCheckingInterval: Math.min(1_000, config.http.requestTimeoutMs),
+      },
+      http.app,
+    );
+    server.maxConnections = config.http.maxConnections;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    }).catch((error: NodeJS.ErrnoException) => {
+      throw error.code === 'EADDRINUSE' ? new Error(`port ${config.port} is in use; set PORT`) : error;
     });
     onStop(
       'http server',

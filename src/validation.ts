@@ -1,14 +1,24 @@
+import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { getAddress } from 'ethers';
 import { z } from 'zod';
 import { ValidationError, type ValidationIssue } from './errors';
+
+// Every schema gets `.openapi({ example, … })`: the OpenAPI document is generated from them.
+extendZodWithOpenApi(z);
 
 /** The interface's Address: `^(0x)?[0-9a-fA-F]{40}$`, normalised to a 0x-prefixed checksummed address. */
 export const addressSchema = z
   .string()
   .regex(/^(0x)?[0-9a-fA-F]{40}$/, 'Invalid address')
-  .transform((value) => getAddress(`0x${value.replace(/^0x/, '').toLowerCase()}`));
+  .transform((value) => getAddress(`0x${value.replace(/^0x/, '').toLowerCase()}`))
+  .openapi({ example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' });
 
-export const chainSchema = z.string().min(1).max(255).describe('Chain name (1..255), e.g. `local`');
+export const chainSchema = z
+  .string()
+  .min(1)
+  .max(255)
+  .describe('Chain name (1..255), e.g. `local`')
+  .openapi({ example: 'local' });
 
 /** Query parameters documented as `^\d+$` strings (page, page_size, start, end). */
 export const digitsSchema = z.string().regex(/^\d+$/);
@@ -27,6 +37,11 @@ export type Amount = number | string;
 interface ZodAmountDef extends z.ZodTypeDef {
   number: z.ZodNumber;
   allowZero: boolean;
+  // To generators that read zod definitions (zod-to-openapi), an amount presents itself as a
+  // refinement of its JSON number: what REST clients send.
+  typeName: z.ZodFirstPartyTypeKind.ZodEffects;
+  schema: z.ZodNumber;
+  effect: { type: 'refinement' };
 }
 
 const DECIMAL_TEXT = /^\d+(?:\.\d+)?(?:e[+-]?\d+)?$/;
@@ -52,7 +67,13 @@ export class ZodAmount extends z.ZodType<Amount, ZodAmountDef, unknown> {
 
   static create(options: { allowZero: boolean }): ZodAmount {
     const number = options.allowZero ? z.number().min(0) : z.number().positive();
-    return new ZodAmount({ number, allowZero: options.allowZero });
+    return new ZodAmount({
+      number,
+      allowZero: options.allowZero,
+      typeName: z.ZodFirstPartyTypeKind.ZodEffects,
+      schema: number,
+      effect: { type: 'refinement' },
+    });
   }
 }
 
@@ -62,10 +83,10 @@ export function isDecimalText(text: string): boolean {
 }
 
 /** The interface's amounts of credit, rewards, approvals and permits: formatted units, > 0. */
-export const positiveAmountSchema = ZodAmount.create({ allowZero: false });
+export const positiveAmountSchema = ZodAmount.create({ allowZero: false }).openapi({ example: 1.5 });
 
 /** Amounts that may be 0 (a new token's initial supply). */
-export const nonNegativeAmountSchema = ZodAmount.create({ allowZero: true });
+export const nonNegativeAmountSchema = ZodAmount.create({ allowZero: true }).openapi({ example: 1000 });
 
 /** Parses with zod and turns a failure into a ValidationError carrying zod's own issues. */
 export function parseInput<S extends z.ZodTypeAny>(schema: S, input: unknown): z.output<S> {

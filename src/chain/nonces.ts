@@ -1,5 +1,6 @@
 import { getAddress } from 'ethers';
 import type { PrismaClient } from '../db/prisma';
+import { AppError } from '../errors';
 
 /**
  * Nonce reservation
@@ -28,11 +29,20 @@ import type { PrismaClient } from '../db/prisma';
  *    drops (evicted, node restarted) frees its nonce when the renewed lease runs out instead of
  *    blocking the sender forever.
  *
+ * 4. No stalled sender: a signed transaction whose nonce is above the sender's pending nonce (a
+ *    built transaction before it was never signed or sent) is not broadcast to wait behind the
+ *    hole. Unless the nonces before it are on their way (sent through Laurel a moment ago), once
+ *    nothing has moved for NONCE_GAP_GRACE_MS Laurel answers with a `nonce_gap` error naming the
+ *    missing nonces, and frees their unsent reservations (`releaseUnsentNonces`): the sender's
+ *    next build gets the first missing nonce, fills the gap, and the refused transaction can then
+ *    be sent again as it is.
+ * 5. A transaction the node does not know any more (dropped from its pool, or lost with the
+ *    chain's state) frees its nonce (`freeNoncesOf`, see transactions.reconciler.ts).
+ *
  * Consequences: N concurrent builds for one sender get N distinct, consecutive nonces; an unsigned
- * transaction that is never sent holds its nonce for at most the TTL, after which the next build
- * reuses it (and transactions built after it but sent before it wait in the node's queue until
- * the gap is filled). A sender who also sends transactions by other means is safe: the pending
- * nonce moves past them.
+ * transaction that is never sent holds its nonce until a later transaction is sent (then the gap
+ * is answered and freed) or for at most the TTL. A sender who also sends transactions by other
+ * means is safe: the pending nonce moves past them.
  */
 
 /** Same default as NONCE_RESERVATION_TTL_SECONDS (config.transactions.nonceReservationTtlSeconds). */
@@ -88,4 +98,59 @@ export async function markNonceBroadcast(
             ${params.transactionHash})
     ON CONFLICT (chain_id, sender, nonce)
       DO UPDATE SET transaction_hash = EXCLUDED.transaction_hash, expires_at = EXCLUDED.expires_at`;
+}
+
+/**
+ * Frees the nonces of transactions the node does not know any more (dropped from its pool, or lost
+ * with the chain's state): their reservations go, so the next build hands those nonces out again
+ * and the sender's nonces follow the chain.
+ */
+export async function freeNoncesOf(prisma: PrismaClient, chainId: number, hashes: string[]): Promise<number> {
+  if (hashes.length === 0) return 0;
+  const { count } = await prisma.nonceReservation.deleteMany({
+    where: { chainId, transactionHash: { in: hashes } },
+  });
+  return count;
+}
+
+/** How long a transaction above the sender's pending nonce waits, without progress, for the ones before it. */
+export const NONCE_GAP_GRACE_MS = 2000;
+
+/**
+ * A signed transaction whose nonce is above the sender's next nonce on the chain (rule 4 above).
+ * Shape A: `{status:'failed', error, reason:'nonce_gap', transactionHash, next_nonce, missing_nonces}`.
+ */
+export class NonceGapError extends AppError {
+  constructor(transactionHash: string, nonce: number, nextNonce: number) {
+    const missing = Array.from({ length: nonce - nextNonce }, (_, i) => nextNonce + i);
+    const named = missing.length === 1 ? `nonce ${nextNonce} is` : `nonces ${nextNonce} to ${nonce - 1} are`;
+    super(
+      'nonce_gap',
+      `Nonce ${nonce} cannot be mined yet: ${named} missing (built but never signed or sent?). ` +
+        `Send the missing transaction${missing.length === 1 ? '' : 's'}, or build again: the next build uses nonce ${nextNonce}. ` +
+        'Then send this transaction again.',
+      409,
+      { reason: 'nonce_gap', transactionHash, next_nonce: nextNonce, missing_nonces: missing.slice(0, 100) },
+    );
+  }
+}
+
+/**
+ * Frees the sender's reservations of nonces `from` (inclusive) to `to` (exclusive) that no
+ * transaction was sent with (not marked broadcast, no pending `transactions` row): built, never
+ * signed or sent. The next builds reuse them.
+ */
+export async function releaseUnsentNonces(
+  prisma: PrismaClient,
+  params: { chainId: number; sender: string; from: number; to: number },
+): Promise<number> {
+  const sender = getAddress(params.sender);
+  return prisma.$executeRaw`
+    DELETE FROM nonce_reservations r
+     WHERE r.chain_id = ${params.chainId} AND r.sender = ${sender}
+       AND r.nonce >= ${BigInt(params.from)} AND r.nonce < ${BigInt(params.to)}
+       AND r.transaction_hash IS NULL
+       AND NOT EXISTS (SELECT 1 FROM transactions t
+                        WHERE t.chain_id = r.chain_id AND t.from_address = r.sender
+                          AND t.nonce = r.nonce AND t.status = 'pending')`;
 }

@@ -40,6 +40,24 @@ export function isUnreachable(error: unknown): boolean {
   return socketErrors.includes(String(code)) || socketErrors.includes(String(cause?.code));
 }
 
+/** Why a node could not be used, in words that carry no URL, host or port. */
+function unreachableReason(error: unknown): string {
+  if (isError(error, 'TIMEOUT')) return 'its node did not answer in time';
+  if (isError(error, 'SERVER_ERROR')) return 'its node answered with a server error';
+  const { code, cause } = (error ?? {}) as { code?: unknown; cause?: { code?: unknown } };
+  const socketError = String(cause?.code ?? code);
+  if (socketError === 'ECONNREFUSED') return 'its node refused the connection';
+  if (socketError === 'ENOTFOUND') return "its node's host name does not resolve";
+  return 'its node cannot be reached';
+}
+
+/** Whether the node could not even be connected to: then a request certainly did not reach it. */
+function wasRefused(error: unknown): boolean {
+  const refusals = ['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH'];
+  const { code, cause } = (error ?? {}) as { code?: unknown; cause?: { code?: unknown } };
+  return refusals.includes(String(code)) || refusals.includes(String(cause?.code));
+}
+
 /** The one place that maps chain names to chain ids, RPC providers, explorers and factories. */
 export class ChainRegistry {
   private readonly byName = new Map<string, Chain>();
@@ -94,7 +112,7 @@ export class ChainRegistry {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new ChainUnavailableError(chain.name, `no answer within ${this.rpcTimeoutMs} ms`)),
+        () => reject(new ChainUnavailableError(chain.name, `no answer within ${this.rpcTimeoutMs} ms`, true)),
         this.rpcTimeoutMs,
       );
     });
@@ -102,8 +120,10 @@ export class ChainRegistry {
       return await Promise.race([work(chain.provider), deadline]);
     } catch (error) {
       if (error instanceof AppError) throw error;
-      if (isUnreachable(error))
-        throw new ChainUnavailableError(chain.name, (error as Error).message.split(' (')[0]);
+      // The reason names no URL or address: an RPC URL often embeds a provider's API key.
+      if (isUnreachable(error)) {
+        throw new ChainUnavailableError(chain.name, unreachableReason(error), !wasRefused(error));
+      }
       throw error;
     } finally {
       clearTimeout(timer);

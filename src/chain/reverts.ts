@@ -1,4 +1,4 @@
-import { getAddress } from 'ethers';
+import { getAddress, isError, toQuantity, type JsonRpcProvider } from 'ethers';
 import { AppError } from '../errors';
 import { decodeLaurelRevert, revertDataOf, type AbiErrorItem } from './contracts';
 import type { Chain } from './registry';
@@ -20,6 +20,27 @@ export interface TransactionErrorDetails {
   };
 }
 
+/** What to do about the reverts a caller can fix, by custom error name. */
+const REVERT_HINTS: Record<string, string> = {
+  NotOperator:
+    "the calling wallet must own or operate the app: call with the owner's API key, or have the owner add this wallet as an operator",
+  NotOwner: "only the app's owner may do this: call with the owner's API key",
+  ERC20InsufficientAllowance:
+    'the app may not move this many of your tokens yet: approve it first (POST /v1/credit/approve with spender_address = the app), or send mint: true to mint instead',
+  ERC20InsufficientBalance:
+    'the sender does not hold that many tokens: lower the amount, or send mint: true to mint',
+  UnknownBadge: "the badge is not one of this app's: list them with GET /v1/badges",
+  UnknownToken: "the token is not one of this app's: list them with GET /v1/credit/tokens",
+  InvalidDecimals: 'Laurel tokens have at most 18 decimals',
+  NonTransferable: 'point tokens cannot be transferred or approved',
+  ERC20InvalidSpender: 'the spender must be a real address, not the zero address',
+};
+
+/** A short instruction for a revert the caller can fix, or null. */
+export function revertHint(errorName: string | null): string | null {
+  return (errorName && REVERT_HINTS[errorName]) || null;
+}
+
 /**
  * The simulation of a transaction being built reverted: 422, code `transaction_error`, with the
  * decoded revert under `transaction_error` (Shape B `error.transaction_error`, Shape A
@@ -27,8 +48,32 @@ export interface TransactionErrorDetails {
  */
 export class TransactionRevertedError extends AppError {
   constructor(readonly transactionError: TransactionErrorDetails) {
-    super('transaction_error', transactionError.message, 422, { transaction_error: transactionError });
+    // The documented transaction_error keeps its exact fields; the error's message adds what to do.
+    const hint = revertHint(transactionError.data.errorName);
+    super(
+      'transaction_error',
+      hint ? `${transactionError.message}: ${hint}` : transactionError.message,
+      422,
+      {
+        transaction_error: transactionError,
+      },
+    );
   }
+}
+
+/** The reason of a revert, as `transaction_error.reason` words it: `NotOperator(0x…)`, an Error(string) text, … */
+export function revertReason(error: unknown): string {
+  const data = revertDataOf(error);
+  const decoded = decodeLaurelRevert(data);
+  if (!decoded) {
+    // No revert data at all (ethers calls it "require(false)"): out of gas, or an invalid
+    // operation such as an amount too large for one transaction.
+    return data && data !== '0x'
+      ? `unknown custom error ${data.slice(0, 10)}`
+      : 'execution reverted without a reason (out of gas or an invalid operation)';
+  }
+  if (decoded.errorName === 'Error') return String(decoded.args[0]);
+  return `${decoded.errorName}(${decoded.args.map(formatArgument).join(', ')})`;
 }
 
 function formatArgument(value: unknown): string {
@@ -47,21 +92,8 @@ export function transactionRevertedError(
   error: unknown,
   context: { chain: Chain; to: string; functionName: string },
 ): TransactionRevertedError {
-  const data = revertDataOf(error);
-  const decoded = decodeLaurelRevert(data);
-  let reason: string;
-  if (!decoded) {
-    // No revert data at all (ethers calls it "require(false)"): out of gas, or an invalid
-    // operation such as an amount too large for one transaction.
-    reason =
-      data && data !== '0x'
-        ? `unknown custom error ${data.slice(0, 10)}`
-        : 'execution reverted without a reason (out of gas or an invalid operation)';
-  } else if (decoded.errorName === 'Error') {
-    reason = String(decoded.args[0]);
-  } else {
-    reason = `${decoded.errorName}(${decoded.args.map(formatArgument).join(', ')})`;
-  }
+  const decoded = decodeLaurelRevert(revertDataOf(error));
+  const reason = revertReason(error);
   const abiItem = decoded
     ? { inputs: decoded.abiItem.inputs, name: decoded.abiItem.name, type: decoded.abiItem.type }
     : null;
@@ -74,4 +106,30 @@ export function transactionRevertedError(
     function_name: context.functionName,
     data: { abiItem, errorName: decoded?.errorName ?? null },
   });
+}
+
+/**
+ * Why a mined transaction reverted: the call replayed on the state before its block (exact on a
+ * chain that mines one transaction a block; otherwise the best available without tracing), or
+ * null when the replay does not revert.
+ */
+export async function minedRevertReason(
+  provider: JsonRpcProvider,
+  transaction: { from: string; to: string | null; data: string; value: bigint },
+  blockNumber: number,
+): Promise<string | null> {
+  try {
+    await provider.send('eth_call', [
+      {
+        from: transaction.from,
+        to: transaction.to,
+        data: transaction.data,
+        value: toQuantity(transaction.value),
+      },
+      toQuantity(Math.max(0, blockNumber - 1)),
+    ]);
+    return null;
+  } catch (error) {
+    return revertDataOf(error) !== null || isError(error, 'CALL_EXCEPTION') ? revertReason(error) : null;
+  }
 }

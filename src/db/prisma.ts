@@ -1,10 +1,36 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import { Pool } from 'pg';
 import { PrismaClient } from '../generated/prisma/client';
 
 export { PrismaClient };
 export type { Prisma } from '../generated/prisma/client';
+export type { TransactionStatus } from '../generated/prisma/enums';
 
-/** The Rust-free Prisma client over node-postgres. */
-export function createPrismaClient(databaseUrl: string, maxConnections = 10): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl, max: maxConnections }) });
+/** How long a query waits for a connection: a database that does not answer becomes a 503, not a hang. */
+const CONNECTION_TIMEOUT_MS = 5000;
+
+/** One connection pool, used by the Prisma client and by what speaks SQL directly (rate limiter). */
+export interface Database {
+  prisma: PrismaClient;
+  pool: Pool;
+}
+
+/**
+ * The Rust-free Prisma client over a node-postgres pool of at most `maxConnections`. The pool drops
+ * broken connections and opens new ones on demand, so it reconnects by itself once a lost database
+ * is back. An idle connection the server closes (restart, database dropped) is reported to
+ * `onIdleError`; without a listener it would crash the process.
+ */
+export function connectDatabase(
+  databaseUrl: string,
+  maxConnections = 10,
+  onIdleError: (error: Error) => void = () => undefined,
+): Database {
+  const pool = new Pool({
+    connectionString: databaseUrl,
+    max: maxConnections,
+    connectionTimeoutMillis: CONNECTION_TIMEOUT_MS,
+  });
+  pool.on('error', onIdleError);
+  return { prisma: new PrismaClient({ adapter: new PrismaPg(pool) }), pool };
 }

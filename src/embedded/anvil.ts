@@ -7,6 +7,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { anvilPidFile } from './data-folder';
+import { restartWithBackoff, type SupervisorReport } from './supervisor';
+import { guardChildProcess } from './watchdog';
 
 export const ANVIL_CHAIN_ID = 31337;
 export const ANVIL_HOST = '127.0.0.1';
@@ -22,14 +25,20 @@ export interface StartAnvilOptions {
   log?: (line: string) => void;
   /** How long to wait for anvil to answer `eth_chainId` (default 30 s). */
   startTimeoutMs?: number;
+  /** Restart anvil (same port, same state file) when it stops on its own, with backoff. */
+  supervise?: boolean;
+  /** One line per supervision event (stopped, restarted, retrying). */
+  report?: SupervisorReport;
+  /** Runs after each restart, before it is reported (e.g. redeploy what the state file lacked). */
+  onRestart?: () => Promise<void>;
 }
 
 export interface AnvilInstance {
   rpcUrl: string;
   chainId: number;
   port: number;
-  /** The anvil process id. */
-  pid: number;
+  /** The anvil process id (it changes when the supervisor restarts anvil). */
+  readonly pid: number;
   /** SIGTERM (anvil dumps its state), then SIGKILL after 5 s. Safe to call more than once. */
   stop(): Promise<void>;
 }
@@ -157,7 +166,13 @@ class AnvilStartError extends Error {
   }
 }
 
-async function startOnce(binary: string, port: number, opts: StartAnvilOptions): Promise<AnvilInstance> {
+/** A started anvil process; `exited` resolves (with how it ended) when the process is gone. */
+interface RunningAnvil {
+  instance: AnvilInstance;
+  exited: Promise<string>;
+}
+
+async function startOnce(binary: string, port: number, opts: StartAnvilOptions): Promise<RunningAnvil> {
   const args = [
     '--host',
     ANVIL_HOST,
@@ -171,11 +186,13 @@ async function startOnce(binary: string, port: number, opts: StartAnvilOptions):
     const stateFile = path.resolve(opts.stateFile);
     // anvil silently fails to dump into a directory that does not exist.
     fs.mkdirSync(path.dirname(stateFile), { recursive: true });
-    args.push('--state', stateFile, '--state-interval', '2');
+    // 1 s is anvil's shortest interval (whole seconds only): the most a SIGKILL of anvil can lose.
+    args.push('--state', stateFile, '--state-interval', '1');
   }
 
   const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
   trackChild(child);
+  const releaseGuard = child.pid ? guardChildProcess(child.pid, 'SIGTERM') : () => undefined;
 
   const recent: string[] = [];
   const onLine = (line: string) => {
@@ -192,16 +209,17 @@ async function startOnce(binary: string, port: number, opts: StartAnvilOptions):
   let exitDescription = '';
   // Aborts a pending readiness probe as soon as anvil exits.
   const exitAbort = new AbortController();
-  const exitPromise = new Promise<void>((resolve) => {
+  const exitPromise = new Promise<string>((resolve) => {
     const done = (description: string) => {
       if (exited) return;
       exited = true;
       exitAbort.abort();
       exitDescription = description;
       liveChildren.delete(child);
+      releaseGuard();
       stdout.flush();
       stderr.flush();
-      resolve();
+      resolve(description);
     };
     child.once('exit', (code, signal) => done(signal ? `signal ${signal}` : `exit code ${code}`));
     child.once('error', (error) => done(`spawn error: ${error.message}`));
@@ -239,7 +257,7 @@ async function startOnce(binary: string, port: number, opts: StartAnvilOptions):
           false,
         );
       }
-      return { rpcUrl, chainId, port, pid: child.pid ?? -1, stop };
+      return { instance: { rpcUrl, chainId, port, pid: child.pid ?? -1, stop }, exited: exitPromise };
     } catch (error) {
       if (error instanceof AnvilStartError) throw error;
       lastError = error;
@@ -267,19 +285,67 @@ async function startOnce(binary: string, port: number, opts: StartAnvilOptions):
 /**
  * Starts anvil and resolves once it answers `eth_chainId`. Rejects with anvil's output when it
  * exits or does not answer in time. When no port is given, a free one is chosen (and another one
- * tried if it was taken in the meantime).
+ * tried if it was taken in the meantime). With `supervise`, an anvil that stops on its own is
+ * restarted on the same port and state file; with a state file, its pid is kept next to it
+ * (data-folder.ts finds an orphan by it).
  */
 export async function startAnvil(opts: StartAnvilOptions = {}): Promise<AnvilInstance> {
   const binary = resolveAnvilBinary();
   if (opts.port !== undefined) await assertPortFree(opts.port);
   const attempts = opts.port === undefined ? 3 : 1;
+  let current: RunningAnvil;
   for (let attempt = 1; ; attempt += 1) {
     const port = opts.port ?? (await getFreePort());
     try {
-      return await startOnce(binary, port, opts);
+      current = await startOnce(binary, port, opts);
+      break;
     } catch (error) {
       if (error instanceof AnvilStartError && error.addressInUse && attempt < attempts) continue;
       throw error;
     }
   }
+  const { rpcUrl, chainId, port } = current.instance;
+  const pidFile = opts.stateFile ? anvilPidFile(path.resolve(opts.stateFile)) : undefined;
+  const report = opts.report ?? (() => undefined);
+  let stopping = false;
+  const stopSignal = new AbortController();
+  let restarting: Promise<unknown> | undefined;
+
+  const watch = (running: RunningAnvil) => {
+    if (pidFile) fs.writeFileSync(pidFile, String(running.instance.pid));
+    void running.exited.then((description) => {
+      if (stopping || !opts.supervise) return;
+      report('warn', `anvil stopped unexpectedly (${description}); restarting it`);
+      restarting = restartWithBackoff({
+        name: 'anvil',
+        start: () => startOnce(binary, port, opts),
+        signal: stopSignal.signal,
+        report,
+      }).then(async (restarted) => {
+        if (!restarted) return;
+        if (stopping) return restarted.instance.stop();
+        current = restarted;
+        watch(restarted);
+        await opts.onRestart?.();
+        report('info', `anvil restarted (pid ${restarted.instance.pid}) on ${rpcUrl}`);
+      });
+    });
+  };
+  watch(current);
+
+  return {
+    rpcUrl,
+    chainId,
+    port,
+    get pid() {
+      return current.instance.pid;
+    },
+    stop: async () => {
+      stopping = true;
+      stopSignal.abort();
+      await restarting?.catch(() => undefined);
+      await current.instance.stop();
+      if (pidFile) fs.rmSync(pidFile, { force: true });
+    },
+  };
 }

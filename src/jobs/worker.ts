@@ -1,16 +1,50 @@
 import { Logger as WorkerLogger, parseCrontab, run, type Runner, type TaskList } from 'graphile-worker';
-import type { Logger } from '../logger';
+import { Pool } from 'pg';
+import { isDatabaseUnavailable } from '../db/availability';
+import { ThrottledLog, type Logger } from '../logger';
+import { RetryLaterError } from './jobs';
+
+/** graphile-worker's own default pool size: its jobs, LISTEN and housekeeping share it. */
+const WORKER_POOL_SIZE = 10;
 
 export interface JobWorker {
   stop(): Promise<void>;
 }
 
-function workerLogger(log: Logger): WorkerLogger {
+function workerLogger(log: Logger, faults: ThrottledLog): WorkerLogger {
   return new WorkerLogger(() => (level, message, meta) => {
+    // An expected retry (RetryLaterError) is routine: one debug line, no stack.
+    if (meta?.error instanceof RetryLaterError) {
+      log.debug(
+        { job: (meta.job as { task_identifier?: string } | undefined)?.task_identifier },
+        meta.error.message,
+      );
+      return;
+    }
+    // A lost database makes every poll fail: logged once per interval, like the HTTP side.
+    if (isDatabaseUnavailable(meta?.error)) {
+      faults.write('warn', 'database_unavailable', {}, `database unavailable: ${message}`);
+      return;
+    }
     // graphile-worker's info lines (connected, job completed) are routine: debug for Laurel.
     const method = level === 'error' ? 'error' : level === 'warning' ? 'warn' : 'debug';
     log[method]({ worker: meta }, message);
   });
+}
+
+/**
+ * A pg pool for graphile-worker that Laurel owns. graphile-worker ends a pool of its own without
+ * waiting and drops its error listener first, so a connection still closing when PostgreSQL shuts
+ * down used to raise an unhandled 'error' and exit Laurel with code 1 (the start/stop flake). This
+ * pool keeps its listeners for its whole life and is ended (awaited) by its owner.
+ */
+export function createWorkerPool(databaseUrl: string, max: number, faults: ThrottledLog): Pool {
+  const pool = new Pool({ connectionString: databaseUrl, max });
+  const onError = (error: Error) =>
+    faults.write('warn', 'worker_connection', { err: error.message }, 'worker database connection lost');
+  pool.on('error', onError);
+  pool.on('connect', (client) => client.on('error', onError));
+  return pool;
 }
 
 /**
@@ -24,14 +58,27 @@ export async function startJobWorker(options: {
   taskList: TaskList;
   crontab: string;
 }): Promise<JobWorker> {
-  const runner: Runner = await run({
-    connectionString: options.databaseUrl,
-    concurrency: options.concurrency,
-    noHandleSignals: true,
-    pollInterval: 1000,
-    taskList: options.taskList,
-    parsedCronItems: parseCrontab(options.crontab),
-    logger: workerLogger(options.log),
-  });
-  return { stop: () => runner.stop() };
+  const faults = new ThrottledLog(options.log);
+  const pool = createWorkerPool(options.databaseUrl, WORKER_POOL_SIZE, faults);
+  let runner: Runner;
+  try {
+    runner = await run({
+      pgPool: pool,
+      concurrency: options.concurrency,
+      noHandleSignals: true,
+      pollInterval: 1000,
+      taskList: options.taskList,
+      parsedCronItems: parseCrontab(options.crontab),
+      logger: workerLogger(options.log, faults),
+    });
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return {
+    stop: async () => {
+      await runner.stop();
+      await pool.end();
+    },
+  };
 }

@@ -2,6 +2,7 @@ import type { Router } from 'express';
 import { TokenDirectory } from '../chain/tokens';
 import { TransactionBuilder } from '../chain/transaction-builder';
 import type { RequestAuthenticator } from '../http/authenticate';
+import { answerOtherMethods } from '../http/rest';
 import { appsModule } from './apps/apps.module';
 import { authModule } from './auth/auth.module';
 import { badgesModule } from './badges/badges.module';
@@ -67,7 +68,15 @@ export function createModules(services: Services): Modules {
   return {
     instances,
     authenticator: deps.serviceOf(authModule),
-    mountRoot: (router) => instances.forEach((instance) => instance.mountAuthRoutes(router)),
-    mountApi: (router) => instances.forEach((instance) => instance.mountRoutes(router)),
+    mountRoot: (router) =>
+      answerOtherMethods(
+        router,
+        instances.flatMap((instance) => instance.mountAuthRoutes(router)),
+      ),
+    mountApi: (router) =>
+      answerOtherMethods(
+        router,
+        instances.flatMap((instance) => instance.mountRoutes(router)),
+      ),
   };
 }

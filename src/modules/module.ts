@@ -4,9 +4,11 @@ import type { ChainRegistry } from '../chain/registry';
 import type { TokenDirectory } from '../chain/tokens';
 import type { TransactionBuilder } from '../chain/transaction-builder';
 import type { Config } from '../config';
+import type { Pool } from 'pg';
 import type { PrismaClient } from '../db/prisma';
+import type { ErrorShapes } from '../http/error-shapes';
+import { mountRoutes, type MountedRoute, type RestRoute, type SuccessEnvelope } from '../http/rest';
 import type { Indexer } from '../indexer/indexer';
-import { mountRoutes, type RestRoute } from '../http/rest';
 import type { Logger } from '../logger';
 
 /** What every module's service may be built from: configuration, database and the chain layer. */
@@ -14,6 +16,8 @@ export interface SharedDeps {
   config: Config;
   log: Logger;
   prisma: PrismaClient;
+  /** The pool under `prisma`, for SQL spoken directly (the rate limiter). */
+  pool: Pool;
   chains: ChainRegistry;
   /** The index of contract events (read-your-writes ingestion of receipts). */
   indexer: Pick<Indexer, 'ingestReceipt'>;
@@ -51,13 +55,34 @@ export interface ModuleInstance {
   name: string;
   resolverClass: ClassType;
   resolver: object;
-  mountAuthRoutes(router: Router): void;
-  mountRoutes(router: Router): void;
+  /** Mounts the {auth_url} paths; returns them. */
+  mountAuthRoutes(router: Router): MountedRoute[];
+  /** Mounts the {base_url} paths; returns them. */
+  mountRoutes(router: Router): MountedRoute[];
+}
+
+/** A REST path of a module as documents and tests see it: what it calls and how it answers. */
+export interface ModulePath extends MountedRoute {
+  /** `auth`: under {auth_url}; `api`: under {base_url}. */
+  base: 'auth' | 'api';
+  operation: string;
+  errors: ErrorShapes;
+  envelope: SuccessEnvelope;
+  resultField?: string;
+  alsoAnswers?: readonly { status: number; description: string }[];
+  description?: string;
+}
+
+function modulePath<R>(base: ModulePath['base'], route: RestRoute<R>): ModulePath {
+  const { method, path, operation, errors, envelope, resultField, alsoAnswers, description } = route;
+  return { base, method, path, operation, errors, envelope, resultField, alsoAnswers, description };
 }
 
 /** A described module, ready for the registry (./index.ts) whatever its service and resolver types. */
 export interface LaurelModule<S> extends ServiceSource<S> {
   resolverClass: ClassType;
+  /** Every REST path of the module (for docs and tests; mounting is instantiate's). */
+  paths: readonly ModulePath[];
   instantiate(deps: ModuleDeps): ModuleInstance;
 }
 
@@ -66,6 +91,10 @@ export function defineModule<S, R extends object>(description: ModuleDescription
     name: description.name,
     service: description.service,
     resolverClass: description.resolver,
+    paths: [
+      ...(description.authRoutes ?? []).map((route) => modulePath('auth', route)),
+      ...(description.routes ?? []).map((route) => modulePath('api', route)),
+    ],
     instantiate: (deps) => {
       const resolver = new description.resolver(deps.serviceOf(module));
       return {

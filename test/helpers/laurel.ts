@@ -41,6 +41,9 @@ export async function startTestLaurel(
     LOCAL_CHAIN: 'off',
     CHAINS: JSON.stringify(chains),
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    // Every test issues keys from 127.0.0.1: the per-client limits are tested where a test sets them.
+    KEY_REQUESTS_PER_CLIENT: '1000000',
+    KEY_CHALLENGES_PER_WALLET: '1000000',
     ...options.env,
   });
   const laurel = await startLaurel(config, { log: createLogger(config.logLevel), worker: options.worker });

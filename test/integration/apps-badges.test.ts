@@ -1,4 +1,5 @@
 import { Contract, Wallet } from 'ethers';
+import { revertHint } from '../../src/chain/reverts';
 import { appFactoryInterface, appInterface, badgeInterface } from '../../src/chain/contracts';
 import { mined } from '../helpers/chain';
 import {
@@ -289,7 +290,7 @@ describe('apps', () => {
       const reason = `NotOperator(${stranger.address})`;
       expect(result.body).toEqual({
         status: 'failed',
-        error: `The contract function "createBadge" reverted with the following reason: ${reason}`,
+        error: `The contract function "createBadge" reverted with the following reason: ${reason}: ${revertHint('NotOperator')}`,
         transaction_error: {
           reason,
           message: `The contract function "createBadge" reverted with the following reason: ${reason}`,

@@ -1,4 +1,5 @@
 import { Contract, Signature, SigningKey, Wallet, ZeroAddress } from 'ethers';
+import { revertHint } from '../../src/chain/reverts';
 import { appInterface, creditTokenInterface } from '../../src/chain/contracts';
 import { PERMIT_TYPES } from '../../src/modules/credit/credit.service';
 import { mined } from '../helpers/chain';
@@ -170,7 +171,7 @@ describe('POST /credit/new', () => {
       success: false,
       error: {
         code: 'transaction_error',
-        message: `The contract function "createCreditToken" reverted with the following reason: ${reason}`,
+        message: `The contract function "createCreditToken" reverted with the following reason: ${reason}: ${revertHint('NotOperator')}`,
         transaction_error: {
           reason,
           message: `The contract function "createCreditToken" reverted with the following reason: ${reason}`,
@@ -335,7 +336,7 @@ describe('POST /credit/approve', () => {
       success: false,
       error: {
         code: 'transaction_error',
-        message,
+        message: `${message}: ${revertHint('ERC20InvalidSpender')}`,
         transaction_error: {
           reason,
           message,

@@ -21,6 +21,7 @@ it('answers an unexpected error with 500 JSON, no stack trace, logged with the r
   const { app, stop } = await createHttpApp({
     log,
     schema: await buildGraphQLSchema([ChainsResolver]),
+    openApiDocument: {},
     authenticator: {
       authenticate: async () => ({ address: '0x0000000000000000000000000000000000000001', apiKeyId: 'k' }),
       countRequest: async () => undefined,
@@ -30,7 +31,7 @@ it('answers an unexpected error with 500 JSON, no stack trace, logged with the r
         throw new Error('secret internal detail');
       }),
     mountApi: () => undefined,
-    readiness: async () => ({ ready: true, checks: {} }),
+    readiness: async () => ({ ready: true, failing: [], checks: {} }),
   });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
@@ -47,6 +48,23 @@ it('answers an unexpected error with 500 JSON, no stack trace, logged with the r
     expect(logged).toContainEqual(
       expect.objectContaining({ requestId: 'req-500', msg: 'request', method: 'GET', status: 500 }),
     );
+
+    // A GraphQL request's line names the operation it ran.
+    const gql = await request(url, 'POST', '/graphql', {
+      body: { query: 'query Chains { chainList { name } }', operationName: 'Chains' },
+      apiKey: 'laurel_any',
+      headers: { 'X-Request-Id': 'req-gql' },
+    });
+    expect(gql.status).toBe(200);
+    // The line is written when the response finishes: wait for it.
+    const deadline = Date.now() + 10_000;
+    const gqlLine = () =>
+      lines.find((line) => line.includes('"requestId":"req-gql"') && line.includes('"msg":"request"'));
+    while (!gqlLine() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(JSON.parse(gqlLine() ?? '{}')).toMatchObject({
+      path: '/graphql',
+      graphql: 'query Chains (chainList)',
+    });
   } finally {
     server.close();
     await stop();

@@ -1,6 +1,6 @@
 import { Wallet } from 'ethers';
 import { appInterface } from '../../src/chain/contracts';
-import { createPrismaClient, type PrismaClient } from '../../src/db/prisma';
+import { connectDatabase, type PrismaClient } from '../../src/db/prisma';
 import type { RequestContext } from '../../src/context';
 import { IndexDirectory } from '../../src/indexer/index-directory';
 import { createLogger } from '../../src/logger';
@@ -279,7 +279,7 @@ describe('GraphQL profile and leaderboard', () => {
 describe('ProfileLoaders', () => {
   let prisma: PrismaClient;
   beforeAll(() => {
-    prisma = createPrismaClient(laurel.databaseUrl, 2);
+    prisma = connectDatabase(laurel.databaseUrl, 2).prisma;
   });
   afterAll(async () => {
     await prisma?.$disconnect();
@@ -298,7 +298,13 @@ describe('ProfileLoaders', () => {
       return profiles(chain, appId, users);
     };
     const loaders = new ProfileLoaders(service);
-    const ctx: RequestContext = { requestId: 'test', log: createLogger('silent'), account: null };
+    const ctx: RequestContext = {
+      requestId: 'test',
+      log: createLogger('silent'),
+      account: null,
+      clientAddress: '127.0.0.1',
+      logFields: {},
+    };
     const chain = laurel.services.chains.get('local');
     const loaded = await Promise.all(
       [alice, bob, carol].map((user) => loaders.load(ctx, chain, appId, user)),

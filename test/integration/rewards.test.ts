@@ -1,4 +1,5 @@
 import { Contract, Wallet, type ContractTransactionResponse, type Interface } from 'ethers';
+import { revertHint } from '../../src/chain/reverts';
 import {
   appFactoryInterface,
   appInterface,
@@ -211,9 +212,12 @@ describe('POST /reward/XP', () => {
     expect(result.status).toBe(422);
     const reason = `NotOperator(${stranger.address})`;
     const message = `The contract function "rewardXP" reverted with the following reason: ${reason}`;
+    // The documented transaction_error as is; the top-level message adds what to do.
+    const hinted = `${message}: ${revertHint('NotOperator')}`;
+    expect(hinted).toContain('own or operate the app');
     expect(result.body).toEqual({
       status: 'failed',
-      error: message,
+      error: hinted,
       transaction_error: {
         reason,
         message,
@@ -239,7 +243,7 @@ describe('POST /reward/XP', () => {
       { apiKey: strangerKey },
     );
     expect(gql.body.errors![0]).toMatchObject({
-      message,
+      message: hinted,
       extensions: { code: 'TRANSACTION_ERROR', transaction_error: (result.body as Body).transaction_error },
     });
   });
@@ -502,11 +506,14 @@ describe('POST /reward/credit', () => {
     expect(refused.status).toBe(422);
     const reason = `ERC20InsufficientAllowance(${appId}, 0, 1000000)`;
     const message = `The contract function "transferERC20" reverted with the following reason: ${reason}`;
+    const hinted = `${message}: ${revertHint('ERC20InsufficientAllowance')}`;
+    expect(hinted).toContain('POST /v1/credit/approve');
+    expect(hinted).toContain('mint: true');
     expect(refused.body).toEqual({
       success: false,
       error: {
         code: 'transaction_error',
-        message,
+        message: hinted,
         transaction_error: {
           reason,
           message,

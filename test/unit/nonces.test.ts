@@ -1,19 +1,22 @@
 import { Wallet } from 'ethers';
 import { markNonceBroadcast, reserveNonce } from '../../src/chain/nonces';
-import { createPrismaClient, type PrismaClient } from '../../src/db/prisma';
+import { connectDatabase, type Database, type PrismaClient } from '../../src/db/prisma';
 import { createTestDatabase } from '../helpers/database';
 
 describe('nonce reservation (PostgreSQL)', () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let connection: Database;
   let prisma: PrismaClient;
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    prisma = createPrismaClient(database.url, 10);
+    connection = connectDatabase(database.url, 10);
+    prisma = connection.prisma;
   });
 
   afterAll(async () => {
     await prisma?.$disconnect();
+    await connection?.pool.end();
     await database?.drop();
   });
 

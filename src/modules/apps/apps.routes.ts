@@ -11,6 +11,6 @@ export const appsRoutes: RestRoute<AppsResolver>[] = [
     operation: 'apps',
     errors: SHAPE_A,
     envelope: 'status',
-    body: (apps) => ({ apps }),
+    resultField: 'apps',
   },
 ];

@@ -2,11 +2,13 @@ import { defineModule } from '../module';
 import { AuthResolver } from './auth.resolver';
 import { authApiRoutes, authRootRoutes } from './auth.routes';
 import { AuthService } from './auth.service';
+import { RequestBudgets } from './request-budgets';
 
 /** Accounts and API keys: wallet-signed challenges, keys, request authentication and rate limits. */
 export const authModule = defineModule({
   name: 'auth',
-  service: ({ prisma, config, log }) => new AuthService(prisma, config, log),
+  service: ({ prisma, pool, config, log }) =>
+    new AuthService(prisma, config, new RequestBudgets(pool, config.auth), log),
   resolver: AuthResolver,
   authRoutes: authRootRoutes,
   routes: authApiRoutes,

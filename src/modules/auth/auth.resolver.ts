@@ -25,8 +25,8 @@ export class AuthResolver {
     output: ApiKeyChallenge,
     description: 'Step 1 of getting an API key: a message for the wallet to sign (POST /key/challenge)',
   })
-  async requestApiKeyChallenge(args: RequestChallengeInput): Promise<ApiKeyChallenge> {
-    return this.auth.createChallenge(args.public_address);
+  async requestApiKeyChallenge(args: RequestChallengeInput, ctx: RequestContext): Promise<ApiKeyChallenge> {
+    return this.auth.createChallenge(args.public_address, ctx.clientAddress);
   }
 
   @Operation({
@@ -36,8 +36,8 @@ export class AuthResolver {
     output: IssuedApiKey,
     description: 'Step 2: the signed challenge in, a new API key out, shown once (POST /key/verify)',
   })
-  async verifyApiKeyChallenge(args: VerifyChallengeInput): Promise<IssuedApiKey> {
-    return this.auth.verifyChallenge(args.public_address, args.signature);
+  async verifyApiKeyChallenge(args: VerifyChallengeInput, ctx: RequestContext): Promise<IssuedApiKey> {
+    return this.auth.verifyChallenge(args.public_address, args.signature, ctx.clientAddress);
   }
 
   @Operation({

@@ -31,7 +31,7 @@ export const authApiRoutes: RestRoute<AuthResolver>[] = [
     operation: 'apiKeys',
     errors: SHAPE_A,
     envelope: 'status',
-    body: (keys) => ({ keys }),
+    resultField: 'keys',
   },
   {
     method: 'delete',
@@ -39,6 +39,6 @@ export const authApiRoutes: RestRoute<AuthResolver>[] = [
     operation: 'revokeApiKey',
     errors: SHAPE_A,
     envelope: 'status',
-    body: (key) => ({ key }),
+    resultField: 'key',
   },
 ];

@@ -3,11 +3,12 @@ import { getAddress, verifyMessage } from 'ethers';
 import type { Config } from '../../config';
 import type { AuthenticatedAccount } from '../../context';
 import type { PrismaClient } from '../../db/prisma';
-import { NotFoundError, RateLimitedError, UnauthenticatedError } from '../../errors';
+import { AppError, NotFoundError, UnauthenticatedError } from '../../errors';
 import type { RequestAuthenticator } from '../../http/authenticate';
 import type { Logger } from '../../logger';
 import { generateApiKey, hashApiKey, isWellFormedApiKey, sameKeyHash } from './api-key';
 import { buildChallengeMessage } from './challenge-message';
+import type { RequestBudgets } from './request-budgets';
 
 export const SIGNATURE_VERIFICATION_FAILED = 'Signature verification failed';
 
@@ -15,11 +16,22 @@ export const SIGNATURE_VERIFICATION_FAILED = 'Signature verification failed';
 export const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
- * How many of an address's open challenges a verification looks at (newest first). More than one,
- * so that someone requesting challenges for another person's address cannot make the challenge
- * that person signed unusable.
+ * A bound on the open challenges a verification looks at. Challenge creation per wallet is rate
+ * limited (KEY_CHALLENGES_PER_WALLET a minute), so within a challenge's lifetime a wallet has far
+ * fewer than this: a stranger cannot push the challenge a wallet signed out of reach.
  */
-const OPEN_CHALLENGES_CHECKED = 16;
+const OPEN_CHALLENGES_CHECKED = 1_000;
+
+/** 409 on /key/verify: the wallet holds the most active keys it may; it must revoke one first. */
+export class TooManyApiKeysError extends AppError {
+  constructor(limit: number) {
+    super(
+      'too_many_api_keys',
+      `This wallet already has ${limit} active API keys: revoke one (DELETE /v1/keys/:id) before creating another`,
+      409,
+    );
+  }
+}
 
 /** An API key as its owner sees it in listings. */
 export interface ApiKeyRecord {
@@ -48,13 +60,19 @@ export class AuthService implements RequestAuthenticator {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly config: Config,
+    private readonly budgets: RequestBudgets,
     log: Logger,
   ) {
     this.log = log.child({ module: 'auth' });
   }
 
-  /** Stores a single-use challenge for `address` (checksummed) and returns the text to sign. */
-  async createChallenge(address: string): Promise<{ challenge: string }> {
+  /**
+   * Stores a single-use challenge for `address` (checksummed) and returns the text to sign. Limited
+   * per client address and per wallet.
+   */
+  async createChallenge(address: string, clientAddress: string): Promise<{ challenge: string }> {
+    await this.budgets.spendKeyRequest(clientAddress);
+    await this.budgets.spendChallenge(address);
     const nonce = randomBytes(16).toString('hex');
     const issuedAt = new Date();
     const expiresAt = new Date(issuedAt.getTime() + this.config.auth.challengeTtlSeconds * 1000);
@@ -64,41 +82,52 @@ export class AuthService implements RequestAuthenticator {
   }
 
   /**
-   * Checks `signature` against the address's open challenges and issues a new key when it is the
-   * address's signature of one of them. The challenge used (or, when none matches, the newest) is
-   * consumed either way, atomically, so two concurrent verifications cannot both use it.
-   * Any failure is the same 401 'Signature verification failed'.
+   * Issues a new key when `signature` is the address's signature of one of its open challenges.
+   * Only that challenge is consumed (atomically: two verifications cannot both use it); a failed
+   * verification consumes nothing, so a stranger's garbage cannot spoil the challenge the wallet
+   * signed. Any failure is the same 401 'Signature verification failed'. Limited per client
+   * address; a wallet holding API_KEYS_PER_WALLET active keys gets TooManyApiKeysError (the
+   * challenge stays usable).
    */
-  async verifyChallenge(address: string, signature: string): Promise<{ api_key: string }> {
+  async verifyChallenge(
+    address: string,
+    signature: string,
+    clientAddress: string,
+  ): Promise<{ api_key: string }> {
+    await this.budgets.spendKeyRequest(clientAddress);
     const open = await this.prisma.$queryRaw<{ id: bigint; message: string }[]>`
       SELECT id, message FROM api_key_challenges
       WHERE address = ${address} AND consumed_at IS NULL AND expires_at > now()
       ORDER BY id DESC
       LIMIT ${OPEN_CHALLENGES_CHECKED}`;
-    if (open.length === 0) throw new UnauthenticatedError(SIGNATURE_VERIFICATION_FAILED);
-
     const match = open.find((challenge) => signerOf(challenge.message, signature) === address);
-    const target = match ?? open[0];
-    const consumed = await this.prisma.$queryRaw<{ id: bigint }[]>`
-      UPDATE api_key_challenges SET consumed_at = now()
-      WHERE id = ${target.id} AND consumed_at IS NULL AND expires_at > now()
-      RETURNING id`;
-    if (!match || consumed.length === 0) {
-      this.log.info({ address, matched: Boolean(match) }, 'API key challenge verification failed');
+    if (!match) {
+      this.log.info({ address, open: open.length }, 'API key challenge verification failed');
       throw new UnauthenticatedError(SIGNATURE_VERIFICATION_FAILED);
     }
-    return { api_key: await this.issueApiKey(address) };
+    return { api_key: await this.issueApiKey(address, match.id) };
   }
 
-  /** Creates the account on its first key, stores the key's hash, returns the key (shown once). */
-  private async issueApiKey(address: string): Promise<string> {
+  /**
+   * Consumes the challenge and stores the new key's hash in one transaction, serialised per wallet
+   * so that the active-key cap holds under concurrent verifications; returns the key (shown once).
+   */
+  private async issueApiKey(address: string, challengeId: bigint): Promise<string> {
     const { key, prefix, hash } = generateApiKey();
     const id = randomUUID();
-    await this.prisma.$transaction([
-      this.prisma
-        .$executeRaw`INSERT INTO accounts (address) VALUES (${address}) ON CONFLICT (address) DO NOTHING`,
-      this.prisma.apiKey.create({ data: { id, accountAddress: address, prefix, keyHash: hash } }),
-    ]);
+    const limit = this.config.auth.keysPerWallet;
+    await this.prisma.$transaction(async (db) => {
+      await db.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`api-keys:${address}`}))`;
+      const consumed = await db.$queryRaw<{ id: bigint }[]>`
+        UPDATE api_key_challenges SET consumed_at = now()
+        WHERE id = ${challengeId} AND consumed_at IS NULL AND expires_at > now()
+        RETURNING id`;
+      if (consumed.length === 0) throw new UnauthenticatedError(SIGNATURE_VERIFICATION_FAILED);
+      const active = await db.apiKey.count({ where: { accountAddress: address, revokedAt: null } });
+      if (active >= limit) throw new TooManyApiKeysError(limit);
+      await db.$executeRaw`INSERT INTO accounts (address) VALUES (${address}) ON CONFLICT (address) DO NOTHING`;
+      await db.apiKey.create({ data: { id, accountAddress: address, prefix, keyHash: hash } });
+    });
     this.log.info({ address, apiKeyId: id, prefix }, 'API key issued');
     return key;
   }
@@ -122,24 +151,9 @@ export class AuthService implements RequestAuthenticator {
     return { address: row.accountAddress, apiKeyId: row.id };
   }
 
-  /**
-   * Counts one request of the key in the current fixed window, in PostgreSQL, so every Laurel
-   * process on the database shares the count. Windows are aligned to the database clock.
-   */
-  async countRequest(account: AuthenticatedAccount): Promise<void> {
-    const { windowSeconds, maxRequests } = this.config.auth.rateLimit;
-    const [counter] = await this.prisma.$queryRaw<{ count: number; retry_after: number }[]>`
-      INSERT INTO rate_limit_counters AS c (api_key_id, window_start, count)
-      VALUES (
-        ${account.apiKeyId}::uuid,
-        to_timestamp(floor(extract(epoch FROM now()) / ${windowSeconds}::int) * ${windowSeconds}::int),
-        1
-      )
-      ON CONFLICT (api_key_id, window_start) DO UPDATE SET count = c.count + 1
-      RETURNING c.count,
-        ceil(extract(epoch FROM c.window_start + ${windowSeconds}::int * interval '1 second' - now()))::int
-          AS retry_after`;
-    if (counter.count > maxRequests) throw new RateLimitedError(Math.max(1, counter.retry_after));
+  /** Spends `cost` of the wallet's request budget (all its keys together); RateLimitedError over it. */
+  async countRequest(account: AuthenticatedAccount, cost = 1): Promise<void> {
+    await this.budgets.spendWallet(account.address, cost);
   }
 
   /** The account's keys, oldest first, revoked ones included. */

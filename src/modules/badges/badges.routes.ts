@@ -11,6 +11,6 @@ export const badgesRoutes: RestRoute<BadgesResolver>[] = [
     operation: 'badges',
     errors: SHAPE_A,
     envelope: 'status',
-    body: (badges) => ({ badges }),
+    resultField: 'badges',
   },
 ];

@@ -9,6 +9,6 @@ export const chainsRoutes: RestRoute<ChainsResolver>[] = [
     operation: 'chainList',
     errors: SHAPE_A,
     envelope: 'status',
-    body: (chains) => ({ chains }),
+    resultField: 'chains',
   },
 ];

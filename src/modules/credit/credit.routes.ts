@@ -27,7 +27,7 @@ export const creditRoutes: RestRoute<CreditResolver>[] = [
     operation: 'creditPermitData',
     errors: SHAPE_B,
     envelope: 'success',
-    body: (permitData) => ({ permitData }),
+    resultField: 'permitData',
   },
   {
     method: 'post',
@@ -42,6 +42,6 @@ export const creditRoutes: RestRoute<CreditResolver>[] = [
     operation: 'creditTokens',
     errors: SHAPE_B,
     envelope: 'status',
-    body: (tokens) => ({ tokens }),
+    resultField: 'tokens',
   },
 ];

@@ -3,7 +3,7 @@ import type { RequestContext } from '../../context';
 import { Operation } from '../../graphql/operation';
 import { UserProfileInfo } from '../profile/profile.types';
 import { leaderboardSchema, type LeaderboardInput } from './leaderboard.schema';
-import type { LeaderboardService, RankedEntry } from './leaderboard.service';
+import type { LeaderboardService, LeaderboardEntry } from './leaderboard.service';
 import { LeaderboardEntryInfo } from './leaderboard.types';
 
 @Resolver(() => LeaderboardEntryInfo)
@@ -17,7 +17,7 @@ export class LeaderboardResolver {
     description:
       'Users by amount rewarded in a window (start..end inclusive, seconds since the epoch), highest first, ties by address',
   })
-  async leaderboard(args: LeaderboardInput): Promise<RankedEntry[]> {
+  async leaderboard(args: LeaderboardInput): Promise<LeaderboardEntry[]> {
     return this.service.leaderboard(args);
   }
 
@@ -25,7 +25,7 @@ export class LeaderboardResolver {
     description:
       "The entry's user profile (of the leaderboard's app, if any); loaded for all entries at once",
   })
-  async profile(@Root() entry: RankedEntry, @Ctx() ctx: RequestContext): Promise<UserProfileInfo> {
+  async profile(@Root() entry: LeaderboardEntry, @Ctx() ctx: RequestContext): Promise<UserProfileInfo> {
     return this.service.profileOf(entry, ctx);
   }
 }

@@ -13,6 +13,5 @@ export const leaderboardRoutes: RestRoute<LeaderboardResolver>[] = [
     operation: 'leaderboard',
     errors: SHAPE_ZOD,
     envelope: 'none',
-    body: (entries) => entries.map(({ user, xp_rewarded }) => ({ user, xp_rewarded })),
   },
 ];

@@ -16,9 +16,10 @@ export interface LeaderboardEntry {
   xp_rewarded: string;
 }
 
-/** An entry with what its profile is read from (the leaderboard's chain and app). */
-export interface RankedEntry extends LeaderboardEntry {
-  readonly scope: { chain: Chain; appId?: string };
+/** What an entry's profile is read from: the leaderboard's chain and app. */
+interface EntryScope {
+  chain: Chain;
+  appId?: string;
 }
 
 export interface LeaderboardServiceDeps {
@@ -42,12 +43,14 @@ interface RankedToken {
  */
 export class LeaderboardService {
   private readonly loaders: ProfileLoaders;
+  /** Kept beside the entries, not in them: REST answers the entries as they are. */
+  private readonly scopes = new WeakMap<LeaderboardEntry, EntryScope>();
 
   constructor(private readonly deps: LeaderboardServiceDeps) {
     this.loaders = new ProfileLoaders(deps.profiles);
   }
 
-  async leaderboard(input: LeaderboardInput): Promise<RankedEntry[]> {
+  async leaderboard(input: LeaderboardInput): Promise<LeaderboardEntry[]> {
     const chain = this.deps.chains.get(input.chain);
     const token = await this.rankedToken(chain, input);
     const limit = input.page_size;
@@ -60,16 +63,18 @@ export class LeaderboardService {
             ORDER BY amount DESC, lower(user_address) LIMIT ${limit} OFFSET ${offset}`
         : await this.windowed(chain, token, input.start, input.end, limit, offset);
     const scope = { chain, appId: input.app_id };
-    return rows.map((row) => ({
-      user: row.user,
-      xp_rewarded: formatBaseUnits(BigInt(row.total), token.decimals),
-      scope,
-    }));
+    return rows.map((row) => {
+      const entry = { user: row.user, xp_rewarded: formatBaseUnits(BigInt(row.total), token.decimals) };
+      this.scopes.set(entry, scope);
+      return entry;
+    });
   }
 
   /** An entry's user profile, batched with the other entries of the request. */
-  profileOf(entry: RankedEntry, ctx: RequestContext): Promise<UserProfile> {
-    return this.loaders.load(ctx, entry.scope.chain, entry.scope.appId, entry.user);
+  profileOf(entry: LeaderboardEntry, ctx: RequestContext): Promise<UserProfile> {
+    const scope = this.scopes.get(entry);
+    if (!scope) throw new Error('not an entry of a leaderboard of this service');
+    return this.loaders.load(ctx, scope.chain, scope.appId, entry.user);
   }
 
   private async windowed(

@@ -21,7 +21,9 @@ export const actionIdSchema = z
 
 const rewardBase = {
   chain: chainSchema,
-  action_id: actionIdSchema.describe('The action rewarded (1..32 characters, at most 32 UTF-8 bytes)'),
+  action_id: actionIdSchema
+    .describe('The action rewarded (1..32 characters, at most 32 UTF-8 bytes)')
+    .openapi({ example: 'daily-login' }),
   receiver: addressSchema.describe('The user rewarded'),
   app_id: addressSchema.describe('The app (App contract address)'),
 };

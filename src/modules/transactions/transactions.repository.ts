@@ -1,7 +1,7 @@
 import type { Transaction, TransactionReceipt } from 'ethers';
 import { receiptJson } from '../../chain/receipts';
 import type { Chain } from '../../chain/registry';
-import type { Prisma, PrismaClient } from '../../db/prisma';
+import type { Prisma, PrismaClient, TransactionStatus } from '../../db/prisma';
 import { jobs } from '../../jobs/jobs';
 import { enqueueJob, removeJob } from '../../jobs/queue';
 
@@ -71,11 +71,72 @@ export class TransactionsRepository {
     });
   }
 
-  /** A transaction the node no longer knows and that never got a receipt: it will not be mined. */
-  async markDropped(chainId: number, hash: string): Promise<void> {
-    await this.prisma.transaction.updateMany({
-      where: { chainId, hash, status: 'pending' },
-      data: { status: 'failed' },
+  /**
+   * A transaction the node does not know (never mined, dropped from its pool, or lost with the
+   * chain's state): status `dropped` (if it still has the status `was`), receipt job removed. True
+   * when this call changed the row.
+   */
+  async markDropped(chainId: number, hash: string, was: TransactionStatus = 'pending'): Promise<boolean> {
+    return this.prisma.$transaction(async (db) => {
+      const { count } = await db.transaction.updateMany({
+        where: { chainId, hash, status: was },
+        data: { status: 'dropped' },
+      });
+      await removeJob(db, trackReceiptJobKey(chainId, hash));
+      return count > 0;
+    });
+  }
+
+  /**
+   * How many of the sender's nonces `from` (inclusive) to `to` (exclusive) belong to transactions
+   * recorded as pending since `since`: sent through Laurel a moment ago, on their way to the node.
+   */
+  async countInFlight(
+    chainId: number,
+    sender: string,
+    from: number,
+    to: number,
+    since: Date,
+  ): Promise<number> {
+    const rows = await this.prisma.transaction.findMany({
+      where: {
+        chainId,
+        fromAddress: sender,
+        status: 'pending',
+        nonce: { gte: BigInt(from), lt: BigInt(to) },
+        createdAt: { gt: since },
+      },
+      distinct: ['nonce'],
+      select: { nonce: true },
+    });
+    return rows.length;
+  }
+
+  /** When the transaction was recorded (null if it is not). */
+  async recordedAt(chainId: number, hash: string): Promise<Date | null> {
+    const row = await this.prisma.transaction.findUnique({
+      where: { chainId_hash: { chainId, hash } },
+      select: { createdAt: true },
+    });
+    return row?.createdAt ?? null;
+  }
+
+  /**
+   * The rows to check against the node when reconciling a chain: pending ones recorded before
+   * `recordedBefore` (younger ones may still be on their way to the node) and mined ones above
+   * block `minBlock` (deeper ones are final).
+   */
+  unsettled(chainId: number, minBlock: number, recordedBefore: Date) {
+    return this.prisma.transaction.findMany({
+      where: {
+        chainId,
+        OR: [
+          { status: 'pending', createdAt: { lt: recordedBefore } },
+          { status: { in: ['success', 'failed'] }, blockNumber: { gt: BigInt(minBlock) } },
+        ],
+      },
+      select: { hash: true, status: true, fromAddress: true, nonce: true },
+      orderBy: { id: 'asc' },
     });
   }
 }

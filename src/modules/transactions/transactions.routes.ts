@@ -23,5 +23,12 @@ export const transactionsRoutes: RestRoute<TransactionsResolver>[] = [
     errors: SHAPE_C,
     envelope: 'none',
     status: (result) => (result.error === 'Timeout' ? 202 : 200),
+    alsoAnswers: [
+      {
+        status: 202,
+        description:
+          "The receipt did not come within EXECUTE_WAIT_TIMEOUT_SECONDS: {status:'failed', error:'Timeout', transactionHash, blockExplorerUrl}",
+      },
+    ],
   },
 ];

@@ -18,6 +18,10 @@ export class TransactionExecution {
   })
   receipt?: Record<string, unknown>;
 
-  @Field(() => String, { nullable: true, description: "'Timeout' when the receipt did not come in time" })
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "'Timeout' when the receipt did not come in time; 'Transaction reverted: <decoded reason>' when it reverted",
+  })
   error?: string;
 }

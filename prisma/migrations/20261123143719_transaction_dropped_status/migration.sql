@@ -1,0 +1,2 @@
+-- AlterEnum
+ALTER TYPE "transaction_status" ADD VALUE 'dropped';

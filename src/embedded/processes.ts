@@ -1,0 +1,63 @@
+/** Facts about other processes by pid (liveness, command line, start time), and stopping one. */
+import { readFileSync } from 'node:fs';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to another user (the `postgres` user, for instance).
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The process's command line (Linux /proc), or undefined where that cannot be read. */
+export function processCommandLine(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** When the process started, in clock ticks since boot (Linux /proc): tells a recycled pid apart. */
+export function processStartTime(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may contain spaces) start at field 3; start time is 22.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `pid` runs a program whose command line contains every one of `marks` (true where unknown). */
+export function processMatches(pid: number, marks: string[]): boolean {
+  if (!processIsAlive(pid)) return false;
+  const commandLine = processCommandLine(pid);
+  return commandLine === undefined || marks.every((mark) => commandLine.includes(mark));
+}
+
+/** Sends `signal`, waits up to `timeoutMs` for the process to go, then SIGKILLs it. */
+export async function stopProcess(pid: number, signal: NodeJS.Signals, timeoutMs: number): Promise<void> {
+  const send = (which: NodeJS.Signals) => {
+    try {
+      process.kill(pid, which);
+    } catch {
+      // already gone
+    }
+  };
+  send(signal);
+  const deadline = Date.now() + timeoutMs;
+  while (processIsAlive(pid)) {
+    if (Date.now() > deadline) {
+      send('SIGKILL');
+      const killDeadline = Date.now() + 5000;
+      while (processIsAlive(pid) && Date.now() < killDeadline) await sleep(50);
+      return;
+    }
+    await sleep(50);
+  }
+}

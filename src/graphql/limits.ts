@@ -1,0 +1,108 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import { HeaderMap } from '@apollo/server';
+import { ApolloArmor } from '@escape.tech/graphql-armor';
+import {
+  GraphQLError,
+  Kind,
+  type DocumentNode,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
+import type { RequestContext } from '../context';
+import { RateLimitedError } from '../errors';
+import type { RequestAuthenticator } from '../http/authenticate';
+
+/**
+ * What one GraphQL document may ask, checked before it runs (graphql-armor); over a bound it is
+ * refused with 400 GRAPHQL_VALIDATION_FAILED. Introspection (the Playground's schema query) is
+ * exempt from depth and cost.
+ */
+export const GRAPHQL_LIMITS = {
+  /** Aliases per operation: no batching a hundred builds into one request. */
+  maxAliases: 15,
+  /** Nesting depth of selections. */
+  maxDepth: 10,
+  /** Lexical tokens of the document, checked while parsing (graphql-js `maxTokens`): a huge document is refused cheaply. */
+  maxTokens: 2_000,
+  maxDirectives: 20,
+  /** graphql-armor's cost: 2 per object field, 1 per scalar, times 1.5 per level of depth. */
+  maxCost: 3_000,
+} as const;
+
+/** graphql-armor's validation rules and plugins for Apollo Server. */
+export function graphqlArmor(): ReturnType<ApolloArmor['protect']> {
+  return new ApolloArmor({
+    maxAliases: { n: GRAPHQL_LIMITS.maxAliases },
+    maxDepth: { n: GRAPHQL_LIMITS.maxDepth, ignoreIntrospection: true },
+    // Tokens are bounded by graphql-js's own parser (Apollo's parseOptions): armor's parser plugin
+    // turns every syntax error into a 500.
+    maxTokens: { enabled: false },
+    maxDirectives: { n: GRAPHQL_LIMITS.maxDirectives },
+    costLimit: {
+      maxCost: GRAPHQL_LIMITS.maxCost,
+      objectCost: 2,
+      scalarCost: 1,
+      depthCostFactor: 1.5,
+      ignoreIntrospection: true,
+    },
+    // The schema is public (introspection, schema.graphql): suggestions help people in the Playground.
+    blockFieldSuggestion: { enabled: false },
+  }).protect();
+}
+
+/** Root fields of an operation (through fragments), each a unit of work as one REST request is. */
+function rootFieldCount(selectionSet: SelectionSetNode, document: DocumentNode): number {
+  let count = 0;
+  for (const selection of selectionSet.selections) {
+    if (selection.kind === Kind.FIELD) count += 1;
+    else if (selection.kind === Kind.INLINE_FRAGMENT)
+      count += rootFieldCount(selection.selectionSet, document);
+    else {
+      const fragment = document.definitions.find(
+        (definition) =>
+          definition.kind === Kind.FRAGMENT_DEFINITION && definition.name.value === selection.name.value,
+      );
+      if (fragment?.kind === Kind.FRAGMENT_DEFINITION)
+        count += rootFieldCount(fragment.selectionSet, document);
+    }
+  }
+  return count;
+}
+
+/**
+ * The cost of an operation against the wallet's request budget: one per root field, as one REST
+ * request costs one, and two per mutation root field (a mutation builds or sends a transaction).
+ */
+export function operationCost(operation: OperationDefinitionNode, document: DocumentNode): number {
+  const fields = Math.max(1, rootFieldCount(operation.selectionSet, document));
+  return operation.operation === 'mutation' ? 2 * fields : fields;
+}
+
+/**
+ * Spends an authenticated GraphQL operation's cost from the wallet's request budget once it is
+ * parsed and validated; over the budget it is refused with 429 RATE_LIMITED and Retry-After.
+ * (Operations without a key are the key-issuing ones, limited per client address by their service.)
+ */
+export function requestCostPlugin(authenticator: RequestAuthenticator): ApolloServerPlugin<RequestContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ contextValue, operation, document }) {
+          if (!contextValue.account || !operation) return;
+          try {
+            await authenticator.countRequest(contextValue.account, operationCost(operation, document));
+          } catch (error) {
+            if (!(error instanceof RateLimitedError)) throw error;
+            throw new GraphQLError(error.message, {
+              extensions: {
+                code: 'RATE_LIMITED',
+                retry_after: error.retryAfterSeconds,
+                http: { status: 429, headers: new HeaderMap(Object.entries(error.headers)) },
+              },
+            });
+          }
+        },
+      };
+    },
+  };
+}

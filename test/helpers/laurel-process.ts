@@ -1,0 +1,127 @@
+/**
+ * Laurel as `npm start` runs it: the built service (dist/src/main.js) in a child process, with
+ * no configuration but PORT, DATA_DIR and LOG_LEVEL. For start/stop and fault tests.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(__dirname, '../..');
+
+/** Compiles the service to dist/ (what `npm start` runs). */
+export function buildService(): void {
+  execFileSync(
+    process.execPath,
+    [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+    {
+      cwd: root,
+    },
+  );
+}
+
+/** A fresh data folder the `postgres` user can reach (as root, PostgreSQL runs as `postgres`). */
+export function makeDataDir(): string {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'laurel-start-'));
+  chmodSync(dataDir, 0o755);
+  return dataDir;
+}
+
+export interface LaurelProcess {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** Spawns the service; it may exit at once (a failed start), see `exited`. */
+export function spawnLaurel(dataDir: string, env: Record<string, string> = {}): LaurelProcess {
+  const child = spawn(process.execPath, ['dist/src/main.js'], {
+    cwd: root,
+    // NODE_ENV unset as under `npm start` (jest sets it to 'test', which changes library defaults).
+    env: {
+      ...process.env,
+      NODE_ENV: '',
+      PORT: '0',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      CHAINS: '',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+export interface StartedLaurel extends LaurelProcess {
+  url: string;
+}
+
+/** Spawns the service and waits for its URLs (60 s at most). */
+export async function startLaurelProcess(
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<StartedLaurel> {
+  const started = spawnLaurel(dataDir, env);
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URLs within 60 s:\n${started.output()}`)), 60_000);
+    void started.exited.then((code) => reject(new Error(`exited with ${code}:\n${started.output()}`)));
+    const poll = setInterval(() => {
+      const match = /GraphQL\s+(http:\/\/\S+)\/graphql/.exec(started.output());
+      if (match) {
+        clearInterval(poll);
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    }, 50);
+  });
+  return { ...started, url };
+}
+
+/** Sends `signal` (`times` times at once) and resolves with the exit code. */
+export async function stopLaurelProcess(
+  started: LaurelProcess,
+  signal: NodeJS.Signals,
+  times = 1,
+): Promise<number | null> {
+  for (let i = 0; i < times; i++) started.child.kill(signal);
+  return started.exited;
+}
+
+/** Lines of `ps` naming `folder` (postgres, anvil and Laurel's own processes on it). */
+export function processesUsing(folder: string): string[] {
+  return execFileSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => line.includes(folder) && !line.includes('ps -eo'));
+}
+
+/** Polls `check` every 100 ms until it returns a value other than undefined, or fails after `timeoutMs`. */
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** One JSON-RPC call (to anvil). */
+export async function rpc<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const body = (await response.json()) as { result?: T; error?: unknown };
+  if (body.error !== undefined) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
+  return body.result as T;
+}

@@ -1,0 +1,282 @@
+import { connect } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { Wallet } from 'ethers';
+import { GRAPHQL_LIMITS } from '../../src/graphql/limits';
+import { issueApiKey } from '../helpers/auth';
+import { graphql, request, startTestLaurel, type TestLaurel } from '../helpers/laurel';
+
+/**
+ * What an attacker or a careless client can send, answered with a 4xx in the documented shape,
+ * never a 5xx, a stall or internals. Limits are set low here so that they can be reached.
+ */
+let laurel: TestLaurel;
+const savedNodeEnv = process.env.NODE_ENV;
+
+const REQUEST_BUDGET = 30;
+const KEYS_PER_WALLET = 3;
+
+beforeAll(async () => {
+  // As under `npm start`: Apollo would include stack traces when NODE_ENV is unset.
+  process.env.NODE_ENV = '';
+  laurel = await startTestLaurel({
+    worker: false,
+    env: {
+      RATE_LIMIT_MAX_REQUESTS: String(REQUEST_BUDGET),
+      RATE_LIMIT_WINDOW_SECONDS: '3600',
+      API_KEYS_PER_WALLET: String(KEYS_PER_WALLET),
+      HTTP_REQUEST_TIMEOUT_MS: '1000',
+    },
+  });
+});
+afterAll(async () => {
+  await laurel?.stop();
+  process.env.NODE_ENV = savedNodeEnv;
+});
+
+async function challengeRows(): Promise<number> {
+  const [row] = await laurel.services.prisma.$queryRaw<{ count: bigint }[]>`
+    SELECT count(*) AS count FROM api_key_challenges`;
+  return Number(row.count);
+}
+
+describe('bounded GraphQL', () => {
+  it('refuses a document of 10,000 aliases with 400 before running any of it', async () => {
+    const key = await issueApiKey(laurel.url, Wallet.createRandom());
+    const query = `{ ${Array.from({ length: 10_000 }, (_, i) => `a${i}: apps(chain: "local") { id }`).join(' ')} }`;
+    const started = Date.now();
+    const result = await graphql(laurel.url, query, { apiKey: key });
+    expect(result.status).toBe(400);
+    expect(result.body.errors?.[0].extensions?.code).toBe('GRAPHQL_PARSE_FAILED');
+    expect(result.body.errors?.[0].message).toMatch(/contains more tha[nt] 2000 tokens/i);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect((await request(laurel.url, 'GET', '/health')).status).toBe(200);
+  });
+
+  it('refuses more aliases than the limit, even without a key, and stores no challenge', async () => {
+    const before = await challengeRows();
+    const aliases = GRAPHQL_LIMITS.maxAliases + 1;
+    const address = Wallet.createRandom().address;
+    const query = `mutation { ${Array.from(
+      { length: aliases },
+      (_, i) => `c${i}: requestApiKeyChallenge(public_address: "${address}") { challenge }`,
+    ).join(' ')} }`;
+    const result = await graphql(laurel.url, query);
+    expect(result.status).toBe(400);
+    expect(result.body.errors?.[0].message).toMatch(/aliases/i);
+    expect(await challengeRows()).toBe(before);
+  });
+
+  it('refuses a query nested deeper than the limit', async () => {
+    const deep = `{ ${'__schema { types { fields { type { ofType { ofType { ofType { ofType { ofType { ofType { name } } } } } } } } } }'} }`;
+    const result = await graphql(laurel.url, `query Deep ${deep}`);
+    // Introspection is exempt from depth (the Playground needs it); a real field is not.
+    expect(result.status).toBe(200);
+    const key = await issueApiKey(laurel.url, Wallet.createRandom());
+    const fragmentLoop = `query { apps(chain: "local") { ...A } } fragment A on AppInfo { id ...B } fragment B on AppInfo { ...A }`;
+    const looped = await graphql(laurel.url, fragmentLoop, { apiKey: key });
+    expect(looped.status).toBe(400);
+  });
+
+  it('counts every root field against the wallet budget, so GraphQL does no more than REST', async () => {
+    const wallet = Wallet.createRandom();
+    const key = await issueApiKey(laurel.url, wallet);
+    const tenKeys = `{ ${Array.from({ length: 10 }, (_, i) => `k${i}: apiKeys { id }`).join(' ')} }`;
+    for (let spent = 0; spent + 10 <= REQUEST_BUDGET; spent += 10) {
+      expect((await graphql(laurel.url, tenKeys, { apiKey: key })).status).toBe(200);
+    }
+    const over = await graphql(laurel.url, tenKeys, { apiKey: key });
+    expect(over.status).toBe(429);
+    expect(over.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(over.body.errors?.[0].extensions?.code).toBe('RATE_LIMITED');
+    expect((await request(laurel.url, 'GET', '/v1/keys', { apiKey: key })).status).toBe(429);
+  });
+
+  it('has no stack traces or file paths in errors, whatever NODE_ENV is', async () => {
+    for (const body of ['{"query":"‹"}', '{"query":"{ nope }"}', '{"query":1}', '[]']) {
+      const result = await request(laurel.url, 'POST', '/graphql', { rawBody: body });
+      expect(result.status).toBeLessThan(500);
+      const text = JSON.stringify(result.body);
+      expect(text).not.toMatch(/stacktrace|\/work\/|node_modules|\.ts:\d+/);
+    }
+  });
+});
+
+describe('fair limits', () => {
+  it(`caps a wallet at ${KEYS_PER_WALLET} active keys with a clear 409; revoking one makes room`, async () => {
+    const wallet = Wallet.createRandom();
+    const keys: string[] = [];
+    for (let i = 0; i < KEYS_PER_WALLET; i++) keys.push(await issueApiKey(laurel.url, wallet));
+    const { body: challenge } = await request<{ challenge: string }>(laurel.url, 'POST', '/key/challenge', {
+      body: { public_address: wallet.address },
+    });
+    const signature = await wallet.signMessage(challenge.challenge);
+    const refused = await request(laurel.url, 'POST', '/key/verify', {
+      body: { public_address: wallet.address, signature },
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({
+      error: `This wallet already has ${KEYS_PER_WALLET} active API keys: revoke one (DELETE /v1/keys/:id) before creating another`,
+    });
+    const listed = await request<{ keys: { id: string }[] }>(laurel.url, 'GET', '/v1/keys', {
+      apiKey: keys[0],
+    });
+    await request(laurel.url, 'DELETE', `/v1/keys/${listed.body.keys[0].id}`, { apiKey: keys[1] });
+    // The same signed challenge was not used up by the refusal.
+    const accepted = await request(laurel.url, 'POST', '/key/verify', {
+      body: { public_address: wallet.address, signature },
+    });
+    expect(accepted.status).toBe(200);
+  });
+
+  it('a stranger’s challenges for a wallet cannot push out the one it signed', async () => {
+    const wallet = Wallet.createRandom();
+    const { body } = await request<{ challenge: string }>(laurel.url, 'POST', '/key/challenge', {
+      body: { public_address: wallet.address },
+    });
+    for (let i = 0; i < 20; i++) {
+      await request(laurel.url, 'POST', '/key/challenge', { body: { public_address: wallet.address } });
+      await request(laurel.url, 'POST', '/key/verify', {
+        body: { public_address: wallet.address, signature: `0x${'ab'.repeat(65)}` },
+      });
+    }
+    const verified = await request(laurel.url, 'POST', '/key/verify', {
+      body: { public_address: wallet.address, signature: await wallet.signMessage(body.challenge) },
+    });
+    expect(verified.status).toBe(200);
+  });
+
+  it('limits /key/challenge and /key/verify per client address and challenges per wallet, across processes', async () => {
+    const limited = await startTestLaurel({
+      worker: false,
+      env: { KEY_REQUESTS_PER_CLIENT: '4', KEY_CHALLENGES_PER_WALLET: '2' },
+    });
+    try {
+      const wallet = Wallet.createRandom();
+      const challenge = () =>
+        request(limited.url, 'POST', '/key/challenge', { body: { public_address: wallet.address } });
+      expect((await challenge()).status).toBe(200);
+      expect((await challenge()).status).toBe(200);
+      const perWallet = await challenge();
+      expect(perWallet.status).toBe(429);
+      expect(perWallet.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(perWallet.body).toEqual({
+        status: 'failed',
+        error: 'Too many requests',
+        retry_after: Number(perWallet.headers.get('retry-after')),
+      });
+      const verify = await request(limited.url, 'POST', '/key/verify', {
+        body: { public_address: wallet.address, signature: '0x00' },
+      });
+      expect(verify.status).toBe(401);
+      // The fifth key request of this client: over its budget, for any wallet, GraphQL included.
+      const other = await request(limited.url, 'POST', '/key/challenge', {
+        body: { public_address: Wallet.createRandom().address },
+      });
+      expect(other.status).toBe(429);
+      const viaGraphQL = await graphql(
+        limited.url,
+        `mutation { requestApiKeyChallenge(public_address: "${Wallet.createRandom().address}") { challenge } }`,
+      );
+      expect(viaGraphQL.body.errors?.[0].extensions?.code).toBe('RATE_LIMITED');
+    } finally {
+      await limited.stop();
+    }
+  });
+});
+
+describe('client mistakes answer 4xx, never 5xx', () => {
+  const body = JSON.stringify({ public_address: Wallet.createRandom().address });
+
+  it.each([
+    ['gzip that is not', { 'Content-Encoding': 'gzip' }, body, 400],
+    ['deflate that is not', { 'Content-Encoding': 'deflate' }, body, 400],
+    ['brotli that is not', { 'Content-Encoding': 'br' }, body, 400],
+    ['an unknown encoding', { 'Content-Encoding': 'lzma' }, body, 415],
+    ['charset latin1', { 'Content-Type': 'application/json; charset=latin1' }, body, 415],
+    ['a bogus charset', { 'Content-Type': 'application/json; charset=klingon' }, body, 415],
+    ['no content type', { 'Content-Type': '' }, body, 415],
+    ['a form body', { 'Content-Type': 'application/x-www-form-urlencoded' }, 'a=b', 415],
+  ])('%s', async (_name, headers, rawBody, status) => {
+    const result = await fetch(`${laurel.url}/key/challenge`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...headers },
+      body: rawBody,
+    });
+    expect(result.status).toBe(status);
+    expect(await result.json()).toEqual({ status: 'failed', error: expect.any(String) });
+  });
+
+  it('accepts a real gzip body', async () => {
+    const result = await fetch(`${laurel.url}/key/challenge`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' },
+      body: gzipSync(body),
+    });
+    expect(result.status).toBe(200);
+  });
+
+  it('answers a malformed percent-encoding in a path with 400', async () => {
+    const key = await issueApiKey(laurel.url, Wallet.createRandom());
+    const result = await request(laurel.url, 'DELETE', '/v1/keys/%', { apiKey: key });
+    expect(result.status).toBe(400);
+    expect(result.body).toEqual({ status: 'failed', error: 'Malformed URL: invalid percent-encoding' });
+  });
+
+  it('answers a known path with the wrong method with 405 and Allow', async () => {
+    const key = await issueApiKey(laurel.url, Wallet.createRandom());
+    const get = await request(laurel.url, 'GET', '/v1/reward/XP', { apiKey: key });
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+    expect(get.body).toEqual({ status: 'failed', error: expect.stringContaining('use POST') });
+    const post = await request(laurel.url, 'POST', '/key/challenge'.replace('challenge', 'verify'), {
+      body: {},
+    });
+    expect(post.status).toBe(400);
+    const put = await request(laurel.url, 'PUT', '/key/challenge', { body: {} });
+    expect(put.status).toBe(405);
+    const health = await request(laurel.url, 'POST', '/health');
+    expect(health.status).toBe(405);
+    expect(health.headers.get('allow')).toBe('GET, HEAD');
+  });
+
+  it('cuts off a client that trickles its body', async () => {
+    const { port } = new URL(laurel.url);
+    const started = Date.now();
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => {
+        socket.write(
+          'POST /key/challenge HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{',
+        );
+      });
+      let received = '';
+      socket.on('data', (chunk) => (received += chunk.toString()));
+      socket.on('close', () => resolve(received));
+      socket.on('error', reject);
+      setTimeout(() => reject(new Error('still open after 20 s')), 20_000).unref();
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+});
+
+describe('headers', () => {
+  it('answers a key with Cache-Control: no-store and the usual security headers', async () => {
+    const wallet = Wallet.createRandom();
+    const { body } = await request<{ challenge: string }>(laurel.url, 'POST', '/key/challenge', {
+      body: { public_address: wallet.address },
+    });
+    const verified = await request(laurel.url, 'POST', '/key/verify', {
+      body: { public_address: wallet.address, signature: await wallet.signMessage(body.challenge) },
+    });
+    expect(verified.status).toBe(200);
+    expect(verified.headers.get('cache-control')).toBe('no-store');
+    expect(verified.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(verified.headers.get('referrer-policy')).toBe('no-referrer');
+  });
+
+  it('does not let the Playground be framed', async () => {
+    const page = await fetch(`${laurel.url}/graphql`, { headers: { Accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+  });
+});

@@ -1,0 +1,183 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Transaction } from 'ethers';
+import { LOCAL_EXPLORER_URL } from '../../src/chain/registry';
+import { issueApiKey } from '../helpers/auth';
+import { startTestChain, type TestChain } from '../helpers/chain';
+import { client, type Unsigned } from '../helpers/flow';
+import { runDueJobs } from '../helpers/jobs';
+import { request, startTestLaurel, type TestLaurel } from '../helpers/laurel';
+
+/**
+ * A JSON-RPC hop in front of anvil that behaves like a flaky link for eth_sendRawTransaction only:
+ * `late` forwards it but answers after Laurel's RPC deadline (the node has the transaction, Laurel
+ * does not know), `lost` never forwards it and answers nothing.
+ */
+function flakyRpcHop(target: string): {
+  url: Promise<string>;
+  mode: 'pass' | 'late' | 'lost';
+  close(): void;
+} {
+  const hop = {
+    mode: 'pass' as 'pass' | 'late' | 'lost',
+    url: Promise.resolve(''),
+    close: () => {
+      server.closeAllConnections(); // including a `lost` request nobody answered
+      server.close();
+    },
+  };
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', async () => {
+      const sends = body.includes('eth_sendRawTransaction');
+      if (sends && hop.mode === 'lost') return; // the socket is closed by Laurel's deadline
+      const answer = await fetch(target, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      const text = await answer.text();
+      if (sends && hop.mode === 'late') await new Promise((resolve) => setTimeout(resolve, 1500));
+      if (!res.destroyed) res.writeHead(answer.status, { 'content-type': 'application/json' }).end(text);
+    });
+  });
+  hop.url = new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
+    ),
+  );
+  return hop;
+}
+
+let chain: TestChain;
+let hop: ReturnType<typeof flakyRpcHop>;
+let laurel: TestLaurel;
+
+beforeAll(async () => {
+  chain = await startTestChain();
+  hop = flakyRpcHop(chain.rpcUrl);
+  const chains = [
+    {
+      name: 'local',
+      chainId: 31337,
+      rpcUrl: await hop.url,
+      explorerUrl: LOCAL_EXPLORER_URL,
+      factoryAddress: chain.factory,
+    },
+  ];
+  laurel = await startTestLaurel({
+    worker: false,
+    env: { CHAINS: JSON.stringify(chains), RPC_TIMEOUT_MS: '1000', TRANSACTION_DROP_AFTER_SECONDS: '1' },
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await laurel?.stop();
+  hop?.close();
+  await chain?.stop();
+});
+
+const rowOf = (hash: string) => laurel.services.prisma.transaction.findFirst({ where: { hash } });
+
+async function buildApp(apiKey: string, name: string): Promise<Unsigned> {
+  const built = await client(laurel.url, apiKey).post('/app/new', { chain: 'local', name });
+  expect(built.status).toBe(200);
+  return built.body.unsignedTransaction as Unsigned;
+}
+
+async function executeAndWait(apiKey: string, signed: string) {
+  return request(laurel.url, 'POST', '/v1/transactions/execute-and-wait', {
+    apiKey,
+    body: { chain: 'local', signed_transaction: signed },
+  });
+}
+
+it('answers a nonce gap at once naming the missing nonce; the next build fills it and both go through', async () => {
+  const wallet = chain.wallets[5];
+  const apiKey = await issueApiKey(laurel.url, wallet);
+  const next = await chain.provider.getTransactionCount(wallet.address, 'pending');
+
+  const declined = await buildApp(apiKey, 'Never signed'); // the user declines it in the wallet
+  const behind = await buildApp(apiKey, 'Behind the gap');
+  expect([declined.nonce, behind.nonce]).toEqual([next, next + 1]);
+  const behindSigned = await wallet.signTransaction(behind);
+
+  const started = Date.now();
+  const refused = await executeAndWait(apiKey, behindSigned);
+  expect(Date.now() - started).toBeLessThan(8000);
+  expect(refused).toMatchObject({
+    status: 409,
+    body: {
+      status: 'failed',
+      reason: 'nonce_gap',
+      next_nonce: next,
+      missing_nonces: [next],
+      transactionHash: Transaction.from(behindSigned).hash,
+    },
+  });
+  expect(refused.body.error).toContain(`nonce ${next} is missing`);
+  expect(await rowOf(Transaction.from(behindSigned).hash!)).toBeNull();
+
+  const filler = await buildApp(apiKey, 'Fills the gap');
+  expect(filler.nonce).toBe(next);
+  expect(await executeAndWait(apiKey, await wallet.signTransaction(filler))).toMatchObject({
+    status: 200,
+    body: { status: 'success' },
+  });
+  expect(await executeAndWait(apiKey, behindSigned)).toMatchObject({
+    status: 200,
+    body: { status: 'success' },
+  });
+}, 60_000);
+
+it('keeps an ambiguous broadcast (answer lost after the node took it) and follows it to its receipt', async () => {
+  const wallet = chain.wallets[6];
+  const apiKey = await issueApiKey(laurel.url, wallet);
+  const signed = await wallet.signTransaction(await buildApp(apiKey, 'Answer lost'));
+  const hash = Transaction.from(signed).hash!;
+
+  hop.mode = 'late';
+  const sent = await request(laurel.url, 'POST', '/v1/transactions/execute', {
+    apiKey,
+    body: { chain: 'local', signed_transaction: signed },
+  });
+  hop.mode = 'pass';
+  expect(sent).toMatchObject({
+    status: 503,
+    body: { status: 'failed', chain: 'local', transactionHash: hash },
+  });
+  expect(sent.body.error).toMatch(/may have reached the node/);
+  expect(await rowOf(hash)).toMatchObject({ status: 'pending' });
+
+  await runDueJobs(laurel);
+  expect(await rowOf(hash)).toMatchObject({ status: 'success', receipt: expect.objectContaining({ hash }) });
+}, 60_000);
+
+it('marks an ambiguous broadcast the node never got dropped after the bounded time, freeing its nonce', async () => {
+  const wallet = chain.wallets[7];
+  const apiKey = await issueApiKey(laurel.url, wallet);
+  const unsigned = await buildApp(apiKey, 'Lost on the way');
+  const signed = await wallet.signTransaction(unsigned);
+  const hash = Transaction.from(signed).hash!;
+
+  hop.mode = 'lost';
+  const sent = await request(laurel.url, 'POST', '/v1/transactions/execute', {
+    apiKey,
+    body: { chain: 'local', signed_transaction: signed },
+  });
+  hop.mode = 'pass';
+  expect(sent).toMatchObject({ status: 503, body: { transactionHash: hash } });
+  expect(await rowOf(hash)).toMatchObject({ status: 'pending' });
+
+  // TRANSACTION_DROP_AFTER_SECONDS is 1 here: once it has passed, the receipt job decides.
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  await runDueJobs(laurel);
+  expect(await rowOf(hash)).toMatchObject({ status: 'dropped' });
+  const rebuilt = await buildApp(apiKey, 'Takes the freed nonce');
+  expect(rebuilt.nonce).toBe(unsigned.nonce);
+  expect(await executeAndWait(apiKey, await wallet.signTransaction(rebuilt))).toMatchObject({
+    status: 200,
+    body: { status: 'success' },
+  });
+}, 60_000);
