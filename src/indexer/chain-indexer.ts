@@ -193,6 +193,9 @@ export async function ingestReceiptLogs(pool: Pool, chain: Chain, receipt: Recei
   };
   const blockTimes = new Map([[receipt.blockNumber, Number(block.timestamp)]]);
   const db = await pool.connect();
+  // A connection lost mid-transaction also fails the query in flight, which is what reports it.
+  const onLost = () => undefined;
+  db.on('error', onLost);
   try {
     await inTransaction(db, async () => {
       const cursor = await lockCursor(db, chain.chainId, startBlock);
@@ -211,6 +214,7 @@ export async function ingestReceiptLogs(pool: Pool, chain: Chain, receipt: Recei
       );
     });
   } finally {
+    db.off('error', onLost);
     db.release();
   }
 }
@@ -253,8 +257,16 @@ export class ChainIndexer {
     const { pool, log, pollIntervalMs, chain } = this.options;
     while (!this.stopped) {
       let lockHolder: PoolClient | null = null;
+      // A checked-out client whose connection breaks emits 'error' (uncaught, it would end the
+      // process): noted here, the session is given up and a new one is opened.
+      const session = { lost: false };
+      const onLost = (error: Error) => {
+        session.lost = true;
+        log.warn({ chain: chain.name, err: error }, 'indexer: database connection lost');
+      };
       try {
         lockHolder = await pool.connect();
+        lockHolder.on('error', onLost);
         const { rows } = await lockHolder.query<{ locked: boolean }>(
           `SELECT pg_try_advisory_lock(hashtextextended('laurel-indexer:' || $1::text, 0)) AS locked`,
           [chain.chainId],
@@ -262,7 +274,7 @@ export class ChainIndexer {
         if (rows[0].locked) {
           this.active = true;
           log.info({ chain: chain.name }, 'indexer active');
-          await this.follow(lockHolder);
+          await this.follow(lockHolder, session);
         } else {
           await this.refreshStandbyStatus(lockHolder);
         }
@@ -271,6 +283,7 @@ export class ChainIndexer {
       } finally {
         this.active = false;
         // Ending the session (not returning it to the pool) releases the advisory lock.
+        lockHolder?.off('error', onLost);
         lockHolder?.release(true);
       }
       await this.sleep(pollIntervalMs);
@@ -287,7 +300,7 @@ export class ChainIndexer {
   }
 
   /** Indexes ranges until stopped; throws when the database connection fails. */
-  private async follow(db: PoolClient): Promise<void> {
+  private async follow(db: PoolClient, session: { lost: boolean }): Promise<void> {
     const { chain, log, maxBlockRange, pollIntervalMs, startBlock } = this.options;
     this.cursor = await inTransaction(db, () => lockCursor(db, chain.chainId, startBlock));
     const known = await loadKnownContracts(db, chain);
@@ -298,6 +311,7 @@ export class ChainIndexer {
     let prefetched: { from: number; to: number; fetch: Promise<FetchedRange> } | null = null;
 
     while (!this.stopped) {
+      if (session.lost) throw new Error('database connection lost');
       let safeHead: number;
       try {
         this.head = await chain.provider.getBlockNumber();
@@ -334,7 +348,7 @@ export class ChainIndexer {
         events = await this.writeRange(db, fetched);
       } catch (error) {
         prefetched = null;
-        if (isDatabaseConnectionError(error)) throw error;
+        if (session.lost || isDatabaseConnectionError(error)) throw error;
         failures += 1;
         range = Math.max(1, Math.floor(range / 2));
         log.warn({ chain: chain.name, from, to, err: error, nextRange: range }, 'indexer: range failed');
