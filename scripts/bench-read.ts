@@ -238,6 +238,7 @@ async function main(): Promise<void> {
     ]),
     LOG_LEVEL: 'silent',
     RATE_LIMIT_MAX_REQUESTS: '1000000000',
+    KEY_REQUESTS_PER_CLIENT: '1000', // the benchmark issues one key per client from one address
     INDEXER_POLL_INTERVAL_MS: '600000',
   });
   const laurel = await startLaurel(config, { log: createLogger('silent'), worker: false });
