@@ -16,6 +16,11 @@ export async function openBenchDatabase(): Promise<{ databaseUrl: string; stop()
   }
   const dataDir = path.join(path.resolve(process.env.DATA_DIR ?? '.data'), 'bench');
   const postgres = await startEmbeddedPostgres({ dataDir, database: 'laurel_bench' });
-  await migrate(postgres.databaseUrl);
+  try {
+    await migrate(postgres.databaseUrl);
+  } catch (error) {
+    await postgres.stop();
+    throw error;
+  }
   return { databaseUrl: postgres.databaseUrl, stop: () => postgres.stop() };
 }
