@@ -1,5 +1,5 @@
 import type { Chain } from '../chain/registry';
-import type { PrismaClient } from '../db/prisma';
+import type { Pool } from 'pg';
 
 /**
  * Facts of the index that never change once written (an app's XP token, a token's decimals), read
@@ -10,15 +10,17 @@ export class IndexDirectory {
   private readonly xpTokens = new Map<string, string>();
   private readonly decimals = new Map<string, number>();
 
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(private readonly pool: Pool) {}
 
   /** The XP token of an indexed app; null when the index does not know the app. */
   async xpTokenOf(chain: Chain, app: string): Promise<string | null> {
     const key = `${chain.chainId}:${app}`;
     const known = this.xpTokens.get(key);
     if (known) return known;
-    const rows = await this.prisma.$queryRaw<{ xp_token: string }[]>`
-      SELECT xp_token FROM indexed_apps WHERE chain_id = ${chain.chainId} AND address = ${app}`;
+    const { rows } = await this.pool.query<{ xp_token: string }>(
+      'SELECT xp_token FROM indexed_apps WHERE chain_id = $1 AND address = $2',
+      [chain.chainId, app],
+    );
     if (rows.length === 0) return null;
     this.xpTokens.set(key, rows[0].xp_token);
     return rows[0].xp_token;
@@ -29,9 +31,11 @@ export class IndexDirectory {
     const key = `${chain.chainId}:${token}`;
     const known = this.decimals.get(key);
     if (known !== undefined) return known;
-    const rows = await this.prisma.$queryRaw<{ decimals: number }[]>`
-      SELECT decimals FROM indexed_tokens WHERE chain_id = ${chain.chainId} AND address = ${token}
-      UNION ALL SELECT 0 FROM indexed_badges WHERE chain_id = ${chain.chainId} AND address = ${token}`;
+    const { rows } = await this.pool.query<{ decimals: number }>(
+      `SELECT decimals FROM indexed_tokens WHERE chain_id = $1 AND address = $2
+       UNION ALL SELECT 0 FROM indexed_badges WHERE chain_id = $1 AND address = $2`,
+      [chain.chainId, token],
+    );
     if (rows.length === 0) return null;
     this.decimals.set(key, rows[0].decimals);
     return rows[0].decimals;

@@ -1,6 +1,6 @@
 import { Wallet } from 'ethers';
 import { appInterface } from '../../src/chain/contracts';
-import { connectDatabase, type PrismaClient } from '../../src/db/prisma';
+import { Pool } from 'pg';
 import type { RequestContext } from '../../src/context';
 import { IndexDirectory } from '../../src/indexer/index-directory';
 import { createLogger } from '../../src/logger';
@@ -277,19 +277,20 @@ describe('GraphQL profile and leaderboard', () => {
 });
 
 describe('ProfileLoaders', () => {
-  let prisma: PrismaClient;
+  let pool: Pool;
   beforeAll(() => {
-    prisma = connectDatabase(laurel.databaseUrl, 2).prisma;
+    pool = new Pool({ connectionString: laurel.databaseUrl, max: 2 });
+    pool.on('error', () => undefined); // connections cut by the database drop at teardown
   });
   afterAll(async () => {
-    await prisma?.$disconnect();
+    await pool?.end();
   });
 
   it('loads the profiles asked for in one request together, in one batch', async () => {
     const service = new ProfileService({
-      prisma,
+      pool,
       chains: laurel.services.chains,
-      directory: new IndexDirectory(prisma),
+      directory: new IndexDirectory(pool),
     });
     const batches: (readonly string[])[] = [];
     const profiles = service.profiles.bind(service);

@@ -7,9 +7,9 @@ import { LeaderboardService } from './leaderboard.service';
 /** Leaderboards read from the index, with each entry's profile for GraphQL. */
 export const leaderboardModule = defineModule({
   name: 'leaderboard',
-  service: ({ prisma, chains, serviceOf }) => {
+  service: ({ pool, chains, serviceOf }) => {
     const profiles = serviceOf(profileModule);
-    return new LeaderboardService({ prisma, chains, profiles, directory: profiles.directory });
+    return new LeaderboardService({ pool, chains, profiles, directory: profiles.directory });
   },
   resolver: LeaderboardResolver,
   routes: leaderboardRoutes,

@@ -1,5 +1,4 @@
-import type { PrismaClient } from '../../db/prisma';
-import { Prisma } from '../../generated/prisma/client';
+import type { Pool } from 'pg';
 import { formatBaseUnits } from '../../chain/amounts';
 import type { Chain, ChainRegistry } from '../../chain/registry';
 import { ALL_XP_TOKEN } from '../../indexer/index-writer';
@@ -23,7 +22,8 @@ interface EntryScope {
 }
 
 export interface LeaderboardServiceDeps {
-  prisma: PrismaClient;
+  /** node-postgres directly: these reads are the hot path, and one statement each. */
+  pool: Pool;
   chains: ChainRegistry;
   profiles: ProfileService;
   directory: IndexDirectory;
@@ -57,10 +57,14 @@ export class LeaderboardService {
     const offset = (input.page - 1) * input.page_size;
     const rows =
       input.start === undefined && input.end === undefined
-        ? await this.deps.prisma.$queryRaw<{ user: string; total: string }[]>`
-            SELECT user_address AS "user", amount::text AS total FROM reward_totals
-            WHERE chain_id = ${chain.chainId} AND token_address = ${token.address}
-            ORDER BY amount DESC, lower(user_address) LIMIT ${limit} OFFSET ${offset}`
+        ? (
+            await this.deps.pool.query<{ user: string; total: string }>(
+              `SELECT user_address AS "user", amount::text AS total FROM reward_totals
+               WHERE chain_id = $1 AND token_address = $2
+               ORDER BY amount DESC, lower(user_address) LIMIT $3 OFFSET $4`,
+              [chain.chainId, token.address, limit, offset],
+            )
+          ).rows
         : await this.windowed(chain, token, input.start, input.end, limit, offset);
     const scope = { chain, appId: input.app_id };
     return rows.map((row) => {
@@ -86,27 +90,35 @@ export class LeaderboardService {
     offset: number,
   ): Promise<{ user: string; total: string }[]> {
     const plan = planWindow(start, end);
-    const parts: Prisma.Sql[] = [];
+    const params: unknown[] = [];
+    const param = (value: unknown) => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    const chainId = param(chain.chainId);
+    const tokenAddress = param(token.address);
+    const parts: string[] = [];
     if (plan.days) {
-      parts.push(Prisma.sql`
-        SELECT user_address, amount FROM reward_daily_totals
-        WHERE chain_id = ${chain.chainId} AND token_address = ${token.address}
-          AND day BETWEEN ${plan.days.first}::date AND ${plan.days.last}::date`);
+      parts.push(`SELECT user_address, amount FROM reward_daily_totals
+        WHERE chain_id = ${chainId} AND token_address = ${tokenAddress}
+          AND day BETWEEN ${param(plan.days.first)}::date AND ${param(plan.days.last)}::date`);
     }
-    const rewardsOf =
-      token.address === ALL_XP_TOKEN ? Prisma.sql`kind = 'xp'` : Prisma.sql`token_address = ${token.address}`;
+    const rewardsOf = token.address === ALL_XP_TOKEN ? `kind = 'xp'` : `token_address = ${tokenAddress}`;
     for (const edge of plan.edges) {
-      parts.push(Prisma.sql`
-        SELECT user_address, amount FROM completed_actions
-        WHERE chain_id = ${chain.chainId} AND ${rewardsOf}
-          AND block_time >= to_timestamp(${edge.from}::float8) AND block_time < to_timestamp(${edge.to}::float8)`);
+      parts.push(`SELECT user_address, amount FROM completed_actions
+        WHERE chain_id = ${chainId} AND ${rewardsOf}
+          AND block_time >= to_timestamp(${param(edge.from)}::float8)
+          AND block_time < to_timestamp(${param(edge.to)}::float8)`);
     }
     if (parts.length === 0) return [];
-    return this.deps.prisma.$queryRaw<{ user: string; total: string }[]>`
-      SELECT user_address AS "user", sum(amount)::text AS total
-      FROM (${Prisma.join(parts, ' UNION ALL ')}) AS rewards
-      GROUP BY user_address
-      ORDER BY sum(amount) DESC, lower(user_address) LIMIT ${limit} OFFSET ${offset}`;
+    const { rows } = await this.deps.pool.query<{ user: string; total: string }>(
+      `SELECT user_address AS "user", sum(amount)::text AS total
+       FROM (${parts.join(' UNION ALL ')}) AS rewards
+       GROUP BY user_address
+       ORDER BY sum(amount) DESC, lower(user_address) LIMIT ${param(limit)} OFFSET ${param(offset)}`,
+      params,
+    );
+    return rows;
   }
 
   /**

@@ -7,8 +7,7 @@ import { ProfileService } from './profile.service';
 /** User profiles read from the index: XP, badges, completed actions, credit balances. */
 export const profileModule = defineModule({
   name: 'profile',
-  service: ({ prisma, chains }) =>
-    new ProfileService({ prisma, chains, directory: new IndexDirectory(prisma) }),
+  service: ({ pool, chains }) => new ProfileService({ pool, chains, directory: new IndexDirectory(pool) }),
   resolver: ProfileResolver,
   routes: profileRoutes,
 });

@@ -1,7 +1,6 @@
 import { formatBaseUnits } from '../../chain/amounts';
 import type { Chain, ChainRegistry } from '../../chain/registry';
-import type { PrismaClient } from '../../db/prisma';
-import { Prisma } from '../../generated/prisma/client';
+import type { Pool } from 'pg';
 import type { IndexDirectory } from '../../indexer/index-directory';
 import { AppNotFoundError } from '../apps/apps.service';
 import type { ProfileInput } from './profile.schema';
@@ -43,7 +42,8 @@ export interface UserProfile {
 }
 
 export interface ProfileServiceDeps {
-  prisma: PrismaClient;
+  /** node-postgres directly: profiles are the hot path, one statement for any number of users. */
+  pool: Pool;
   chains: ChainRegistry;
   directory: IndexDirectory;
 }
@@ -77,33 +77,34 @@ export class ProfileService {
 
   /** The profiles of `users` (checksummed), in that order; of one app when `appId` is given. */
   async profiles(chain: Chain, appId: string | undefined, users: readonly string[]): Promise<UserProfile[]> {
-    const chainId = chain.chainId;
-    const ofApp = (column: Prisma.Sql) => (appId ? Prisma.sql`AND ${column} = ${appId}` : Prisma.empty);
+    // $1 the chain, $2 the users, $3 the app when there is one.
+    const ofApp = (column: string) => (appId ? `AND ${column} = $3` : '');
     // One statement for every user: each part is a correlated subquery on the user's index rows.
-    const rows = await this.deps.prisma.$queryRaw<ProfileRow[]>`
-      SELECT u.address AS "user",
+    const { rows } = await this.deps.pool.query<ProfileRow>(
+      `SELECT u.address AS "user",
         (SELECT coalesce(sum(b.balance), 0)::text FROM token_balances b
          JOIN indexed_tokens t ON t.chain_id = b.chain_id AND t.address = b.token_address AND t.kind = 'xp'
-         WHERE b.chain_id = ${chainId} AND b.holder = u.address ${ofApp(Prisma.sql`t.app_address`)}) AS xp,
+         WHERE b.chain_id = $1 AND b.holder = u.address ${ofApp('t.app_address')}) AS xp,
         (SELECT coalesce(json_agg(json_build_object('id', g.address, 'name', g.name, 'uri', g.base_uri)
                   ORDER BY g.block_number, g.address), '[]')
          FROM badge_holdings h JOIN indexed_badges g ON g.chain_id = h.chain_id AND g.address = h.badge_address
-         WHERE h.chain_id = ${chainId} AND h.holder = u.address AND h.count > 0
-           ${ofApp(Prisma.sql`g.app_address`)}) AS badges,
+         WHERE h.chain_id = $1 AND h.holder = u.address AND h.count > 0 ${ofApp('g.app_address')}) AS badges,
         (SELECT coalesce(json_agg(json_build_object('name', a.action_name, 'kind', a.kind, 'amount', a.amount::text,
                   'at', extract(epoch FROM a.block_time)::bigint::text) ORDER BY a.block_number DESC, a.log_index DESC), '[]')
          FROM completed_actions a
-         WHERE a.chain_id = ${chainId} AND a.user_address = u.address ${ofApp(Prisma.sql`a.app_address`)}) AS actions,
+         WHERE a.chain_id = $1 AND a.user_address = u.address ${ofApp('a.app_address')}) AS actions,
         ${
           appId
-            ? Prisma.sql`(SELECT coalesce(json_agg(json_build_object('id', t.address, 'name', t.name, 'symbol', t.symbol,
+            ? `(SELECT coalesce(json_agg(json_build_object('id', t.address, 'name', t.name, 'symbol', t.symbol,
                   'decimals', t.decimals, 'balance', coalesce(b.balance, 0)::text) ORDER BY t.kind, t.name, t.address), '[]')
                 FROM indexed_tokens t LEFT JOIN token_balances b
                   ON b.chain_id = t.chain_id AND b.token_address = t.address AND b.holder = u.address
-                WHERE t.chain_id = ${chainId} AND t.app_address = ${appId} AND t.kind <> 'xp')`
-            : Prisma.sql`NULL::json`
+                WHERE t.chain_id = $1 AND t.app_address = $3 AND t.kind <> 'xp')`
+            : 'NULL::json'
         } AS credits
-      FROM unnest(${[...users]}::varchar[]) AS u(address)`;
+      FROM unnest($2::varchar[]) AS u(address)`,
+      appId ? [chain.chainId, [...users], appId] : [chain.chainId, [...users]],
+    );
     const byUser = new Map(rows.map((row) => [row.user, row]));
     return users.map((user) => profileOf(user, byUser.get(user)!, appId !== undefined));
   }
