@@ -11,6 +11,8 @@ export const chainConfigSchema = z.object({
   explorerUrl: z.string().url(),
   factoryAddress: z.string().regex(addressPattern, 'must be a 0x-prefixed address'),
   confirmations: z.number().int().min(1).default(1),
+  /** First block the indexer reads (e.g. the factory's deployment block); 0 when absent. */
+  startBlock: z.number().int().min(0).optional(),
 });
 export type ChainConfig = z.infer<typeof chainConfigSchema>;
 
@@ -77,6 +79,8 @@ const envSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.enum(['true', 'false']).default('false'),
   WEBHOOK_RETRY_BASE_MS: positiveInt(60_000),
   WEBHOOK_DELIVERY_LEASE_SECONDS: positiveInt(30),
+  INDEXER_POLL_INTERVAL_MS: positiveInt(1000),
+  INDEXER_MAX_BLOCK_RANGE: positiveInt(2000),
 });
 
 export type LaurelRole = 'api' | 'worker' | 'indexer';
@@ -140,6 +144,7 @@ export interface Config {
     /** A delivery job locked longer than this is taken to have lost its worker, and is run again. */
     deliveryLeaseSeconds: number;
   };
+  indexer: { pollIntervalMs: number; maxBlockRange: number };
 }
 
 export class ConfigError extends Error {
@@ -248,6 +253,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, cwd = proces
       retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
       deliveryLeaseSeconds: e.WEBHOOK_DELIVERY_LEASE_SECONDS,
     },
+    indexer: { pollIntervalMs: e.INDEXER_POLL_INTERVAL_MS, maxBlockRange: e.INDEXER_MAX_BLOCK_RANGE },
   };
 }
 

@@ -16,6 +16,7 @@ import { buildGraphQLSchema } from './graphql/schema';
 import { createHttpApp } from './http/app';
 import { createTaskList, crontab } from './jobs/tasks';
 import { buildOpenApiDocument } from './http/openapi';
+import { Indexer } from './indexer/indexer';
 import { createWorkerPool, startJobWorker } from './jobs/worker';
 import { ThrottledLog, type Logger } from './logger';
 import { createModules, laurelModules, resolverClasses, type Services } from './modules';
@@ -190,7 +191,25 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       client: webhookClient,
       config: config.webhooks,
     });
-    const services: Services = { config, log, prisma, pool, chains, webhooks: { secrets, deliverer } };
+    const indexer = new Indexer({
+      databaseUrl,
+      chains: chains.list(),
+      log: log.child({ component: 'indexer' }),
+      ...config.indexer,
+    });
+    // Every process can ingest its own receipts (read-your-writes); only the `indexer` role follows the chains.
+    if (config.roles.has('indexer')) indexer.start();
+    onStop('indexer', () => indexer.stop());
+
+    const services: Services = {
+      config,
+      log,
+      prisma,
+      pool,
+      chains,
+      indexer,
+      webhooks: { secrets, deliverer },
+    };
     const modules = createModules(services);
 
     progress(`roles       ${[...config.roles].join(', ')}`);
@@ -235,7 +254,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
         return {
           ready: failing.length === 0,
           failing,
-          checks: { database: { ok: databaseOk }, chains: chainChecks },
+          checks: { database: { ok: databaseOk }, chains: chainChecks, indexer: indexer.status() },
         };
       },
     });

@@ -12,6 +12,8 @@ export interface Chain {
   explorerUrl: string;
   factoryAddress: string;
   confirmations: number;
+  /** First block the indexer reads. */
+  startBlock?: number;
   /** One provider per chain, created once; requests made in the same tick go out as one JSON-RPC batch. */
   provider: JsonRpcProvider;
 }

@@ -8,7 +8,9 @@ import { authModule } from './auth/auth.module';
 import { badgesModule } from './badges/badges.module';
 import { chainsModule } from './chains/chains.module';
 import { creditModule } from './credit/credit.module';
+import { leaderboardModule } from './leaderboard/leaderboard.module';
 import type { LaurelModule, ModuleDeps, ModuleInstance, ServiceSource, SharedDeps } from './module';
+import { profileModule } from './profile/profile.module';
 import { rewardsModule } from './rewards/rewards.module';
 import { transactionsModule } from './transactions/transactions.module';
 import { webhooksModule } from './webhooks/webhooks.module';
@@ -26,6 +28,8 @@ export const laurelModules: readonly LaurelModule<unknown>[] = [
   rewardsModule,
   transactionsModule,
   webhooksModule,
+  profileModule,
+  leaderboardModule,
 ];
 
 /** The resolver classes of every module, for building (or printing) the GraphQL schema. */

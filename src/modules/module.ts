@@ -9,6 +9,7 @@ import type { PrismaClient } from '../db/prisma';
 import type { ErrorShapes } from '../http/error-shapes';
 import { mountRoutes, type MountedRoute, type RestRoute, type SuccessEnvelope } from '../http/rest';
 import type { WebhookDeliverer } from '../jobs/webhooks/webhook-deliverer';
+import type { Indexer } from '../indexer/indexer';
 import type { Logger } from '../logger';
 import type { WebhookSecrets } from './webhooks/webhook-secrets';
 
@@ -20,6 +21,8 @@ export interface SharedDeps {
   /** The pool under `prisma`, for SQL spoken directly (the rate limiter). */
   pool: Pool;
   chains: ChainRegistry;
+  /** The index of contract events (read-your-writes ingestion of receipts). */
+  indexer: Pick<Indexer, 'ingestReceipt'>;
   /** The one transaction builder (fee cache, nonce reservation) every write operation uses. */
   builder: TransactionBuilder;
   /** The one credit/point token lookup (cached). */

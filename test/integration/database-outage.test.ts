@@ -94,7 +94,7 @@ it('answers 503 while the database is gone, and recovers by itself once it is ba
   expect(JSON.parse(readyText)).toEqual({
     status: 'not_ready',
     failing: ['database'],
-    checks: { database: { ok: false }, chains: [] },
+    checks: { database: { ok: false }, chains: [], indexer: [] },
   });
   expect(readyText).not.toContain(String(database.port));
 

@@ -21,7 +21,10 @@ describe('HTTP foundation', () => {
     });
     const ready = await request(laurel.url, 'GET', '/ready');
     expect(ready.status).toBe(200);
-    expect(ready.body).toEqual({ status: 'ready', checks: { database: { ok: true }, chains: [] } });
+    expect(ready.body).toEqual({
+      status: 'ready',
+      checks: { database: { ok: true }, chains: [], indexer: [] },
+    });
   });
 
   it('answers GraphQL', async () => {

@@ -7,8 +7,14 @@ import { TransactionsService } from './transactions.service';
 /** Broadcasting signed transactions and following them to their receipts. */
 export const transactionsModule = defineModule({
   name: 'transactions',
-  service: ({ config, prisma, chains }) =>
-    new TransactionsService({ config, prisma, chains, transactions: new TransactionsRepository(prisma) }),
+  service: ({ config, prisma, chains, indexer }) =>
+    new TransactionsService({
+      config,
+      prisma,
+      chains,
+      indexer,
+      transactions: new TransactionsRepository(prisma),
+    }),
   resolver: TransactionsResolver,
   routes: transactionsRoutes,
 });

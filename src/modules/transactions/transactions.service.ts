@@ -13,6 +13,7 @@ import type { Config } from '../../config';
 import type { AuthenticatedAccount } from '../../context';
 import type { PrismaClient } from '../../db/prisma';
 import { AppError, ChainUnavailableError, ValidationError } from '../../errors';
+import type { Indexer } from '../../indexer/indexer';
 import type { ExecuteTransactionInput } from './transactions.schema';
 import type { TransactionsRepository } from './transactions.repository';
 
@@ -32,6 +33,7 @@ export interface TransactionsServiceDeps {
   config: Config;
   prisma: PrismaClient;
   chains: ChainRegistry;
+  indexer: Pick<Indexer, 'ingestReceipt'>;
   transactions: TransactionsRepository;
 }
 
@@ -52,7 +54,8 @@ export class TransactionsService {
   /**
    * Broadcasts, then waits for the receipt (config.transactions.executeWaitTimeoutSeconds and the
    * chain's confirmations). A reverted transaction answers `status: 'failed'` with its receipt; a
-   * timeout `{status:'failed', error:'Timeout'}` (the job then follows the receipt).
+   * timeout `{status:'failed', error:'Timeout'}` (the job then follows the receipt). A successful
+   * receipt's events are in the index before the answer (read-your-writes).
    */
   async executeAndWait(
     input: ExecuteTransactionInput,
@@ -65,6 +68,7 @@ export class TransactionsService {
     if (!receipt) return { status: 'failed', error: 'Timeout', transactionHash: hash, blockExplorerUrl };
     await this.deps.transactions.recordReceipt(chain.chainId, receipt);
     if (receipt.status === 1) {
+      await this.deps.indexer.ingestReceipt(chain, receipt);
       return { status: 'success', transactionHash: hash, blockExplorerUrl, receipt: receiptJson(receipt) };
     }
     const transaction = Transaction.from(input.signed_transaction);

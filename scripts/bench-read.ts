@@ -1,0 +1,342 @@
+/**
+ * Read throughput over HTTP on the seeded index (run `npm run seed:index` first): requests per
+ * second, p50 and p99 of GET /v1/profile and GET /v1/leaderboard through the whole of Laurel (API
+ * key, rate limit, validation, resolver, service, Prisma), at BENCH_CONCURRENCY (32) concurrent
+ * keep-alive clients for BENCH_SECONDS (10) per phase after a 2 s warm-up, next to a baseline in
+ * the same run: a bare Express route per question running one hand-written SQL query (node-postgres,
+ * same pool size) that gives the same answer. Both get the same request sequence.
+ *
+ *   npm run bench:read
+ *
+ * Phases: a random user's profile in a random app; a random app's leaderboard over the last 7 days
+ * (a window with partial days at both ends); a random app's all-time leaderboard.
+ */
+import 'reflect-metadata';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { Wallet } from 'ethers';
+import { Pool } from 'pg';
+import { formatBaseUnits } from '../src/chain/amounts';
+import { LOCAL_EXPLORER_URL } from '../src/chain/registry';
+import { loadConfig } from '../src/config';
+import { createLogger } from '../src/logger';
+import { startLaurel } from '../src/server';
+import { BENCH_CHAIN_ID, openBenchDatabase } from './bench-database';
+import { seedPlan } from './seed-index';
+
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const WARM_UP_SECONDS = 2;
+const WEEK = 7 * 86_400;
+
+interface Phase {
+  name: string;
+  /** The i-th request: a path and query, the same for Laurel and the baseline. */
+  request: (i: number) => { laurel: string; baseline: string };
+}
+
+interface Measured {
+  perSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+/** A small deterministic generator, so both sides get the same sequence. */
+function sequence(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+async function load(baseUrl: string, apiKeys: readonly string[], phase: Phase, side: 'laurel' | 'baseline') {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const get = (path: string, client: number) =>
+    new Promise<number>((resolve, reject) => {
+      const started = performance.now();
+      const headers = apiKeys.length ? { 'x-api-key': apiKeys[client % apiKeys.length] } : {};
+      const req = http.get(`${baseUrl}${path}`, { agent, headers }, (res) => {
+        res.resume();
+        res.on('end', () =>
+          res.statusCode === 200
+            ? resolve(performance.now() - started)
+            : reject(new Error(`${res.statusCode} ${path}`)),
+        );
+      });
+      req.on('error', reject);
+    });
+  const run = async (seconds: number, record: boolean): Promise<Measured> => {
+    const latencies: number[] = [];
+    let errors = 0;
+    let next = 0;
+    const deadline = performance.now() + seconds * 1000;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async (_, client) => {
+        while (performance.now() < deadline) {
+          const request = phase.request(next++)[side];
+          try {
+            const ms = await get(request, client);
+            if (record) latencies.push(ms);
+          } catch {
+            errors += 1;
+          }
+        }
+      }),
+    );
+    const elapsed = (performance.now() - started) / 1000;
+    latencies.sort((a, b) => a - b);
+    const at = (p: number) =>
+      latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
+    return { perSecond: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), errors };
+  };
+  await run(WARM_UP_SECONDS, false);
+  const measured = await run(SECONDS, true);
+  agent.destroy();
+  return measured;
+}
+
+/** The baseline: one route per question, one SQL query each, no API key, no framework beyond Express. */
+function baselineApp(pool: Pool): express.Express {
+  const app = express();
+  app.get('/profile', async (req, res) => {
+    const { rows } = await pool.query<{ profile: BaselineProfile }>(
+      `SELECT json_build_object(
+         'xp', (SELECT coalesce(sum(b.balance), 0)::text FROM token_balances b
+                JOIN indexed_tokens t ON t.chain_id = b.chain_id AND t.address = b.token_address AND t.kind = 'xp'
+                WHERE b.chain_id = $3 AND b.holder = $1 AND t.app_address = $2),
+         'badges', (SELECT coalesce(json_agg(json_build_object('id', g.address, 'name', g.name,
+                      'metadataURI', nullif(g.base_uri, ''), 'metadata', null) ORDER BY g.block_number, g.address), '[]')
+                    FROM badge_holdings h JOIN indexed_badges g ON g.chain_id = h.chain_id AND g.address = h.badge_address
+                    WHERE h.chain_id = $3 AND h.holder = $1 AND h.count > 0 AND g.app_address = $2),
+         'actions', (SELECT coalesce(json_agg(json_build_object('name', action_name, 'kind', kind, 'amount', amount::text,
+                       'at', extract(epoch FROM block_time)::bigint::text) ORDER BY block_number DESC, log_index DESC), '[]')
+                     FROM completed_actions WHERE chain_id = $3 AND user_address = $1 AND app_address = $2),
+         'credits', (SELECT coalesce(json_agg(json_build_object('id', t.address, 'name', t.name, 'symbol', t.symbol,
+                       'decimals', t.decimals, 'balance', coalesce(b.balance, 0)::text) ORDER BY t.kind, t.name, t.address), '[]')
+                     FROM indexed_tokens t LEFT JOIN token_balances b
+                       ON b.chain_id = t.chain_id AND b.token_address = t.address AND b.holder = $1
+                     WHERE t.chain_id = $3 AND t.app_address = $2 AND t.kind <> 'xp')) AS profile`,
+      [req.query.user_id, req.query.app_id, BENCH_CHAIN_ID],
+    );
+    const p = rows[0].profile;
+    res.json({
+      user_id: req.query.user_id,
+      xp_balance: formatBaseUnits(BigInt(p.xp), 18),
+      collected_badges: p.badges,
+      completed_actions: p.actions.map((a) => ({
+        name: a.name,
+        xp_rewarded: a.kind === 'xp' ? formatBaseUnits(BigInt(a.amount), 18) : '0',
+        createdAt: a.at,
+      })),
+      credit_balances: p.credits.map((c) => ({
+        token_id: c.id,
+        token_name: c.name,
+        token_balance: c.balance,
+        token_balance_formatted: formatBaseUnits(BigInt(c.balance), c.decimals),
+        token_symbol: c.symbol,
+        token_decimals: c.decimals,
+      })),
+    });
+  });
+  app.get('/chains', (_req, res) => {
+    res.json({ status: 'success', chains: [] });
+  });
+  app.get('/leaderboard', async (req, res) => {
+    const start = req.query.start === undefined ? null : Number(req.query.start);
+    const end = req.query.end === undefined ? null : Number(req.query.end);
+    const { rows } =
+      start === null || end === null
+        ? await pool.query<{ user: string; total: string }>(
+            `SELECT user_address AS "user", amount::text AS total FROM reward_totals
+             WHERE chain_id = $1 AND token_address = (SELECT xp_token FROM indexed_apps WHERE chain_id = $1 AND address = $2)
+             ORDER BY amount DESC, lower(user_address) LIMIT 10`,
+            [BENCH_CHAIN_ID, req.query.app_id],
+          )
+        : await pool.query<{ user: string; total: string }>(
+            // Whole days from the per-day totals, the partial first and last days from the actions.
+            `WITH w AS (SELECT (SELECT xp_token FROM indexed_apps WHERE chain_id = $1 AND address = $2) AS token,
+                               to_timestamp($3::float8) AS s, to_timestamp($4::float8 + 1) AS e,
+                               (ceil($3::float8 / 86400) * 86400) AS first_day, (floor(($4::float8 + 1) / 86400) * 86400) AS end_day)
+             SELECT user_address AS "user", sum(amount)::text AS total FROM (
+               SELECT d.user_address, d.amount FROM reward_daily_totals d, w
+               WHERE d.chain_id = $1 AND d.token_address = w.token
+                 AND d.day >= (to_timestamp(w.first_day) AT TIME ZONE 'UTC')::date
+                 AND d.day < (to_timestamp(w.end_day) AT TIME ZONE 'UTC')::date
+               UNION ALL
+               SELECT c.user_address, c.amount FROM completed_actions c, w
+               WHERE c.chain_id = $1 AND c.token_address = w.token AND c.block_time >= w.s AND c.block_time < to_timestamp(w.first_day)
+               UNION ALL
+               SELECT c.user_address, c.amount FROM completed_actions c, w
+               WHERE c.chain_id = $1 AND c.token_address = w.token AND c.block_time >= to_timestamp(w.end_day) AND c.block_time < w.e
+             ) AS rewards GROUP BY user_address ORDER BY sum(amount) DESC, lower(user_address) LIMIT 10`,
+            [BENCH_CHAIN_ID, req.query.app_id, start, end],
+          );
+    res.json(rows.map((row) => ({ user: row.user, xp_rewarded: formatBaseUnits(BigInt(row.total), 18) })));
+  });
+  return app;
+}
+
+interface BaselineProfile {
+  xp: string;
+  badges: unknown[];
+  actions: { name: string; kind: string; amount: string; at: string }[];
+  credits: { id: string; name: string; symbol: string; decimals: number; balance: string }[];
+}
+
+async function issueApiKey(url: string): Promise<string> {
+  const wallet = Wallet.createRandom();
+  const post = async (path: string, body: object) =>
+    (await (
+      await fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    ).json()) as Record<string, string>;
+  const { challenge } = await post('/key/challenge', { public_address: wallet.address });
+  const { api_key } = await post('/key/verify', {
+    public_address: wallet.address,
+    signature: await wallet.signMessage(challenge),
+  });
+  return api_key;
+}
+
+async function main(): Promise<void> {
+  const database = await openBenchDatabase();
+  const pool = new Pool({ connectionString: database.databaseUrl, max: 10 });
+  pool.on('error', () => undefined); // connections cut when the database stops at the end
+  const { rows } = await pool.query<{ n: string }>(
+    'SELECT count(*) AS n FROM completed_actions WHERE chain_id = $1',
+    [BENCH_CHAIN_ID],
+  );
+  if (Number(rows[0].n) === 0) {
+    console.error('bench:read: the bench database has no index: run `npm run seed:index` first');
+    await pool.end();
+    await database.stop();
+    process.exitCode = 1;
+    return;
+  }
+  // Before any connection is open: computing 100,000 addresses takes longer than a keep-alive timeout.
+  const plan = seedPlan();
+  const config = loadConfig({
+    PORT: '0',
+    DATABASE_URL: database.databaseUrl,
+    LOCAL_CHAIN: 'off',
+    // Reads need no node: a chain entry whose RPC nobody answers (its indexer just waits).
+    CHAINS: JSON.stringify([
+      {
+        name: 'bench',
+        chainId: BENCH_CHAIN_ID,
+        rpcUrl: 'http://127.0.0.1:9',
+        explorerUrl: LOCAL_EXPLORER_URL,
+        factoryAddress: '0x0000000000000000000000000000000000000000',
+      },
+    ]),
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_MAX_REQUESTS: '1000000000',
+    KEY_REQUESTS_PER_CLIENT: '1000', // the benchmark issues one key per client from one address
+    INDEXER_POLL_INTERVAL_MS: '600000',
+  });
+  const laurel = await startLaurel(config, { log: createLogger('silent'), worker: false });
+  const baseline = await new Promise<http.Server>((resolve) => {
+    const server = baselineApp(pool).listen(0, '127.0.0.1', () => resolve(server));
+  });
+  const baselineUrl = `http://127.0.0.1:${(baseline.address() as AddressInfo).port}`;
+  try {
+    // One key per client, as separate API users would have (each key has its own rate-limit row).
+    const apiKeys: string[] = [];
+    for (let i = 0; i < CONCURRENCY; i += 1) apiKeys.push(await issueApiKey(laurel.url));
+    const apiKey = apiKeys[0];
+    const random = sequence(7);
+    const picks = Array.from({ length: 100_000 }, () => ({
+      user: plan.users[Math.floor(random() ** 2 * plan.users.length)],
+      app: plan.apps[Math.floor(random() * plan.apps.length)].address,
+    }));
+    const pick = (i: number) => picks[i % picks.length];
+    const now = plan.to;
+    const phases: Phase[] = [
+      {
+        // Laurel's floor: API key check and rate-limit count in PostgreSQL, no index query.
+        name: 'floor: GET /v1/chains (no index query)',
+        request: () => ({ laurel: '/v1/chains', baseline: '/chains' }),
+      },
+      {
+        name: 'profile (user in an app)',
+        request: (i) => {
+          const { user, app } = pick(i);
+          return {
+            laurel: `/v1/profile?chain=bench&user_id=${user}&app_id=${app}`,
+            baseline: `/profile?user_id=${user}&app_id=${app}`,
+          };
+        },
+      },
+      {
+        name: 'leaderboard (last 7 days)',
+        request: (i) => {
+          const { app } = pick(i);
+          const end = now - (i % 1000);
+          const window = `start=${end - WEEK}&end=${end}`;
+          return {
+            laurel: `/v1/leaderboard?chain=bench&app_id=${app}&${window}`,
+            baseline: `/leaderboard?app_id=${app}&${window}`,
+          };
+        },
+      },
+      {
+        name: 'leaderboard (all time)',
+        request: (i) => {
+          const { app } = pick(i);
+          return {
+            laurel: `/v1/leaderboard?chain=bench&app_id=${app}`,
+            baseline: `/leaderboard?app_id=${app}`,
+          };
+        },
+      },
+    ];
+
+    // The same answers from both, before measuring anything.
+    for (const phase of phases.slice(1)) {
+      const request = phase.request(1);
+      const [a, b] = await Promise.all([
+        fetch(`${laurel.url}${request.laurel}`, { headers: { 'x-api-key': apiKey } }).then((r) => r.json()),
+        fetch(`${baselineUrl}${request.baseline}`).then((r) => r.json()),
+      ]);
+      if (JSON.stringify(a) !== JSON.stringify(b)) {
+        throw new Error(
+          `${phase.name}: Laurel and the baseline disagree:\n${JSON.stringify(a)}\n${JSON.stringify(b)}`,
+        );
+      }
+    }
+
+    console.log(
+      `bench:read  ${CONCURRENCY} concurrent clients, ${SECONDS} s per phase, loopback HTTP keep-alive`,
+    );
+    const row = (label: string, m: Measured) =>
+      `  ${label.padEnd(9)} ${m.perSecond.toFixed(0).padStart(7)} req/s   p50 ${m.p50.toFixed(2).padStart(6)} ms   p99 ${m.p99.toFixed(2).padStart(6)} ms${m.errors ? `   ${m.errors} errors` : ''}`;
+    for (const phase of phases) {
+      const ours = await load(laurel.url, apiKeys, phase, 'laurel');
+      const bare = await load(baselineUrl, [], phase, 'baseline');
+      console.log(`\n${phase.name}`);
+      console.log(row('laurel', ours));
+      console.log(row('baseline', bare));
+      console.log(
+        `  ratio     ${(ours.perSecond / bare.perSecond).toFixed(2)}x throughput (target >= 0.67), p99 ${ours.p99.toFixed(2)} ms (target < 25)`,
+      );
+    }
+  } finally {
+    await new Promise((resolve) => baseline.close(resolve));
+    baseline.closeAllConnections();
+    await laurel.stop();
+    await pool.end();
+    await database.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error('bench:read failed:', error);
+  process.exitCode = 1;
+});

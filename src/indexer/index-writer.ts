@@ -1,0 +1,180 @@
+/**
+ * Writes decoded index events into the index tables, inside the caller's transaction. Balances and
+ * reward totals are summed in memory first, so a block range costs a fixed number of statements
+ * (set-based `unnest` inserts) however many events it holds.
+ */
+import type { ClientBase } from 'pg';
+import { ZERO_ADDRESS, type IndexEvent } from './log-decoder';
+
+/** The `token_address` under which reward_totals and reward_daily_totals sum the XP of every app. */
+export const ALL_XP_TOKEN = ZERO_ADDRESS;
+
+const SECONDS_PER_DAY = 86_400;
+
+/** Seconds since the epoch of each block that holds an event. */
+export type BlockTimes = ReadonlyMap<number, number>;
+
+/** A sum per key, kept as bigint (amounts are uint256). */
+class Sums<K extends readonly string[]> {
+  private readonly sums = new Map<string, { key: K; total: bigint }>();
+  add(key: K, amount: bigint): void {
+    const id = key.join('|');
+    const entry = this.sums.get(id);
+    if (entry) entry.total += amount;
+    else this.sums.set(id, { key, total: amount });
+  }
+  /** Column arrays for `unnest`: one per key part, then the totals as decimal strings. */
+  columns(width: K['length']): string[][] {
+    const columns: string[][] = Array.from({ length: width + 1 }, () => []);
+    for (const { key, total } of this.sums.values()) {
+      if (total === 0n) continue;
+      key.forEach((part, i) => columns[i].push(part));
+      columns[width].push(total.toString());
+    }
+    return columns;
+  }
+  get size(): number {
+    return this.sums.size;
+  }
+}
+
+function dayOf(seconds: number): string {
+  return new Date(Math.floor(seconds / SECONDS_PER_DAY) * SECONDS_PER_DAY * 1000).toISOString().slice(0, 10);
+}
+
+function timeOf(blockTimes: BlockTimes, blockNumber: number): number {
+  const time = blockTimes.get(blockNumber);
+  if (time === undefined) throw new Error(`no timestamp for block ${blockNumber}`);
+  return time;
+}
+
+/** Applies `events` (in chain order) for `chainId` with `db`, which must be inside a transaction. */
+export async function writeIndexEvents(
+  db: ClientBase,
+  chainId: number,
+  events: readonly IndexEvent[],
+  blockTimes: BlockTimes,
+): Promise<void> {
+  const balances = new Sums<[string, string]>();
+  const holdings = new Sums<[string, string]>();
+  const dailyRewards = new Sums<[string, string, string]>();
+  const totalRewards = new Sums<[string, string]>();
+  const actions: string[][] = Array.from({ length: 10 }, () => []);
+
+  for (const event of events) {
+    switch (event.type) {
+      case 'app': {
+        const time = timeOf(blockTimes, event.blockNumber);
+        await db.query(
+          `INSERT INTO indexed_apps (chain_id, address, owner, name, xp_token, block_number, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, to_timestamp($7)) ON CONFLICT DO NOTHING`,
+          [chainId, event.app, event.owner, event.name, event.xpToken, event.blockNumber, time],
+        );
+        await db.query(
+          `INSERT INTO indexed_tokens (chain_id, address, app_address, kind, name, symbol, decimals)
+           VALUES ($1, $2, $3, 'xp', $4, 'XP', 18) ON CONFLICT DO NOTHING`,
+          [chainId, event.xpToken, event.app, event.name],
+        );
+        break;
+      }
+      case 'operator':
+        await db.query(
+          event.added
+            ? `INSERT INTO indexed_app_operators (chain_id, app_address, operator) VALUES ($1, $2, $3)
+               ON CONFLICT DO NOTHING`
+            : `DELETE FROM indexed_app_operators WHERE chain_id = $1 AND app_address = $2 AND operator = $3`,
+          [chainId, event.app, event.operator],
+        );
+        break;
+      case 'token':
+        await db.query(
+          `INSERT INTO indexed_tokens (chain_id, address, app_address, kind, name, symbol, decimals)
+           VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
+          [chainId, event.token, event.app, event.kind, event.name, event.symbol, event.decimals],
+        );
+        break;
+      case 'badge':
+        await db.query(
+          `INSERT INTO indexed_badges (chain_id, address, app_address, name, base_uri, block_number)
+           VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
+          [chainId, event.badge, event.app, event.name, event.baseUri, event.blockNumber],
+        );
+        break;
+      case 'tokenTransfer':
+        if (event.from !== ZERO_ADDRESS) balances.add([event.token, event.from], -event.value);
+        if (event.to !== ZERO_ADDRESS) balances.add([event.token, event.to], event.value);
+        break;
+      case 'badgeTransfer':
+        if (event.from !== ZERO_ADDRESS) holdings.add([event.badge, event.from], -1n);
+        if (event.to !== ZERO_ADDRESS) holdings.add([event.badge, event.to], 1n);
+        break;
+      case 'reward': {
+        const time = timeOf(blockTimes, event.blockNumber);
+        const row = [
+          event.app,
+          event.user,
+          event.token,
+          event.kind,
+          event.actionName,
+          event.amount.toString(),
+          String(event.blockNumber),
+          String(time),
+          event.transactionHash,
+          String(event.logIndex),
+        ];
+        row.forEach((value, i) => actions[i].push(value));
+        if (event.kind === 'xp') balances.add([event.token, event.user], event.amount);
+        const day = dayOf(time);
+        dailyRewards.add([event.token, day, event.user], event.amount);
+        totalRewards.add([event.token, event.user], event.amount);
+        if (event.kind === 'xp') {
+          dailyRewards.add([ALL_XP_TOKEN, day, event.user], event.amount);
+          totalRewards.add([ALL_XP_TOKEN, event.user], event.amount);
+        }
+        break;
+      }
+    }
+  }
+
+  if (actions[0].length > 0) {
+    await db.query(
+      `INSERT INTO completed_actions (chain_id, app_address, user_address, token_address, kind, action_name,
+         amount, block_number, block_time, transaction_hash, log_index)
+       SELECT $1, a, u, t, k::reward_kind, n, amt, b, to_timestamp(s), h, l
+       FROM unnest($2::varchar[], $3::varchar[], $4::varchar[], $5::text[], $6::text[], $7::numeric[],
+         $8::bigint[], $9::float8[], $10::varchar[], $11::int[]) AS x(a, u, t, k, n, amt, b, s, h, l)`,
+      [chainId, ...actions],
+    );
+  }
+  if (balances.size > 0) {
+    await db.query(
+      `INSERT INTO token_balances AS current (chain_id, token_address, holder, balance)
+       SELECT $1, t, h, v FROM unnest($2::varchar[], $3::varchar[], $4::numeric[]) AS x(t, h, v)
+       ON CONFLICT (chain_id, token_address, holder) DO UPDATE SET balance = current.balance + EXCLUDED.balance`,
+      [chainId, ...balances.columns(2)],
+    );
+  }
+  if (holdings.size > 0) {
+    await db.query(
+      `INSERT INTO badge_holdings AS current (chain_id, badge_address, holder, count)
+       SELECT $1, b, h, c FROM unnest($2::varchar[], $3::varchar[], $4::bigint[]) AS x(b, h, c)
+       ON CONFLICT (chain_id, badge_address, holder) DO UPDATE SET count = current.count + EXCLUDED.count`,
+      [chainId, ...holdings.columns(2)],
+    );
+  }
+  if (dailyRewards.size > 0) {
+    await db.query(
+      `INSERT INTO reward_daily_totals AS current (chain_id, token_address, day, user_address, amount)
+       SELECT $1, t, d, u, v FROM unnest($2::varchar[], $3::date[], $4::varchar[], $5::numeric[]) AS x(t, d, u, v)
+       ON CONFLICT (chain_id, token_address, day, user_address)
+       DO UPDATE SET amount = current.amount + EXCLUDED.amount`,
+      [chainId, ...dailyRewards.columns(3)],
+    );
+    await db.query(
+      `INSERT INTO reward_totals AS current (chain_id, token_address, user_address, amount)
+       SELECT $1, t, u, v FROM unnest($2::varchar[], $3::varchar[], $4::numeric[]) AS x(t, u, v)
+       ON CONFLICT (chain_id, token_address, user_address) DO UPDATE SET amount = current.amount + EXCLUDED.amount`,
+      [chainId, ...totalRewards.columns(2)],
+    );
+  }
+}

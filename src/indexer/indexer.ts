@@ -1,0 +1,59 @@
+/** The indexers of every configured chain, over one connection pool of their own. */
+import { Pool } from 'pg';
+import type { Chain } from '../chain/registry';
+import type { Logger } from '../logger';
+import {
+  ChainIndexer,
+  ingestReceiptLogs,
+  type ChainIndexerOptions,
+  type ChainIndexerStatus,
+  type ReceiptLogs,
+} from './chain-indexer';
+
+export interface IndexerOptions {
+  databaseUrl: string;
+  chains: Chain[];
+  log: Logger;
+  pollIntervalMs: number;
+  maxBlockRange: number;
+}
+
+export class Indexer {
+  private readonly pool: Pool;
+  private readonly indexers: ChainIndexer[];
+
+  constructor(private readonly options: IndexerOptions) {
+    // One session per chain holds the chain's lock and writes its ranges; two more for receipts.
+    this.pool = new Pool({ connectionString: options.databaseUrl, max: options.chains.length + 2 });
+    this.pool.on('error', (error) => options.log.warn({ err: error }, 'indexer: idle connection lost'));
+    this.indexers = options.chains.map((chain) => new ChainIndexer(this.chainOptions(chain)));
+  }
+
+  private chainOptions(chain: Chain): ChainIndexerOptions {
+    const { log, pollIntervalMs, maxBlockRange } = this.options;
+    return { chain, pool: this.pool, log, pollIntervalMs, maxBlockRange, startBlock: chain.startBlock ?? 0 };
+  }
+
+  start(): void {
+    for (const indexer of this.indexers) indexer.start();
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.indexers.map((indexer) => indexer.stop()));
+    await this.pool.end();
+  }
+
+  status(): ChainIndexerStatus[] {
+    return this.indexers.map((indexer) => indexer.status());
+  }
+
+  /**
+   * Puts a successful receipt's events into the index now (read-your-writes after execute-and-wait).
+   * A failure is logged, not thrown: the transaction went through, and the indexer still reaches it.
+   */
+  async ingestReceipt(chain: Chain, receipt: ReceiptLogs): Promise<void> {
+    await ingestReceiptLogs(this.pool, chain, receipt, chain.startBlock ?? 0).catch((error: unknown) =>
+      this.options.log.warn({ chain: chain.name, err: error }, 'indexer: receipt not ingested'),
+    );
+  }
+}

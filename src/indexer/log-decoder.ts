@@ -1,0 +1,253 @@
+/**
+ * Turns raw logs of Laurel's contracts into index events. Which contracts are Laurel's is learnt
+ * from the logs themselves: the factory's AppCreated names apps (and their XP tokens), an app's
+ * CreditTokenCreated and BadgeCreated name its tokens and badges.
+ */
+import { AbiCoder, getAddress } from 'ethers';
+import {
+  appFactoryInterface,
+  appInterface,
+  creditTokenInterface,
+  decodeActionId,
+  RewardKind,
+} from '../chain/contracts';
+
+/** A log as eth_getLogs or a receipt gives it, normalised. */
+export interface ChainLog {
+  address: string;
+  topics: readonly string[];
+  data: string;
+  blockNumber: number;
+  logIndex: number;
+  transactionHash: string;
+  /** Seconds since the epoch, when the node includes it in the log (`blockTimestamp`). */
+  blockTime?: number;
+}
+
+export type TokenKind = 'xp' | 'credit' | 'point';
+export type RewardKindName = 'xp' | 'badge' | 'credit_mint' | 'credit_transfer' | 'point';
+
+/** What the decoder knows of a chain's Laurel contracts (checksummed addresses). */
+export interface KnownContracts {
+  factory: string;
+  apps: Set<string>;
+  tokens: Map<string, TokenKind>;
+  badges: Set<string>;
+}
+
+interface EventPosition {
+  blockNumber: number;
+  logIndex: number;
+  transactionHash: string;
+}
+
+export type IndexEvent = EventPosition &
+  (
+    | { type: 'app'; app: string; owner: string; name: string; xpToken: string }
+    | { type: 'operator'; app: string; operator: string; added: boolean }
+    | {
+        type: 'token';
+        app: string;
+        token: string;
+        name: string;
+        symbol: string;
+        decimals: number;
+        kind: TokenKind;
+      }
+    | { type: 'badge'; app: string; badge: string; name: string; baseUri: string }
+    | {
+        type: 'reward';
+        app: string;
+        user: string;
+        token: string;
+        kind: RewardKindName;
+        amount: bigint;
+        actionName: string;
+      }
+    | { type: 'tokenTransfer'; token: string; from: string; to: string; value: bigint }
+    | { type: 'badgeTransfer'; badge: string; from: string; to: string }
+  );
+
+export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
+
+export const topics = {
+  appCreated: appFactoryInterface.getEvent('AppCreated')!.topicHash,
+  operatorAdded: appInterface.getEvent('OperatorAdded')!.topicHash,
+  operatorRemoved: appInterface.getEvent('OperatorRemoved')!.topicHash,
+  creditTokenCreated: appInterface.getEvent('CreditTokenCreated')!.topicHash,
+  badgeCreated: appInterface.getEvent('BadgeCreated')!.topicHash,
+  rewarded: appInterface.getEvent('Rewarded')!.topicHash,
+  /** ERC-20 and ERC-721 Transfer share one signature. */
+  transfer: creditTokenInterface.getEvent('Transfer')!.topicHash,
+} as const;
+
+/** The events of an app that the indexer follows. */
+export const appEventTopics = [
+  topics.operatorAdded,
+  topics.operatorRemoved,
+  topics.creditTokenCreated,
+  topics.badgeCreated,
+  topics.rewarded,
+];
+
+const rewardKindNames: Record<RewardKind, RewardKindName> = {
+  [RewardKind.XP]: 'xp',
+  [RewardKind.Badge]: 'badge',
+  [RewardKind.CreditMint]: 'credit_mint',
+  [RewardKind.CreditTransfer]: 'credit_transfer',
+  [RewardKind.Point]: 'point',
+};
+
+const abi = AbiCoder.defaultAbiCoder();
+const checksums = new Map<string, string>();
+
+/** Checksummed address, cached: the same few thousand addresses recur in every range. */
+export function checksum(address: string): string {
+  const key = address.toLowerCase();
+  let known = checksums.get(key);
+  if (!known) {
+    known = getAddress(key);
+    if (checksums.size > 100_000) checksums.clear();
+    checksums.set(key, known);
+  }
+  return known;
+}
+
+const topicAddress = (topic: string): string => checksum(`0x${topic.slice(26)}`);
+
+/**
+ * Adds the apps, tokens and badges that `logs` create to `known`, before any log is decoded: in one
+ * transaction a credit token's initial mint comes before the app's CreditTokenCreated.
+ */
+export function discoverContracts(logs: readonly ChainLog[], known: KnownContracts): void {
+  for (const log of logs) {
+    if (log.topics[0] === topics.appCreated && checksum(log.address) === known.factory) {
+      const [, xpToken] = abi.decode(['string', 'address'], log.data) as unknown as [string, string];
+      known.apps.add(topicAddress(log.topics[1]));
+      known.tokens.set(checksum(xpToken), 'xp');
+    }
+  }
+  for (const log of logs) {
+    const topic = log.topics[0];
+    if (topic !== topics.creditTokenCreated && topic !== topics.badgeCreated) continue;
+    if (!known.apps.has(checksum(log.address))) continue;
+    if (topic === topics.badgeCreated) known.badges.add(topicAddress(log.topics[1]));
+    else {
+      const isPoint = (
+        abi.decode(['string', 'string', 'uint8', 'bool'], log.data) as unknown as boolean[]
+      )[3];
+      known.tokens.set(topicAddress(log.topics[1]), isPoint ? 'point' : 'credit');
+    }
+  }
+}
+
+/** Decodes the logs of known Laurel contracts, in the order given; other logs are skipped. */
+export function decodeLogs(logs: readonly ChainLog[], known: KnownContracts): IndexEvent[] {
+  const events: IndexEvent[] = [];
+  for (const log of logs) {
+    const event = decodeLog(log, known);
+    if (event) events.push(event);
+  }
+  return events;
+}
+
+function decodeLog(log: ChainLog, known: KnownContracts): IndexEvent | null {
+  const address = checksum(log.address);
+  const topic = log.topics[0];
+  const position = {
+    blockNumber: log.blockNumber,
+    logIndex: log.logIndex,
+    transactionHash: log.transactionHash,
+  };
+  if (topic === topics.transfer) {
+    if (known.badges.has(address) && log.topics.length === 4) {
+      return { ...position, type: 'badgeTransfer', badge: address, ...transferParties(log) };
+    }
+    // XP moves only by the app's rewardXP (non-transferable, no burn): its balances come from
+    // Rewarded, so its Transfer logs are neither fetched nor counted.
+    const tokenKind = known.tokens.get(address);
+    if (tokenKind && tokenKind !== 'xp' && log.topics.length === 3) {
+      const value = BigInt(log.data);
+      return { ...position, type: 'tokenTransfer', token: address, value, ...transferParties(log) };
+    }
+    return null;
+  }
+  if (topic === topics.appCreated) {
+    if (address !== known.factory) return null;
+    const [name, xpToken] = abi.decode(['string', 'address'], log.data) as unknown as [string, string];
+    return {
+      ...position,
+      type: 'app',
+      app: topicAddress(log.topics[1]),
+      owner: topicAddress(log.topics[2]),
+      name,
+      xpToken: checksum(xpToken),
+    };
+  }
+  if (!known.apps.has(address)) return null;
+  switch (topic) {
+    case topics.rewarded: {
+      // Three static words (uint8 kind, uint256 amount, bytes32 actionId): sliced, not ABI-decoded,
+      // as this is the bulk of every block range.
+      const word = (i: number) => log.data.slice(2 + 64 * i, 66 + 64 * i);
+      return {
+        ...position,
+        type: 'reward',
+        app: address,
+        user: topicAddress(log.topics[2]),
+        token: topicAddress(log.topics[3]),
+        kind: rewardKindNames[Number.parseInt(word(0), 16) as RewardKind],
+        amount: BigInt(`0x${word(1)}`),
+        actionName: actionNameOf(`0x${word(2)}`),
+      };
+    }
+    case topics.operatorAdded:
+    case topics.operatorRemoved:
+      return {
+        ...position,
+        type: 'operator',
+        app: address,
+        operator: topicAddress(log.topics[1]),
+        added: topic === topics.operatorAdded,
+      };
+    case topics.creditTokenCreated: {
+      const [name, symbol, decimals, isPoint] = abi.decode(
+        ['string', 'string', 'uint8', 'bool'],
+        log.data,
+      ) as unknown as [string, string, bigint, boolean];
+      return {
+        ...position,
+        type: 'token',
+        app: address,
+        token: topicAddress(log.topics[1]),
+        name,
+        symbol,
+        decimals: Number(decimals),
+        kind: isPoint ? 'point' : 'credit',
+      };
+    }
+    case topics.badgeCreated: {
+      const [name, baseUri] = abi.decode(['string', 'string'], log.data) as unknown as [string, string];
+      return { ...position, type: 'badge', app: address, badge: topicAddress(log.topics[1]), name, baseUri };
+    }
+    default:
+      return null;
+  }
+}
+
+const actionNames = new Map<string, string>();
+
+/** decodeActionId, cached: a few action names recur in every range. */
+function actionNameOf(actionId: string): string {
+  let name = actionNames.get(actionId);
+  if (name === undefined) {
+    name = decodeActionId(actionId);
+    if (actionNames.size > 10_000) actionNames.clear();
+    actionNames.set(actionId, name);
+  }
+  return name;
+}
+
+function transferParties(log: ChainLog): { from: string; to: string } {
+  return { from: topicAddress(log.topics[1]), to: topicAddress(log.topics[2]) };
+}

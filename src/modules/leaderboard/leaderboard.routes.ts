@@ -1,0 +1,17 @@
+import { SHAPE_ZOD } from '../../http/error-shapes';
+import type { RestRoute } from '../../http/rest';
+import type { LeaderboardResolver } from './leaderboard.resolver';
+
+/**
+ * 200: an array of `{user, xp_rewarded}`. Validation: the zod result `{success:false, error:{issues,
+ * name:'ZodError'}}`; an unknown app: 404 `{status:'failed', error:'App not found'}`.
+ */
+export const leaderboardRoutes: RestRoute<LeaderboardResolver>[] = [
+  {
+    method: 'get',
+    path: '/leaderboard',
+    operation: 'leaderboard',
+    errors: SHAPE_ZOD,
+    envelope: 'none',
+  },
+];

@@ -1,0 +1,13 @@
+import { IndexDirectory } from '../../indexer/index-directory';
+import { defineModule } from '../module';
+import { ProfileResolver } from './profile.resolver';
+import { profileRoutes } from './profile.routes';
+import { ProfileService } from './profile.service';
+
+/** User profiles read from the index: XP, badges, completed actions, credit balances. */
+export const profileModule = defineModule({
+  name: 'profile',
+  service: ({ pool, chains }) => new ProfileService({ pool, chains, directory: new IndexDirectory(pool) }),
+  resolver: ProfileResolver,
+  routes: profileRoutes,
+});

@@ -1,0 +1,21 @@
+import { Resolver } from 'type-graphql';
+import { requireAccount, type RequestContext } from '../../context';
+import { Operation } from '../../graphql/operation';
+import { profileSchema, type ProfileInput } from './profile.schema';
+import type { ProfileService } from './profile.service';
+import { UserProfileInfo } from './profile.types';
+
+@Resolver()
+export class ProfileResolver {
+  constructor(private readonly service: ProfileService) {}
+
+  @Operation({
+    kind: 'query',
+    input: profileSchema,
+    output: UserProfileInfo,
+    description: "A user's profile on a chain (the caller's by default), across apps or for one app",
+  })
+  async profile(args: ProfileInput, ctx: RequestContext): Promise<UserProfileInfo> {
+    return this.service.profile(args, requireAccount(ctx).address);
+  }
+}

@@ -1,0 +1,148 @@
+import { formatBaseUnits } from '../../chain/amounts';
+import type { Chain, ChainRegistry } from '../../chain/registry';
+import type { Pool } from 'pg';
+import type { IndexDirectory } from '../../indexer/index-directory';
+import { AppNotFoundError } from '../apps/apps.service';
+import type { ProfileInput } from './profile.schema';
+
+const XP_DECIMALS = 18;
+
+export interface CollectedBadge {
+  id: string;
+  name: string;
+  metadataURI: string | null;
+  metadata: null;
+}
+
+export interface CompletedActionEntry {
+  name: string;
+  /** XP rewarded by the action, in formatted units ("0" for a badge, credit or point reward). */
+  xp_rewarded: string;
+  /** Block time, seconds since the epoch, as a decimal string. */
+  createdAt: string;
+}
+
+export interface CreditBalanceEntry {
+  token_id: string;
+  token_name: string;
+  token_balance: string;
+  token_balance_formatted: string;
+  token_symbol: string;
+  token_decimals: number;
+}
+
+export interface UserProfile {
+  user_id: string;
+  /** XP in formatted units (18 decimals), as a decimal string. */
+  xp_balance: string;
+  collected_badges: CollectedBadge[];
+  completed_actions: CompletedActionEntry[];
+  /** Only with an app: its credit and point tokens. */
+  credit_balances?: CreditBalanceEntry[];
+}
+
+export interface ProfileServiceDeps {
+  /** node-postgres directly: profiles are the hot path, one statement for any number of users. */
+  pool: Pool;
+  chains: ChainRegistry;
+  directory: IndexDirectory;
+}
+
+/**
+ * Profiles from the index: a user's XP balance, badges, completed actions and (for one app) credit
+ * and point balances. Built for many users at once (four queries whatever their number), so a list
+ * of profiles (GraphQL's leaderboard entries) costs the same as one.
+ */
+export class ProfileService {
+  constructor(private readonly deps: ProfileServiceDeps) {}
+
+  /** The index facts this service caches, shared with the leaderboard. */
+  get directory(): IndexDirectory {
+    return this.deps.directory;
+  }
+
+  async profile(input: ProfileInput, caller: string): Promise<UserProfile> {
+    const chain = this.deps.chains.get(input.chain);
+    if (input.app_id) await this.requireApp(chain, input.app_id);
+    const [profile] = await this.profiles(chain, input.app_id, [input.user_id ?? caller]);
+    return profile;
+  }
+
+  /** The app's XP token; 404 `App not found` unless the index knows the app. */
+  async requireApp(chain: Chain, appId: string): Promise<string> {
+    const xpToken = await this.deps.directory.xpTokenOf(chain, appId);
+    if (!xpToken) throw new AppNotFoundError();
+    return xpToken;
+  }
+
+  /** The profiles of `users` (checksummed), in that order; of one app when `appId` is given. */
+  async profiles(chain: Chain, appId: string | undefined, users: readonly string[]): Promise<UserProfile[]> {
+    // $1 the chain, $2 the users, $3 the app when there is one.
+    const ofApp = (column: string) => (appId ? `AND ${column} = $3` : '');
+    // One statement for every user: each part is a correlated subquery on the user's index rows.
+    const { rows } = await this.deps.pool.query<ProfileRow>(
+      `SELECT u.address AS "user",
+        (SELECT coalesce(sum(b.balance), 0)::text FROM token_balances b
+         JOIN indexed_tokens t ON t.chain_id = b.chain_id AND t.address = b.token_address AND t.kind = 'xp'
+         WHERE b.chain_id = $1 AND b.holder = u.address ${ofApp('t.app_address')}) AS xp,
+        (SELECT coalesce(json_agg(json_build_object('id', g.address, 'name', g.name, 'uri', g.base_uri)
+                  ORDER BY g.block_number, g.address), '[]')
+         FROM badge_holdings h JOIN indexed_badges g ON g.chain_id = h.chain_id AND g.address = h.badge_address
+         WHERE h.chain_id = $1 AND h.holder = u.address AND h.count > 0 ${ofApp('g.app_address')}) AS badges,
+        (SELECT coalesce(json_agg(json_build_object('name', a.action_name, 'kind', a.kind, 'amount', a.amount::text,
+                  'at', extract(epoch FROM a.block_time)::bigint::text) ORDER BY a.block_number DESC, a.log_index DESC), '[]')
+         FROM completed_actions a
+         WHERE a.chain_id = $1 AND a.user_address = u.address ${ofApp('a.app_address')}) AS actions,
+        ${
+          appId
+            ? `(SELECT coalesce(json_agg(json_build_object('id', t.address, 'name', t.name, 'symbol', t.symbol,
+                  'decimals', t.decimals, 'balance', coalesce(b.balance, 0)::text) ORDER BY t.kind, t.name, t.address), '[]')
+                FROM indexed_tokens t LEFT JOIN token_balances b
+                  ON b.chain_id = t.chain_id AND b.token_address = t.address AND b.holder = u.address
+                WHERE t.chain_id = $1 AND t.app_address = $3 AND t.kind <> 'xp')`
+            : 'NULL::json'
+        } AS credits
+      FROM unnest($2::varchar[]) AS u(address)`,
+      appId ? [chain.chainId, [...users], appId] : [chain.chainId, [...users]],
+    );
+    const byUser = new Map(rows.map((row) => [row.user, row]));
+    return users.map((user) => profileOf(user, byUser.get(user)!, appId !== undefined));
+  }
+}
+
+interface ProfileRow {
+  user: string;
+  xp: string;
+  badges: { id: string; name: string; uri: string }[];
+  actions: { name: string; kind: string; amount: string; at: string }[];
+  credits: { id: string; name: string; symbol: string; decimals: number; balance: string }[] | null;
+}
+
+function profileOf(user: string, row: ProfileRow, withCredits: boolean): UserProfile {
+  const profile: UserProfile = {
+    user_id: user,
+    xp_balance: formatBaseUnits(BigInt(row.xp), XP_DECIMALS),
+    collected_badges: row.badges.map((badge) => ({
+      id: badge.id,
+      name: badge.name,
+      metadataURI: badge.uri || null,
+      metadata: null,
+    })),
+    completed_actions: row.actions.map((action) => ({
+      name: action.name,
+      xp_rewarded: action.kind === 'xp' ? formatBaseUnits(BigInt(action.amount), XP_DECIMALS) : '0',
+      createdAt: action.at,
+    })),
+  };
+  if (withCredits) {
+    profile.credit_balances = (row.credits ?? []).map((token) => ({
+      token_id: token.id,
+      token_name: token.name,
+      token_balance: token.balance,
+      token_balance_formatted: formatBaseUnits(BigInt(token.balance), token.decimals),
+      token_symbol: token.symbol,
+      token_decimals: token.decimals,
+    }));
+  }
+  return profile;
+}

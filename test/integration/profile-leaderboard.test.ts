@@ -1,0 +1,316 @@
+import { Wallet } from 'ethers';
+import { appInterface } from '../../src/chain/contracts';
+import { Pool } from 'pg';
+import type { RequestContext } from '../../src/context';
+import { IndexDirectory } from '../../src/indexer/index-directory';
+import { createLogger } from '../../src/logger';
+import { ProfileLoaders } from '../../src/modules/profile/profile.loader';
+import { ProfileService } from '../../src/modules/profile/profile.service';
+import { client, createApp, eventArg, issueApiKeys, type Client, type Unsigned } from '../helpers/flow';
+import { graphql, startTestLaurel, type TestLaurel } from '../helpers/laurel';
+
+/**
+ * Profiles and leaderboards over the index, with every reward made through Laurel's builders and
+ * execute-and-wait. The indexer polls only once a minute here, so what the reads show right after
+ * execute-and-wait was put in the index by execute-and-wait itself (read-your-writes).
+ */
+const DAY = 86_400;
+/** 2030-01-01T00:00:00Z: rewards get block times from here on (anvil's evm_setNextBlockTimestamp). */
+const T0 = Date.UTC(2030, 0, 1) / 1000;
+
+let laurel: TestLaurel;
+let api: Client;
+let ownerKey: string;
+let owner: Wallet;
+let appId: string;
+let otherAppId: string;
+let badge: string;
+let credit: string;
+let points: string;
+// Sorted by address, so ties are predictable.
+const [alice, bob, carol, dave] = Array.from({ length: 4 }, () => Wallet.createRandom().address).sort(
+  (a, b) => a.toLowerCase().localeCompare(b.toLowerCase()),
+);
+
+async function executed(path: string, body: Record<string, unknown>, at?: number) {
+  const built = await api.post(path, { chain: 'local', ...body });
+  expect(built).toMatchObject({ status: 200 });
+  if (at !== undefined) await laurel.chain!.provider.send('evm_setNextBlockTimestamp', [at]);
+  return api.execute(built.body.unsignedTransaction as Unsigned);
+}
+const rewardXP = (app: string, receiver: string, amount: number, action: string, at: number) =>
+  executed('/reward/XP', { app_id: app, receiver, amount, action_id: action }, at);
+
+const leaderboard = (query: string) => api.get(`/leaderboard?chain=local&${query}`);
+const profile = (query: string) => api.get(`/profile?chain=local&${query}`);
+
+beforeAll(async () => {
+  laurel = await startTestLaurel({ chain: true, env: { INDEXER_POLL_INTERVAL_MS: '60000' } });
+  [, owner] = laurel.chain!.wallets;
+  [ownerKey] = await issueApiKeys(laurel.url, [owner]);
+  api = client(laurel.url, ownerKey, owner);
+  appId = await createApp(api, 'Quests');
+  otherAppId = await createApp(api, 'Other');
+  const badgeReceipt = await executed('/badge/new', {
+    app_id: appId,
+    badge_name: 'Gold',
+    base_uri: 'ipfs://gold/',
+  });
+  badge = eventArg(badgeReceipt.logs, appInterface, 'BadgeCreated', 'badge');
+  const token = (name: string, isPoint: boolean) =>
+    executed('/credit/new', {
+      app_id: appId,
+      token_name: name,
+      token_symbol: name.slice(0, 3).toUpperCase(),
+      token_supply: 0,
+      token_decimals: isPoint ? 0 : 6,
+      token_is_point: isPoint,
+    }).then((receipt) => eventArg(receipt.logs, appInterface, 'CreditTokenCreated', 'token'));
+  credit = await token('Credit', false);
+  points = await token('Points', true);
+
+  // Day 1 (2030-01-01): alice 5, dave 3 at its start, bob 3 in its last second.
+  await rewardXP(appId, alice, 5, 'daily-login', T0 + 10);
+  await rewardXP(appId, dave, 3, 'quest', T0 + 100);
+  await rewardXP(appId, bob, 3, 'quest', T0 + DAY - 1);
+  // Day 2: carol 7 in its first second; day 3: alice 1.5 more, and XP of another app.
+  await rewardXP(appId, carol, 7, 'quest', T0 + DAY);
+  await rewardXP(appId, alice, 1.5, 'streak', T0 + 2 * DAY + 100);
+  await rewardXP(otherAppId, alice, 10, 'elsewhere', T0 + 2 * DAY + 200);
+  await executed(
+    '/reward/badge',
+    { app_id: appId, receiver: alice, badge_id: badge, amount: 2, action_id: 'first-win' },
+    T0 + 3 * DAY,
+  );
+  await executed(
+    '/reward/credit',
+    { app_id: appId, receiver: alice, token_address: credit, amount: 2.5, mint: true, action_id: 'referral' },
+    T0 + 3 * DAY + 1,
+  );
+});
+afterAll(async () => {
+  await laurel?.stop();
+});
+
+describe('GET /v1/profile', () => {
+  it("answers an app's profile right after execute-and-wait: XP, badges, actions newest first, credit balances", async () => {
+    const result = await profile(`user_id=${alice}&app_id=${appId}`);
+    expect(result.status).toBe(200);
+    expect(result.body).toEqual({
+      user_id: alice,
+      xp_balance: '6.5',
+      collected_badges: [{ id: badge, name: 'Gold', metadataURI: 'ipfs://gold/', metadata: null }],
+      completed_actions: [
+        { name: 'referral', xp_rewarded: '0', createdAt: String(T0 + 3 * DAY + 1) },
+        { name: 'first-win', xp_rewarded: '0', createdAt: String(T0 + 3 * DAY) },
+        { name: 'streak', xp_rewarded: '1.5', createdAt: String(T0 + 2 * DAY + 100) },
+        { name: 'daily-login', xp_rewarded: '5', createdAt: String(T0 + 10) },
+      ],
+      credit_balances: [
+        {
+          token_id: credit,
+          token_name: 'Credit',
+          token_balance: '2500000',
+          token_balance_formatted: '2.5',
+          token_symbol: 'CRE',
+          token_decimals: 6,
+        },
+        {
+          token_id: points,
+          token_name: 'Points',
+          token_balance: '0',
+          token_balance_formatted: '0',
+          token_symbol: 'POI',
+          token_decimals: 0,
+        },
+      ],
+    });
+  });
+
+  it('without app_id sums XP across the apps on the chain and has no credit_balances', async () => {
+    const result = await profile(`user_id=${alice}`);
+    expect(result.status).toBe(200);
+    expect(result.body.xp_balance).toBe('16.5');
+    expect(result.body).not.toHaveProperty('credit_balances');
+    expect((result.body.completed_actions as { name: string }[]).map((action) => action.name)).toEqual([
+      'referral',
+      'first-win',
+      'elsewhere',
+      'streak',
+      'daily-login',
+    ]);
+  });
+
+  it('defaults user_id to the caller, whose profile may be empty', async () => {
+    const result = await profile('');
+    expect(result.body).toEqual({
+      user_id: owner.address,
+      xp_balance: '0',
+      collected_badges: [],
+      completed_actions: [],
+    });
+  });
+
+  it('answers 400 Shape C for invalid parameters and 404 for an unknown app', async () => {
+    const invalid = await api.get('/profile?user_id=nope');
+    expect(invalid.status).toBe(400);
+    const issues = (invalid.body.error as { issues: { path: unknown[] }[] }).issues;
+    expect(issues.map((issue) => issue.path)).toEqual([['chain'], ['user_id']]);
+    const unknown = await profile(`app_id=${Wallet.createRandom().address}`);
+    expect(unknown).toMatchObject({ status: 404, body: { status: 'failed', error: 'App not found' } });
+  });
+});
+
+describe('GET /v1/leaderboard', () => {
+  it('ranks XP of the app by amount, then address for ties, over all time by default', async () => {
+    const result = await leaderboard(`app_id=${appId}`);
+    expect(result.status).toBe(200);
+    expect(result.body).toEqual([
+      { user: carol, xp_rewarded: '7' },
+      { user: alice, xp_rewarded: '6.5' },
+      { user: bob, xp_rewarded: '3' },
+      { user: dave, xp_rewarded: '3' },
+    ]);
+  });
+
+  it('counts rewards at both inclusive ends of a window, across partial and whole days', async () => {
+    const day1 = await leaderboard(`app_id=${appId}&start=${T0}&end=${T0 + DAY - 1}`);
+    expect(day1.body).toEqual([
+      { user: alice, xp_rewarded: '5' },
+      { user: bob, xp_rewarded: '3' },
+      { user: dave, xp_rewarded: '3' },
+    ]);
+    const aroundMidnight = await leaderboard(`app_id=${appId}&start=${T0 + DAY - 1}&end=${T0 + DAY}`);
+    expect(aroundMidnight.body).toEqual([
+      { user: carol, xp_rewarded: '7' },
+      { user: bob, xp_rewarded: '3' },
+    ]);
+    const partialAndWhole = await leaderboard(`app_id=${appId}&start=${T0 + 50}&end=${T0 + 2 * DAY + 100}`);
+    // alice's 5 at T0 + 10 is before the start; her 1.5 at exactly the end counts.
+    expect(partialAndWhole.body).toEqual([
+      { user: carol, xp_rewarded: '7' },
+      { user: bob, xp_rewarded: '3' },
+      { user: dave, xp_rewarded: '3' },
+      { user: alice, xp_rewarded: '1.5' },
+    ]);
+    const onlyStart = await leaderboard(`app_id=${appId}&start=${T0 + 2 * DAY}`);
+    expect(onlyStart.body).toEqual([{ user: alice, xp_rewarded: '1.5' }]);
+  });
+
+  it('pages with page and page_size', async () => {
+    const second = await leaderboard(`app_id=${appId}&page=2&page_size=2`);
+    expect(second.body).toEqual([
+      { user: bob, xp_rewarded: '3' },
+      { user: dave, xp_rewarded: '3' },
+    ]);
+    const beyond = await leaderboard(`app_id=${appId}&page=3&page_size=2`);
+    expect(beyond.body).toEqual([]);
+    const farBeyond = await leaderboard(`app_id=${appId}&page=${'9'.repeat(30)}&page_size=${'9'.repeat(30)}`);
+    expect(farBeyond).toMatchObject({ status: 200, body: [] });
+  });
+
+  it('without app_id ranks XP across apps; token_address (or its alias token_id) ranks another token', async () => {
+    const all = await leaderboard('page_size=1');
+    expect(all.body).toEqual([{ user: alice, xp_rewarded: '16.5' }]);
+    const byCredit = await leaderboard(`token_address=${credit}`);
+    expect(byCredit.body).toEqual([{ user: alice, xp_rewarded: '2.5' }]);
+    const byAlias = await leaderboard(`token_id=${badge}`);
+    expect(byAlias.body).toEqual([{ user: alice, xp_rewarded: '2' }]);
+  });
+
+  it('answers the zod result for non-digit start, end, page and page_size', async () => {
+    const result = await leaderboard('start=-1&end=x&page=1.5&page_size=ten');
+    expect(result.status).toBe(400);
+    expect(result.body).toEqual({
+      success: false,
+      error: {
+        issues: ['start', 'end', 'page', 'page_size'].map((param) => ({
+          validation: 'regex',
+          code: 'invalid_string',
+          message: 'Invalid',
+          path: [param],
+        })),
+        name: 'ZodError',
+      },
+    });
+  });
+});
+
+describe('GraphQL profile and leaderboard', () => {
+  it('answers a profile and a leaderboard with nested profiles in one request, as REST does', async () => {
+    const result = await graphql<{
+      profile: { xp_balance: string; collected_badges: { name: string }[] };
+      leaderboard: { user: string; xp_rewarded: string; profile: { xp_balance: string } }[];
+    }>(
+      laurel.url,
+      `
+        query ($user: String!, $app: String!) {
+          profile(chain: "local", user_id: $user, app_id: $app) {
+            xp_balance
+            collected_badges {
+              name
+            }
+          }
+          leaderboard(chain: "local", app_id: $app, page_size: "3") {
+            user
+            xp_rewarded
+            profile {
+              xp_balance
+            }
+          }
+        }
+      `,
+      { variables: { user: alice, app: appId }, apiKey: ownerKey },
+    );
+    expect(result.body.errors).toBeUndefined();
+    const rest = await profile(`user_id=${alice}&app_id=${appId}`);
+    expect(result.body.data!.profile).toEqual({
+      xp_balance: rest.body.xp_balance,
+      collected_badges: [{ name: 'Gold' }],
+    });
+    expect(result.body.data!.leaderboard).toEqual([
+      { user: carol, xp_rewarded: '7', profile: { xp_balance: '7' } },
+      { user: alice, xp_rewarded: '6.5', profile: { xp_balance: '6.5' } },
+      { user: bob, xp_rewarded: '3', profile: { xp_balance: '3' } },
+    ]);
+  });
+});
+
+describe('ProfileLoaders', () => {
+  let pool: Pool;
+  beforeAll(() => {
+    pool = new Pool({ connectionString: laurel.databaseUrl, max: 2 });
+    pool.on('error', () => undefined); // connections cut by the database drop at teardown
+  });
+  afterAll(async () => {
+    await pool?.end();
+  });
+
+  it('loads the profiles asked for in one request together, in one batch', async () => {
+    const service = new ProfileService({
+      pool,
+      chains: laurel.services.chains,
+      directory: new IndexDirectory(pool),
+    });
+    const batches: (readonly string[])[] = [];
+    const profiles = service.profiles.bind(service);
+    service.profiles = (chain, appId, users) => {
+      batches.push(users);
+      return profiles(chain, appId, users);
+    };
+    const loaders = new ProfileLoaders(service);
+    const ctx: RequestContext = {
+      requestId: 'test',
+      log: createLogger('silent'),
+      account: null,
+      clientAddress: '127.0.0.1',
+      logFields: {},
+    };
+    const chain = laurel.services.chains.get('local');
+    const loaded = await Promise.all(
+      [alice, bob, carol].map((user) => loaders.load(ctx, chain, appId, user)),
+    );
+    expect(batches).toEqual([[alice, bob, carol]]);
+    expect(loaded.map((entry) => entry.xp_balance)).toEqual(['6.5', '3', '7']);
+  });
+});
