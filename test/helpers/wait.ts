@@ -2,7 +2,7 @@
 export async function waitUntil<T>(
   what: string,
   probe: () => Promise<T | undefined | false> | T | undefined | false,
-  timeoutMs = 20_000,
+  timeoutMs = 30_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

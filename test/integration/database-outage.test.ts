@@ -7,7 +7,8 @@ import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../src/em
 import { startLaurel, type Laurel } from '../../src/server';
 import { issueApiKey } from '../helpers/auth';
 import { graphql, request } from '../helpers/laurel';
-import { makeDataDir, waitFor } from '../helpers/laurel-process';
+import { makeDataDir } from '../helpers/laurel-process';
+import { waitUntil } from '../helpers/wait';
 
 /**
  * A database given by DATABASE_URL (not Laurel's to restart) goes away and comes back: while it is
@@ -52,7 +53,7 @@ it('answers 503 while the database is gone, and recovers by itself once it is ba
   expect((await request(laurel.url, 'GET', '/v1/keys', { apiKey })).status).toBe(200);
 
   process.kill(database.pid, 'SIGKILL');
-  await waitFor('the first 503', async () =>
+  await waitUntil('the first 503', async () =>
     (await request(laurel.url, 'GET', '/v1/keys', { apiKey })).status === 503 ? true : undefined,
   );
 
@@ -106,7 +107,7 @@ it('answers 503 while the database is gone, and recovers by itself once it is ba
 
   // The database comes back (same data, same port): Laurel reconnects without a restart.
   database = await startDatabase();
-  await waitFor('the database to answer again', async () =>
+  await waitUntil('the database to answer again', async () =>
     (await request(laurel.url, 'GET', '/v1/keys', { apiKey })).status === 200 ? true : undefined,
   );
   expect((await fetch(`${laurel.url}/ready`)).status).toBe(200);

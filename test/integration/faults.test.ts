@@ -13,9 +13,9 @@ import {
   spawnLaurel,
   startLaurelProcess,
   stopLaurelProcess,
-  waitFor,
   type StartedLaurel,
 } from '../helpers/laurel-process';
+import { waitUntil } from '../helpers/wait';
 
 /**
  * Faults as an operator meets them, on the built service (`npm start`): processes really killed
@@ -64,7 +64,7 @@ it('SIGKILL of node alone: postgres and anvil do not outlive it, and the next st
 
   first.child.kill('SIGKILL');
   await first.exited;
-  await waitFor('no process left on the data folder', () =>
+  await waitUntil('no process left on the data folder', () =>
     processesUsing(dataDir).length === 0 ? true : undefined,
   );
 
@@ -129,7 +129,7 @@ it('SIGKILL of the postmaster: 503s, never 500s, and Laurel recovers by itself',
 
   process.kill(postmasterPid(dataDir), 'SIGKILL');
   const seen = new Set<number>();
-  await waitFor(
+  await waitUntil(
     'the restarted database',
     async () => {
       const response = await keys();
@@ -160,7 +160,7 @@ it('SIGKILL of anvil: restarted with its saved state, and nonces follow the chai
   const blocks = Number(await rpc<string>(chainUrl, 'eth_blockNumber'));
   // anvil writes its state every second: wait for a dump that holds these blocks.
   const stateFile = path.join(dataDir, 'anvil', 'state.json');
-  await waitFor('a state dump with the mined blocks', () => {
+  await waitUntil('a state dump with the mined blocks', () => {
     try {
       const state = JSON.parse(readFileSync(stateFile, 'utf8')) as { block?: { number?: string } };
       return Number(state.block?.number ?? 0) >= blocks ? true : undefined;
@@ -192,7 +192,7 @@ it('SIGKILL of anvil: restarted with its saved state, and nonces follow the chai
   });
 
   process.kill(anvilPid(dataDir), 'SIGKILL');
-  await waitFor(
+  await waitUntil(
     'the restarted chain',
     async () => {
       const ready = await fetch(`${laurel.url}/ready`);

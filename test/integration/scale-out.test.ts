@@ -10,14 +10,14 @@ import {
   makeDataDir,
   startLaurelProcess,
   stopLaurelProcess,
-  waitFor,
   type StartedLaurel,
 } from '../helpers/laurel-process';
 import { answerChallenge, startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
+import { waitUntil } from '../helpers/wait';
 
 /**
  * Laurel scaled out: one PostgreSQL and one anvil, started here; two `api` processes, one
- * `worker`, all the built service (`node dist/src/main.js`) with LAUREL_ROLES. What must hold is
+ * `worker` and two `indexer`s, all the built service (`node dist/src/main.js`) with LAUREL_ROLES. What must hold is
  * what a single process guarantees: nonces, revocation, rate limits and webhook deliveries are
  * shared through PostgreSQL, and a process stopping with SIGTERM loses no request.
  */
@@ -54,6 +54,8 @@ async function startRole(roles: string): Promise<StartedLaurel> {
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     WEBHOOK_SECRET_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
     SHUTDOWN_GRACE_SECONDS: '10',
+    DATABASE_POOL_SIZE: '4',
+    WORKER_POOL_SIZE: '6',
   });
   processes.push(started);
   return started;
@@ -66,6 +68,7 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver();
   [api1, api2] = await Promise.all([startRole('api'), startRole('api')]);
   await startRole('worker');
+  await Promise.all([startRole('indexer'), startRole('indexer')]);
 }, 180_000);
 
 afterAll(async () => {
@@ -140,6 +143,38 @@ it('20 parallel builds for one sender over both API processes get distinct conse
   expect(events.sort()).toEqual([...hashes].sort());
 }, 180_000);
 
+it('only one indexer ingests a chain; the other stands by', async () => {
+  const indexers = processes.slice(3, 5);
+  const statuses = await waitUntil('both indexers to report', async () => {
+    const all = await Promise.all(
+      indexers.map(async (started) => {
+        const ready = await request<{ checks: { indexer: { active: boolean; lag: number | null }[] } }>(
+          started.url,
+          'GET',
+          '/ready',
+        );
+        return ready.body.checks?.indexer?.[0];
+      }),
+    );
+    return all.every((status) => status !== undefined) ? all : undefined;
+  });
+  expect(statuses.map((status) => status!.active).sort()).toEqual([false, true]);
+  const head = await chain.provider.getBlockNumber();
+  // The active one catches up with the chain: the apps built above are in the index.
+  await waitUntil('the active indexer to reach the head', async () => {
+    for (const started of indexers) {
+      const ready = await request<{ checks: { indexer: { active: boolean; cursor: number }[] } }>(
+        started.url,
+        'GET',
+        '/ready',
+      );
+      const status = ready.body.checks.indexer[0];
+      if (status.active && status.cursor >= head) return true;
+    }
+    return undefined;
+  });
+});
+
 it('a key revoked through one API process is refused by the other at once', async () => {
   const wallet = Wallet.createRandom();
   const [keep, revoked] = [await issueApiKey(api1.url, wallet), await issueApiKey(api2.url, wallet)];
@@ -188,7 +223,7 @@ it('SIGTERM to one API process while requests run loses none of them: the client
   expect(api1.output()).toContain('laurel: stopped');
   expect((await request(api2.url, 'GET', '/v1/chains', { apiKey })).status).toBe(200);
   expect(
-    await waitFor('api2 ready', async () =>
+    await waitUntil('api2 ready', async () =>
       (await request(api2.url, 'GET', '/ready')).status === 200 ? true : undefined,
     ),
   ).toBe(true);
