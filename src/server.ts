@@ -200,7 +200,14 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     // Every process can ingest its own receipts (read-your-writes); only the `indexer` role follows the chains.
     if (config.roles.has('indexer')) {
       indexer.start();
-      progress(`indexer     following ${chains.list().map((chain) => chain.name).join(', ') || 'no chain'}`);
+      progress(
+        `indexer     following ${
+          chains
+            .list()
+            .map((chain) => chain.name)
+            .join(', ') || 'no chain'
+        }`,
+      );
     }
     onStop('indexer', () => indexer.stop());
 
