@@ -175,13 +175,21 @@ it('only one indexer ingests a chain; the other stands by', async () => {
   });
 });
 
-it('a key revoked through one API process is refused by the other at once', async () => {
+it('a key revoked through one API process is refused by it at once and by the other within a second', async () => {
   const wallet = Wallet.createRandom();
   const [keep, revoked] = [await issueApiKey(api1.url, wallet), await issueApiKey(api2.url, wallet)];
   const listed = await request<{ keys: { id: string }[] }>(api2.url, 'GET', '/v1/keys', { apiKey: revoked });
   expect((await request(api2.url, 'GET', '/v1/keys', { apiKey: revoked })).status).toBe(200);
   const second = listed.body.keys[1];
+  expect((await request(api1.url, 'GET', '/v1/keys', { apiKey: revoked })).status).toBe(200);
+  const revokedAt = Date.now();
   expect((await request(api1.url, 'DELETE', `/v1/keys/${second.id}`, { apiKey: keep })).status).toBe(200);
+  expect((await request(api1.url, 'GET', '/v1/keys', { apiKey: revoked })).status).toBe(401);
+  await waitUntil('the other process to refuse the revoked key', async () =>
+    (await request(api2.url, 'GET', '/v1/keys', { apiKey: revoked })).status === 401 ? true : undefined,
+  );
+  // Within the cache's lifetime (a second), plus the time the requests themselves took.
+  expect(Date.now() - revokedAt).toBeLessThan(3_000);
   expect(await request(api2.url, 'GET', '/v1/keys', { apiKey: revoked })).toMatchObject({
     status: 401,
     body: { status: 'failed', error: 'API key revoked' },

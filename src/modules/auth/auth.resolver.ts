@@ -55,7 +55,7 @@ export class AuthResolver {
     input: revokeApiKeySchema,
     output: ApiKeyInfo,
     description:
-      'Revokes one of the logged-in account’s API keys; effective on the next request (DELETE /keys/:id)',
+      'Revokes one of the logged-in account’s API keys: refused at once by this process, within a second by any other (DELETE /keys/:id)',
   })
   async revokeApiKey(args: RevokeApiKeyInput, ctx: RequestContext): Promise<ApiKeyInfo> {
     return this.auth.revokeApiKey(requireAccount(ctx).address, args.id);

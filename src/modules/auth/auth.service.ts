@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { getAddress, verifyMessage } from 'ethers';
+import { LRUCache } from 'lru-cache';
 import type { Config } from '../../config';
 import type { AuthenticatedAccount } from '../../context';
 import type { PrismaClient } from '../../db/prisma';
@@ -11,6 +12,11 @@ import { buildChallengeMessage } from './challenge-message';
 import type { RequestBudgets } from './request-budgets';
 
 export const SIGNATURE_VERIFICATION_FAILED = 'Signature verification failed';
+
+/** How long a process may go on accepting a key another process revoked. */
+export const AUTHENTICATED_KEY_TTL_MS = 1_000;
+/** Keys remembered at most (the busiest ones; least recently used first out). */
+const AUTHENTICATED_KEYS_CACHED = 10_000;
 
 /** last_used_at is written at most this often per key, not on every request. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
@@ -56,6 +62,11 @@ function signerOf(message: string, signature: string): string | null {
  */
 export class AuthService implements RequestAuthenticator {
   private readonly log: Logger;
+  /** Valid keys by hash, for a second at most (see authenticate). */
+  private readonly authenticated = new LRUCache<string, AuthenticatedAccount>({
+    max: AUTHENTICATED_KEYS_CACHED,
+    ttl: AUTHENTICATED_KEY_TTL_MS,
+  });
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -132,10 +143,16 @@ export class AuthService implements RequestAuthenticator {
     return key;
   }
 
-  /** Resolves an X-API-KEY value. No cache: a revocation holds from the very next request. */
+  /**
+   * Resolves an X-API-KEY value. A valid key is remembered for AUTHENTICATED_KEY_TTL_MS (bounded
+   * LRU): a revocation holds from the very next request in the process that revoked it (which
+   * forgets the key at once) and within that time in every other process.
+   */
   async authenticate(apiKey: string): Promise<AuthenticatedAccount> {
     if (!isWellFormedApiKey(apiKey)) throw new UnauthenticatedError('Invalid API key');
     const hash = hashApiKey(apiKey);
+    const remembered = this.authenticated.get(hash);
+    if (remembered) return remembered;
     const row = await this.prisma.apiKey.findUnique({
       where: { keyHash: hash },
       select: { id: true, accountAddress: true, keyHash: true, lastUsedAt: true, revokedAt: true },
@@ -148,7 +165,9 @@ export class AuthService implements RequestAuthenticator {
         WHERE id = ${row.id}::uuid
           AND (last_used_at IS NULL OR last_used_at <= now() - ${LAST_USED_RESOLUTION_MS}::int * interval '1 millisecond')`;
     }
-    return { address: row.accountAddress, apiKeyId: row.id };
+    const account = { address: row.accountAddress, apiKeyId: row.id };
+    this.authenticated.set(hash, account);
+    return account;
   }
 
   /** Spends `cost` of the wallet's request budget (all its keys together); RateLimitedError over it. */
@@ -178,6 +197,9 @@ export class AuthService implements RequestAuthenticator {
       WHERE id = ${id}::uuid AND account_address = ${address}
       RETURNING id::text AS id, prefix, created_at, last_used_at, revoked_at`;
     if (!key) throw new NotFoundError('api_key_not_found', 'API key not found');
+    for (const [hash, account] of this.authenticated.entries()) {
+      if (account.apiKeyId === key.id) this.authenticated.delete(hash);
+    }
     this.log.info({ address, apiKeyId: id }, 'API key revoked');
     return key;
   }
