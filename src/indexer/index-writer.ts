@@ -71,9 +71,9 @@ export async function writeIndexEvents(
           [chainId, event.app, event.owner, event.name, event.xpToken, event.blockNumber, time],
         );
         await db.query(
-          `INSERT INTO indexed_tokens (chain_id, address, app_address, kind, name, symbol, decimals)
-           VALUES ($1, $2, $3, 'xp', $4, 'XP', 18) ON CONFLICT DO NOTHING`,
-          [chainId, event.xpToken, event.app, event.name],
+          `INSERT INTO indexed_tokens (chain_id, address, app_address, kind, name, symbol, decimals, block_number)
+           VALUES ($1, $2, $3, 'xp', $4, 'XP', 18, $5) ON CONFLICT DO NOTHING`,
+          [chainId, event.xpToken, event.app, event.name, event.blockNumber],
         );
         break;
       }
@@ -88,9 +88,18 @@ export async function writeIndexEvents(
         break;
       case 'token':
         await db.query(
-          `INSERT INTO indexed_tokens (chain_id, address, app_address, kind, name, symbol, decimals)
-           VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
-          [chainId, event.token, event.app, event.kind, event.name, event.symbol, event.decimals],
+          `INSERT INTO indexed_tokens (chain_id, address, app_address, kind, name, symbol, decimals, block_number)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
+          [
+            chainId,
+            event.token,
+            event.app,
+            event.kind,
+            event.name,
+            event.symbol,
+            event.decimals,
+            event.blockNumber,
+          ],
         );
         break;
       case 'badge':

@@ -14,6 +14,7 @@ import {
   type Unsigned,
 } from '../helpers/flow';
 import { graphql, startTestLaurel, type TestLaurel } from '../helpers/laurel';
+import { waitUntil } from '../helpers/wait';
 
 /**
  * The credit token operations on anvil, through REST (and GraphQL): build → sign with the caller's
@@ -203,8 +204,12 @@ describe('POST /credit/new', () => {
 });
 
 describe('GET /credit/tokens', () => {
-  it("lists the app's tokens", async () => {
-    const result = await api.get(`/credit/tokens?chain=local&app_id=${appId}`);
+  it("lists the app's tokens, in creation order, from the index of contract events", async () => {
+    // Created on chain directly (in beforeAll): listed once the indexer has read their blocks.
+    const result = await waitUntil('both tokens in the index', async () => {
+      const listed = await api.get(`/credit/tokens?chain=local&app_id=${appId}`);
+      return (listed.body.tokens as unknown[] | undefined)?.length === 2 ? listed : undefined;
+    });
     expect(result.status).toBe(200);
     expect(result.body).toEqual({
       status: 'success',

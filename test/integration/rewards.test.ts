@@ -345,6 +345,14 @@ describe('POST /reward/badge', () => {
     await api.execute(byId.body.unsignedTransaction as Unsigned);
     expect(await badge.balanceOf(receiver)).toBe(3n);
     expect(await badge.tokenURI(3n)).toBe('ipfs://special.json');
+
+    // GET /badges counts holders from the index (execute-and-wait put these rewards there).
+    const listed = await api.get(`/badges?chain=local&app_id=${appId}`);
+    expect(
+      (listed.body.badges as { id: string; holders: number }[]).find((b) => b.id === gold),
+    ).toMatchObject({
+      holders: 1,
+    });
   });
 
   it('answers several badges of that name with Shape A, listing them', async () => {

@@ -6,7 +6,7 @@ import { AppsService } from './apps.service';
 /** Apps: creation (AppFactory.createApp), listing, and the app lookup other modules use. */
 export const appsModule = defineModule({
   name: 'apps',
-  service: ({ chains, builder }) => new AppsService({ chains, builder }),
+  service: ({ chains, builder, prisma }) => new AppsService({ chains, builder, prisma }),
   resolver: AppsResolver,
   routes: appsRoutes,
 });

@@ -1,8 +1,9 @@
 import { getAddress } from 'ethers';
 import { LRUCache } from 'lru-cache';
 import type { ContractCall, WriteFunctionName } from '../../chain/abis';
-import { appFactoryInterface, appInterface } from '../../chain/contracts';
+import { appFactoryInterface } from '../../chain/contracts';
 import type { Chain, ChainRegistry } from '../../chain/registry';
+import type { PrismaClient } from '../../db/prisma';
 import type { TransactionBuilder, UnsignedTransactionJson } from '../../chain/transaction-builder';
 import { viewCall } from '../../chain/view-call';
 import { NotFoundError } from '../../errors';
@@ -22,29 +23,22 @@ export interface AppSummary {
   xp_token: string;
 }
 
-/** An app's facts that never change (the App contract has no setter for them). */
-interface AppFacts {
-  name: string;
-  owner: string;
-  xpToken: string;
-}
-
 export interface AppsServiceDeps {
   chains: ChainRegistry;
   builder: TransactionBuilder;
+  prisma: PrismaClient;
 }
 
-/** Apps whose immutable facts are kept in memory (an entry is a few hundred bytes). */
+/** Apps known to exist, kept in memory (an app never stops existing). */
 const APP_CACHE_SIZE = 10_000;
 
 /**
- * Apps live on chain: AppFactory.createApp makes one (an App clone with its XP token), and the
- * factory lists them. An app's existence, name, owner and XP token never change, so they are
- * cached in memory once seen (least recently used first out); operator status is read each time.
+ * Apps live on chain: AppFactory.createApp makes one (an App clone with its XP token). Whether an
+ * address is an app is asked of the factory (and remembered); listings come from the index of
+ * contract events (src/indexer), which also follows operators.
  */
 export class AppsService {
   private readonly knownApps = new LRUCache<string, true>({ max: APP_CACHE_SIZE });
-  private readonly facts = new LRUCache<string, AppFacts>({ max: APP_CACHE_SIZE });
 
   constructor(private readonly deps: AppsServiceDeps) {}
 
@@ -74,26 +68,18 @@ export class AppsService {
     return this.deps.builder.build({ chain, from: sender, ...call });
   }
 
-  /** The apps `account` owns or operates, in creation order (contract views, one batch per step). */
+  /** The apps `account` owns or operates on the chain, in creation order, from the index. */
   async listApps(input: ListAppsInput, account: string): Promise<AppSummary[]> {
     const chain = this.deps.chains.get(input.chain);
     const caller = getAddress(account);
-    return this.deps.chains.call(chain, async (provider) => {
-      const apps = (
-        await viewCall<string[]>(provider, appFactoryInterface, chain.factoryAddress, 'allApps')
-      ).map((app) => getAddress(app));
-      for (const app of apps) this.knownApps.set(this.key(chain, app), true);
-      const rows = await Promise.all(
-        apps.map(async (app) => {
-          const [facts, operator] = await Promise.all([
-            this.appFacts(chain, app),
-            viewCall<boolean>(provider, appInterface, app, 'isOperator', [caller]),
-          ]);
-          return operator ? { id: app, name: facts.name, owner: facts.owner, xp_token: facts.xpToken } : null;
-        }),
-      );
-      return rows.filter((row): row is AppSummary => row !== null);
-    });
+    return this.deps.prisma.$queryRaw<AppSummary[]>`
+      SELECT a.address AS id, a.name, a.owner, a.xp_token
+      FROM indexed_apps a
+      WHERE a.chain_id = ${chain.chainId}
+        AND (a.owner = ${caller} OR EXISTS (
+          SELECT 1 FROM indexed_app_operators o
+          WHERE o.chain_id = a.chain_id AND o.app_address = a.address AND o.operator = ${caller}))
+      ORDER BY a.block_number, a.address`;
   }
 
   /** Throws AppNotFoundError unless `appId` is an app of the chain's factory. */
@@ -105,22 +91,6 @@ export class AppsService {
     );
     if (!isApp) throw new AppNotFoundError();
     this.knownApps.set(key, true);
-  }
-
-  private async appFacts(chain: Chain, app: string): Promise<AppFacts> {
-    const key = this.key(chain, app);
-    const cached = this.facts.get(key);
-    if (cached) return cached;
-    const [name, owner, xpToken] = await this.deps.chains.call(chain, (provider) =>
-      Promise.all([
-        viewCall<string>(provider, appInterface, app, 'name'),
-        viewCall<string>(provider, appInterface, app, 'owner'),
-        viewCall<string>(provider, appInterface, app, 'xpToken'),
-      ]),
-    );
-    const facts = { name, owner: getAddress(owner), xpToken: getAddress(xpToken) };
-    this.facts.set(key, facts);
-    return facts;
   }
 
   private key(chain: Chain, address: string): string {

@@ -2,6 +2,7 @@ import { getAddress } from 'ethers';
 import { LRUCache } from 'lru-cache';
 import { appInterface, badgeInterface } from '../../chain/contracts';
 import type { Chain, ChainRegistry } from '../../chain/registry';
+import type { PrismaClient } from '../../db/prisma';
 import type { UnsignedTransactionJson } from '../../chain/transaction-builder';
 import { viewCall } from '../../chain/view-call';
 import { AppError, NotFoundError } from '../../errors';
@@ -34,8 +35,15 @@ export class TooManyBadgesError extends AppError {
 /** Badges whose immutable facts are kept in memory (least recently used first out). */
 const BADGE_CACHE_SIZE = 10_000;
 
+/** A badge as GET /badges lists it. */
+export interface BadgeListing extends BadgeSummary {
+  /** Users holding at least one of its tokens. */
+  holders: number;
+}
+
 export interface BadgesServiceDeps {
   chains: ChainRegistry;
+  prisma: PrismaClient;
   apps: AppsService;
 }
 
@@ -59,9 +67,17 @@ export class BadgesService {
     });
   }
 
-  async listBadges(input: ListBadgesInput): Promise<BadgeSummary[]> {
+  /** An app's badges in creation order with their holder counts, from the index; AppNotFoundError for an unknown app. */
+  async listBadges(input: ListBadgesInput): Promise<BadgeListing[]> {
     const chain = this.deps.chains.get(input.chain);
-    return this.badgesOf(chain, input.app_id);
+    await this.deps.apps.requireApp(chain, input.app_id);
+    return this.deps.prisma.$queryRaw<BadgeListing[]>`
+      SELECT b.address AS id, b.name, NULLIF(b.base_uri, '') AS "metadataURI",
+             (SELECT count(*) FROM badge_holdings h
+              WHERE h.chain_id = b.chain_id AND h.badge_address = b.address AND h.count > 0)::int AS holders
+      FROM indexed_badges b
+      WHERE b.chain_id = ${chain.chainId} AND b.app_address = ${input.app_id}
+      ORDER BY b.block_number, b.address`;
   }
 
   /** The app's badge given by id or by name: BadgeNotFoundError, or TooManyBadgesError for a shared name. */

@@ -1,4 +1,4 @@
-import { Field, ObjectType } from 'type-graphql';
+import { Field, Int, ObjectType } from 'type-graphql';
 
 @ObjectType({ description: 'A badge (ERC-721 collection) of an app' })
 export class BadgeInfo {
@@ -10,4 +10,7 @@ export class BadgeInfo {
 
   @Field(() => String, { nullable: true, description: 'The base URI of its token URIs; null when none' })
   metadataURI!: string | null;
+
+  @Field(() => Int, { description: 'Users holding at least one of its tokens' })
+  holders!: number;
 }

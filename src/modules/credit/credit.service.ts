@@ -1,11 +1,12 @@
 import { concat, getAddress, keccak256, TypedDataEncoder, type TypedDataDomain } from 'ethers';
 import { formatBaseUnits, toBaseUnits } from '../../chain/amounts';
-import { appInterface, creditTokenInterface } from '../../chain/contracts';
+import { creditTokenInterface } from '../../chain/contracts';
 import type { Chain, ChainRegistry } from '../../chain/registry';
 import type { TokenDirectory, TokenInfo } from '../../chain/tokens';
 import type { TransactionBuilder, UnsignedTransactionJson } from '../../chain/transaction-builder';
 import { viewCall, viewCallResult } from '../../chain/view-call';
 import type { Config } from '../../config';
+import type { PrismaClient } from '../../db/prisma';
 import { NotFoundError, ValidationError } from '../../errors';
 import type { AppsService } from '../apps/apps.service';
 import type {
@@ -57,6 +58,7 @@ export interface CreditTokenSummary {
 
 export interface CreditServiceDeps {
   config: Config;
+  prisma: PrismaClient;
   chains: ChainRegistry;
   builder: TransactionBuilder;
   tokens: TokenDirectory;
@@ -155,25 +157,15 @@ export class CreditService {
     };
   }
 
-  /** The app's credit and point tokens, in creation order (App.tokens()). */
+  /** The app's credit and point tokens, in creation order, from the index. */
   async tokens(input: CreditTokensInput): Promise<CreditTokenSummary[]> {
     const chain = this.deps.chains.get(input.chain);
     await this.deps.apps.requireApp(chain, input.app_id);
-    const addresses = await this.deps.chains.call(chain, (provider) =>
-      viewCall<string[]>(provider, appInterface, input.app_id, 'tokens'),
-    );
-    const tokens = await Promise.all(
-      Array.from(addresses, (address) => this.deps.tokens.get(chain, address)),
-    );
-    return tokens
-      .filter((token): token is TokenInfo => token !== null)
-      .map((token) => ({
-        id: token.address,
-        name: token.name,
-        symbol: token.symbol,
-        decimals: token.decimals,
-        is_point: token.isPoint,
-      }));
+    return this.deps.prisma.$queryRaw<CreditTokenSummary[]>`
+      SELECT address AS id, name, symbol, decimals, kind = 'point' AS is_point
+      FROM indexed_tokens
+      WHERE chain_id = ${chain.chainId} AND app_address = ${input.app_id} AND kind <> 'xp'
+      ORDER BY block_number, address`;
   }
 
   private async token(chain: Chain, address: string): Promise<TokenInfo> {
