@@ -9,7 +9,8 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import type { RequestContext } from '../context';
-import { RateLimitedError } from '../errors';
+import { isDatabaseUnavailable } from '../db/availability';
+import { DatabaseUnavailableError, RateLimitedError } from '../errors';
 import type { RequestAuthenticator } from '../http/authenticate';
 
 /**
@@ -92,6 +93,12 @@ export function requestCostPlugin(authenticator: RequestAuthenticator): ApolloSe
           try {
             await authenticator.countRequest(contextValue.account, operationCost(operation, document));
           } catch (error) {
+            if (isDatabaseUnavailable(error)) {
+              const unavailable = new DatabaseUnavailableError();
+              throw new GraphQLError(unavailable.message, {
+                extensions: { code: 'SERVICE_UNAVAILABLE', http: { status: unavailable.httpStatus } },
+              });
+            }
             if (!(error instanceof RateLimitedError)) throw error;
             throw new GraphQLError(error.message, {
               extensions: {
