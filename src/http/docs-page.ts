@@ -1,5 +1,8 @@
+import path from 'node:path';
 import express, { type Router } from 'express';
-import { getAbsoluteFSPath } from 'swagger-ui-dist';
+
+// The package's folder, found without loading its entry point (which requires the whole 1 MB UI bundle).
+const swaggerUiFolder = path.dirname(require.resolve('swagger-ui-dist/package.json'));
 
 /**
  * The API reference: Swagger UI from its npm package (no CDN), reading `/openapi.json`. No
@@ -19,7 +22,7 @@ export function docsPage(openApiUrl: string, assetsPath: string): string {
 }
 
 export function docsAssets(): Router {
-  return express.static(getAbsoluteFSPath(), {
+  return express.static(swaggerUiFolder, {
     immutable: true,
     maxAge: '7d',
     index: false,
