@@ -239,16 +239,22 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       progress(`worker      graphile-worker, concurrency ${config.workerConcurrency}`);
     }
 
-    const schema = await buildGraphQLSchema(resolverClasses, modules.instances);
+    // The GraphQL schema and the OpenAPI document only where the API is served.
+    const schema = config.roles.has('api')
+      ? await buildGraphQLSchema(resolverClasses, modules.instances)
+      : null;
     const http = await createHttpApp({
       log,
-      serveApi: config.roles.has('api'),
-      openApiDocument: buildOpenApiDocument(laurelModules, schema, LAUREL_VERSION),
       trustProxy: config.http.trustProxy,
-      schema,
-      authenticator: modules.authenticator,
-      mountRoot: modules.mountRoot,
-      mountApi: modules.mountApi,
+      api: schema
+        ? {
+            schema,
+            openApiDocument: buildOpenApiDocument(laurelModules, schema, LAUREL_VERSION),
+            authenticator: modules.authenticator,
+            mountRoot: modules.mountRoot,
+            mountApi: modules.mountApi,
+          }
+        : undefined,
       // Names what fails, never why: /ready needs no key, and errors carry internal addresses.
       readiness: async () => {
         if (draining) return { ready: false, failing: ['shutting down'], checks: {} };

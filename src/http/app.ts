@@ -21,10 +21,8 @@ import { answerOtherMethods, requestContext } from './rest';
 
 export const API_PREFIXES = ['/v1', '/api/v1'] as const;
 
-export interface HttpAppOptions {
-  log: Logger;
-  /** Express `trust proxy` (TRUST_PROXY): whose X-Forwarded-For gives the client address. */
-  trustProxy?: string;
+/** The API a process with the `api` role serves: REST, GraphQL and the API reference. */
+export interface ApiSurfaceOptions {
   schema: GraphQLSchema;
   authenticator: RequestAuthenticator;
   /** Mounts the unversioned {auth_url} routes (`/key/challenge`, `/key/verify`). */
@@ -33,8 +31,14 @@ export interface HttpAppOptions {
   mountApi: (router: express.Router) => void;
   /** The OpenAPI document, served at /openapi.json and rendered at /docs. */
   openApiDocument: object;
-  /** Serve the API (the `api` role); otherwise only /health and /ready. */
-  serveApi: boolean;
+}
+
+export interface HttpAppOptions {
+  log: Logger;
+  /** Express `trust proxy` (TRUST_PROXY): whose X-Forwarded-For gives the client address. */
+  trustProxy?: string;
+  /** Absent (no `api` role): the process answers /health and /ready only. */
+  api?: ApiSurfaceOptions;
   /** For GET /ready: `failing` names the dependencies that do not answer (no internal detail). */
   readiness: () => Promise<{ ready: boolean; failing: string[]; checks: Record<string, unknown> }>;
 }
@@ -149,9 +153,7 @@ export async function createHttpApp(
   ]);
   app.use(probes);
 
-  // A process without the `api` role answers its probes only.
-  let stopApollo = async (): Promise<void> => undefined;
-  if (options.serveApi) stopApollo = await mountApiSurface(app, options);
+  const stopApollo = options.api ? await mountApiSurface(app, options.api) : async () => undefined;
   app.use((req, res) => {
     res.status(404).json({ status: 'failed', error: `Not found: ${req.method} ${req.path}` });
   });
@@ -203,7 +205,10 @@ export async function createHttpApp(
  * The API itself: the API reference, {auth_url} and {base_url} routes, and GraphQL. Returns what
  * stops Apollo.
  */
-async function mountApiSurface(app: express.Express, options: HttpAppOptions): Promise<() => Promise<void>> {
+async function mountApiSurface(
+  app: express.Express,
+  options: ApiSurfaceOptions,
+): Promise<() => Promise<void>> {
   const reference = express.Router();
   reference.get('/openapi.json', (_req, res) => {
     res.json(options.openApiDocument);

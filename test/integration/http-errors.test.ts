@@ -20,18 +20,19 @@ it('answers an unexpected error with 500 JSON, no stack trace, logged with the r
   );
   const { app, stop } = await createHttpApp({
     log,
-    schema: await buildGraphQLSchema([ChainsResolver]),
-    openApiDocument: {},
-    serveApi: true,
-    authenticator: {
-      authenticate: async () => ({ address: '0x0000000000000000000000000000000000000001', apiKeyId: 'k' }),
-      countRequest: async () => undefined,
+    api: {
+      schema: await buildGraphQLSchema([ChainsResolver]),
+      openApiDocument: {},
+      authenticator: {
+        authenticate: async () => ({ address: '0x0000000000000000000000000000000000000001', apiKeyId: 'k' }),
+        countRequest: async () => undefined,
+      },
+      mountRoot: (router) =>
+        router.get('/boom', () => {
+          throw new Error('secret internal detail');
+        }),
+      mountApi: () => undefined,
     },
-    mountRoot: (router) =>
-      router.get('/boom', () => {
-        throw new Error('secret internal detail');
-      }),
-    mountApi: () => undefined,
     readiness: async () => ({ ready: true, failing: [], checks: {} }),
   });
   const server = app.listen(0, '127.0.0.1');
