@@ -34,19 +34,10 @@ import { ANVIL_MNEMONIC, startAnvil } from '../src/embedded/anvil';
 import { startEmbeddedPostgres } from '../src/embedded/postgres';
 import { createLogger } from '../src/logger';
 import { startLaurel } from '../src/server';
+import { envInt } from './lib/env';
 
 const XP_AMOUNT = 1;
 const ACTION_ID = 'bench';
-
-function envInt(name: string, fallback: number, max: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1 || value > max) {
-    throw new Error(`${name} must be an integer between 1 and ${max}`);
-  }
-  return value;
-}
 
 const options = {
   concurrency: envInt('BENCH_CONCURRENCY', 16, 256),

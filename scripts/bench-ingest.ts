@@ -28,7 +28,7 @@ import { ChainRegistry, LOCAL_EXPLORER_URL } from '../src/chain/registry';
 import { migrate } from '../src/db/migrator';
 import { ANVIL_MNEMONIC, startAnvil } from '../src/embedded/anvil';
 import { startEmbeddedPostgres } from '../src/embedded/postgres';
-import { ChainIndexer } from '../src/indexer/chain-indexer';
+import { ChainIndexer, type RawLog } from '../src/indexer/chain-indexer';
 import {
   appEventTopics,
   decodeLogs,
@@ -160,14 +160,7 @@ async function main(): Promise<void> {
                   address,
                   topics: [eventTopics],
                 },
-              ])) as {
-                address: string;
-                topics: string[];
-                data: string;
-                blockNumber: string;
-                logIndex: string;
-                transactionHash: string;
-              }[]);
+              ])) as RawLog[]);
         fetchMs += performance.now() - started;
         return logs;
       };

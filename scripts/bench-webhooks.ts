@@ -30,6 +30,7 @@ import { emitWebhookEvent } from '../src/jobs/webhooks/webhook-events';
 import { createLogger } from '../src/logger';
 import { startLaurel } from '../src/server';
 import { createServerCertificate } from './lib/tls-certificates';
+import { envInt } from './lib/env';
 
 const EMPTY_TASK = 'bench__empty';
 const root = process.cwd();
@@ -38,16 +39,6 @@ const testCa = () => ({
   cert: readFileSync(caFile, 'utf8'),
   key: readFileSync(caFile.replace(/\.pem$/, '.key'), 'utf8'),
 });
-
-function envInt(name: string, fallback: number, max: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1 || value > max) {
-    throw new Error(`${name} must be an integer between 1 and ${max}`);
-  }
-  return value;
-}
 
 const jobs = envInt('BENCH_JOBS', 1000, 100_000);
 const concurrency = envInt('BENCH_CONCURRENCY', 4, 64);

@@ -36,7 +36,7 @@ function baseType(schema: z.ZodTypeAny): GraphQLArgTypeValue {
   if (schema instanceof z.ZodBoolean) return Boolean;
   if (schema instanceof z.ZodNumber) return schema.isInt ? Int : Float;
   if (schema instanceof z.ZodArray) {
-    const item = baseType(unwrap(schema.element).schema);
+    const item = baseType(unwrapField(schema.element).schema);
     if (Array.isArray(item)) throw new Error('nested lists are not supported as GraphQL arguments');
     return [item];
   }
@@ -44,7 +44,11 @@ function baseType(schema: z.ZodTypeAny): GraphQLArgTypeValue {
 }
 
 /** Peels optional/nullable/default/effects wrappers, noting nullability and the outermost description. */
-function unwrap(field: z.ZodTypeAny): { schema: z.ZodTypeAny; nullable: boolean; description?: string } {
+export function unwrapField(field: z.ZodTypeAny): {
+  schema: z.ZodTypeAny;
+  nullable: boolean;
+  description?: string;
+} {
   let schema = field;
   let nullable = false;
   let description: string | undefined;
@@ -68,7 +72,7 @@ function unwrap(field: z.ZodTypeAny): { schema: z.ZodTypeAny; nullable: boolean;
 
 /** The object shape of an operation's input schema (under any refinements). */
 export function inputShape(input: z.ZodTypeAny): z.ZodRawShape {
-  const { schema } = unwrap(input);
+  const { schema } = unwrapField(input);
   if (!(schema instanceof z.ZodObject)) throw new Error('an operation input must be a zod object');
   return schema.shape as z.ZodRawShape;
 }
@@ -77,7 +81,7 @@ export function inputShape(input: z.ZodTypeAny): z.ZodRawShape {
 export function deriveArgs(input: z.ZodTypeAny): Record<string, DerivedArg> {
   return Object.fromEntries(
     Object.entries(inputShape(input)).map(([name, field]) => {
-      const { schema, nullable, description } = unwrap(field);
+      const { schema, nullable, description } = unwrapField(field);
       return [name, { type: baseType(schema), nullable, description }];
     }),
   );

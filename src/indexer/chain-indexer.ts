@@ -64,7 +64,8 @@ export interface ReceiptLogs {
   }[];
 }
 
-interface RawLog {
+/** A log as eth_getLogs answers it (hex quantities). */
+export interface RawLog {
   address: string;
   topics: string[];
   data: string;

@@ -4,7 +4,7 @@ import { Resolver } from 'type-graphql';
 import { z } from 'zod';
 import { buildGraphQLSchema } from '../../src/graphql/schema';
 import { Operation, operationsOf, type OperationDefinition } from '../../src/graphql/operation';
-import { inputShape } from '../../src/graphql/zod-args';
+import { inputShape, unwrapField } from '../../src/graphql/zod-args';
 import { laurelModules, resolverClasses } from '../../src/modules';
 import { ZodAmount } from '../../src/validation';
 
@@ -24,24 +24,6 @@ function everyOperation(
       ];
     }),
   );
-}
-
-function unwrapped(field: z.ZodTypeAny): z.ZodTypeAny {
-  let schema = field;
-  while (
-    schema instanceof z.ZodOptional ||
-    schema instanceof z.ZodDefault ||
-    schema instanceof z.ZodNullable ||
-    schema instanceof z.ZodEffects
-  ) {
-    schema =
-      schema instanceof z.ZodDefault
-        ? (schema.removeDefault() as z.ZodTypeAny)
-        : schema instanceof z.ZodEffects
-          ? (schema.innerType() as z.ZodTypeAny)
-          : (schema.unwrap() as z.ZodTypeAny);
-  }
-  return schema;
 }
 
 describe('one definition per operation', () => {
@@ -80,7 +62,8 @@ describe('one definition per operation', () => {
           key,
           description: zodField.description,
         });
-        if (unwrapped(zodField) instanceof ZodAmount) expect(getNamedType(arg.type).name).toBe('Decimal');
+        if (unwrapField(zodField).schema instanceof ZodAmount)
+          expect(getNamedType(arg.type).name).toBe('Decimal');
       }
     }
   });
