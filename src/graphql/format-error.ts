@@ -1,5 +1,6 @@
+import { HeaderMap } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
-import type { GraphQLFormattedError } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { isDatabaseUnavailable } from '../db/availability';
 import { AppError, DatabaseUnavailableError, ValidationError } from '../errors';
 
@@ -18,17 +19,36 @@ export function graphqlErrorBody(error: AppError): { errors: GraphQLFormattedErr
   return { errors: [{ message: error.message, extensions: { code: graphqlCodeOf(error) } }] };
 }
 
+/** The AppError an error stands for: itself, or `Database unavailable` for a lost database; else null. */
+function appErrorOf(error: unknown): AppError | null {
+  if (error instanceof AppError) return error;
+  return isDatabaseUnavailable(error) ? new DatabaseUnavailableError() : null;
+}
+
+/**
+ * An AppError raised while a GraphQL request is prepared (in a plugin, before execution), as the
+ * GraphQLError Apollo answers with the error's HTTP status and headers; null for other errors.
+ */
+export function graphqlRequestError(error: unknown): GraphQLError | null {
+  const appError = appErrorOf(error);
+  if (!appError) return null;
+  return new GraphQLError(appError.message, {
+    extensions: {
+      code: graphqlCodeOf(appError),
+      ...appError.details,
+      http: { status: appError.httpStatus, headers: new HeaderMap(Object.entries(appError.headers)) },
+    },
+  });
+}
+
 /** AppErrors keep their message and details under `extensions`; anything else is masked. */
 export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const resolverError = unwrapResolverError(error);
   // graphql-js wraps a thrown value that is no Error of its realm (a socket error from Node's own
   // internals, under a VM sandbox) as NonErrorThrown, keeping the value in `thrownValue`.
   const unwrapped = (resolverError as { thrownValue?: unknown } | null)?.thrownValue ?? resolverError;
-  const original =
-    !(unwrapped instanceof AppError) && isDatabaseUnavailable(unwrapped)
-      ? new DatabaseUnavailableError()
-      : unwrapped;
-  if (original instanceof AppError) {
+  const original = appErrorOf(unwrapped);
+  if (original) {
     return {
       message: original.message,
       locations: formatted.locations,

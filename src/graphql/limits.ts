@@ -1,17 +1,9 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { HeaderMap } from '@apollo/server';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
-import {
-  GraphQLError,
-  Kind,
-  type DocumentNode,
-  type OperationDefinitionNode,
-  type SelectionSetNode,
-} from 'graphql';
+import { Kind, type DocumentNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
 import type { RequestContext } from '../context';
-import { isDatabaseUnavailable } from '../db/availability';
-import { DatabaseUnavailableError, RateLimitedError } from '../errors';
 import type { RequestAuthenticator } from '../http/authenticate';
+import { graphqlRequestError } from './format-error';
 
 /**
  * What one GraphQL document may ask, checked before it runs (graphql-armor); over a bound it is
@@ -93,20 +85,8 @@ export function requestCostPlugin(authenticator: RequestAuthenticator): ApolloSe
           try {
             await authenticator.countRequest(contextValue.account, operationCost(operation, document));
           } catch (error) {
-            if (isDatabaseUnavailable(error)) {
-              const unavailable = new DatabaseUnavailableError();
-              throw new GraphQLError(unavailable.message, {
-                extensions: { code: 'SERVICE_UNAVAILABLE', http: { status: unavailable.httpStatus } },
-              });
-            }
-            if (!(error instanceof RateLimitedError)) throw error;
-            throw new GraphQLError(error.message, {
-              extensions: {
-                code: 'RATE_LIMITED',
-                retry_after: error.retryAfterSeconds,
-                http: { status: 429, headers: new HeaderMap(Object.entries(error.headers)) },
-              },
-            });
+            // Over the budget: 429 RATE_LIMITED with Retry-After; a lost database: 503.
+            throw graphqlRequestError(error) ?? error;
           }
         },
       };
