@@ -69,6 +69,9 @@ const zodIssue = {
   properties: { ...issue.properties, path: { type: 'array', items: { type: ['string', 'integer'] } } },
 };
 
+/** Shape A's fields (`{status:'failed', error}`), which its validation and failure bodies share. */
+const shapeAFields = { status: { const: 'failed' }, error: { type: 'string' } };
+
 /** The documented failure bodies (src/http/error-shapes.ts), as JSON Schemas. */
 function validationBody(shape: ErrorShapes['validation']): JsonSchema {
   switch (shape) {
@@ -76,11 +79,7 @@ function validationBody(shape: ErrorShapes['validation']): JsonSchema {
       return {
         type: 'object',
         required: ['status', 'error'],
-        properties: {
-          status: { const: 'failed' },
-          error: { type: 'string' },
-          issues: { type: 'array', items: zodIssue },
-        },
+        properties: { ...shapeAFields, issues: { type: 'array', items: zodIssue } },
       };
     case 'B':
       return {
@@ -135,7 +134,7 @@ function failureBody(shape: ErrorShapes['failure']): JsonSchema {
       return {
         type: 'object',
         required: ['status', 'error'],
-        properties: { status: { const: 'failed' }, error: { type: 'string' } },
+        properties: shapeAFields,
         additionalProperties: true,
       };
     case 'B':
