@@ -3,7 +3,12 @@
  * real Laurel (HTTP, API key, validation, simulation, fees, nonce reservation in PostgreSQL), for
  * one sender (N concurrent requests) and for many senders, next to a baseline measured in the same
  * run on the same chain: plain ethers doing the RPC work of one build (populateTransaction +
- * estimateGas + getFeeData + getTransactionCount), with the same concurrency.
+ * estimateGas + getFeeData + getTransactionCount), with the same concurrency; then the same build
+ * through GraphQL (`mutation rewardXP`) next to the REST route.
+ *
+ * Each line also says what one build cost: JSON-RPC calls (and the HTTP requests they went out in)
+ * and SQL statements, counted in this process (Laurel runs in it); and at the end the process's
+ * peak RSS (sampled during the phases, and the kernel's high-water mark since start).
  *
  *   npm run build && node dist/scripts/bench-build.js      (or: npm run bench:build)
  *
@@ -13,7 +18,8 @@
  * BENCH_CONCURRENCY (16), BENCH_SENDERS (8), BENCH_MAX_BUILDS (400), BENCH_MAX_SECONDS (10).
  */
 import 'reflect-metadata';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -35,6 +41,7 @@ import { startEmbeddedPostgres } from '../src/embedded/postgres';
 import { createLogger } from '../src/logger';
 import { startLaurel } from '../src/server';
 import { envInt } from './lib/env';
+import { startWorkCounters, type WorkCounts } from './lib/work-counters';
 
 const XP_AMOUNT = 1;
 const ACTION_ID = 'bench';
@@ -61,6 +68,9 @@ interface PhaseResult {
   /** Senders whose builds got pairwise distinct nonces. */
   distinctNonces: boolean;
   firstFailure?: string;
+  work: WorkCounts;
+  /** CPU time of this process (Laurel and the clients, or ethers) per build: steady on a busy machine. */
+  cpuMsPerBuild: number;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -78,6 +88,8 @@ async function runPhase(build: (i: number) => Promise<Build>): Promise<PhaseResu
   let failures = 0;
   let firstFailure: string | undefined;
   let started = 0;
+  const counting = startWorkCounters();
+  const cpu = process.cpuUsage();
   const t0 = performance.now();
   const deadline = t0 + options.maxSeconds * 1000;
   const worker = async () => {
@@ -95,6 +107,8 @@ async function runPhase(build: (i: number) => Promise<Build>): Promise<PhaseResu
   };
   await Promise.all(Array.from({ length: options.concurrency }, worker));
   const seconds = (performance.now() - t0) / 1000;
+  const work = counting.stop();
+  const cpuUsed = process.cpuUsage(cpu);
   latencies.sort((a, b) => a - b);
   const seen = new Set(builds.map((b) => `${b.sender}:${b.nonce}`));
   return {
@@ -106,21 +120,49 @@ async function runPhase(build: (i: number) => Promise<Build>): Promise<PhaseResu
     p95Ms: percentile(latencies, 95),
     distinctNonces: seen.size === builds.length,
     firstFailure,
+    work,
+    cpuMsPerBuild: builds.length ? (cpuUsed.user + cpuUsed.system) / 1000 / builds.length : 0,
   };
 }
 
-async function postJson(
-  url: string,
-  body: unknown,
-  apiKey?: string,
-): Promise<{ status: number; body: unknown }> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...(apiKey ? { 'X-API-KEY': apiKey } : {}) },
-    body: JSON.stringify(body),
+/**
+ * The benchmark's HTTP client: node:http over keep-alive connections (one per concurrent worker).
+ * It shares this process with Laurel, so it should cost little: undici's fetch took about a
+ * sixth of the process's CPU per build, time Laurel would be charged for.
+ */
+const agent = new http.Agent({ keepAlive: true, maxSockets: options.concurrency });
+
+function postJson(url: string, body: unknown, apiKey?: string): Promise<{ status: number; body: unknown }> {
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          'Content-Type': 'application/json',
+          'Content-Length': Buffer.byteLength(payload),
+          ...(apiKey ? { 'X-API-KEY': apiKey } : {}),
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          try {
+            resolve({ status: response.statusCode ?? 0, body: text ? (JSON.parse(text) as unknown) : null });
+          } catch (error) {
+            reject(error as Error);
+          }
+        });
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end(payload);
   });
-  const text = await response.text();
-  return { status: response.status, body: text ? (JSON.parse(text) as unknown) : null };
 }
 
 /** An API key the way a client gets one: challenge, personal_sign, verify. */
@@ -140,10 +182,46 @@ function line(label: string, result: PhaseResult): string {
     `${label.padEnd(38)} ${result.perSecond.toFixed(1).padStart(8)} builds/s` +
     `  (${result.builds} in ${result.seconds.toFixed(2)} s, p50 ${result.p50Ms.toFixed(1)} ms, ` +
     `p95 ${result.p95Ms.toFixed(1)} ms, failures ${result.failures}, ` +
-    `nonces ${result.distinctNonces ? 'distinct' : 'REPEATED'})` +
+    `nonces ${result.distinctNonces ? 'distinct' : 'REPEATED'})\n${' '.repeat(40)}per build: ` +
+    perBuild(result) +
     (result.firstFailure ? `\n${' '.repeat(40)}first failure: ${result.firstFailure.slice(0, 200)}` : '')
   );
 }
+
+function perBuild(result: PhaseResult): string {
+  const per = (count: number) => (result.builds ? count / result.builds : 0).toFixed(2);
+  const { rpcCalls, rpcRequests, sqlStatements } = result.work;
+  return (
+    `${per(rpcCalls)} JSON-RPC calls in ${per(rpcRequests)} HTTP requests, ${per(sqlStatements)} SQL statements, ` +
+    `${result.cpuMsPerBuild.toFixed(2)} ms CPU of this process`
+  );
+}
+
+/** The process's RSS, sampled every 100 ms while the phases run (Laurel is in this process). */
+function sampleRss(): { stop(): number } {
+  let peak = process.memoryUsage.rss();
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 100);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return Math.max(peak, process.memoryUsage.rss());
+    },
+  };
+}
+
+/** The kernel's high-water mark of this process's RSS (VmHWM), in bytes; null off Linux. */
+function rssHighWaterMark(): number | null {
+  try {
+    const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    return match ? Number(match[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+const MB = 1024 * 1024;
 
 async function main(): Promise<void> {
   const stops: (() => Promise<unknown>)[] = [];
@@ -171,6 +249,7 @@ async function main(): Promise<void> {
     });
     provider.pollingInterval = 50;
     stops.push(async () => provider.destroy());
+    stops.push(async () => agent.destroy());
     const owner = HDNodeWallet.fromPhrase(ANVIL_MNEMONIC, undefined, "m/44'/60'/0'/0/0").connect(provider);
     const { factory } = await ensureLaurelDeployed(provider, owner);
 
@@ -228,6 +307,28 @@ async function main(): Promise<void> {
       return { sender: senders[senderIndex].address, nonce: tx.nonce };
     };
 
+    const rewardMutation =
+      'mutation Reward($chain: String!, $app: String!, $action: String!, $receiver: String!, $amount: Decimal!) ' +
+      '{ rewardXP(chain: $chain, app_id: $app, action_id: $action, receiver: $receiver, amount: $amount) ' +
+      '{ unsignedTransaction { to data maxPriorityFeePerGas maxFeePerGas gasLimit nonce chainId type } } }';
+    const graphqlBuild = async (senderIndex: number): Promise<Build> => {
+      const result = await postJson(
+        `${laurel.url}/graphql`,
+        {
+          query: rewardMutation,
+          variables: { chain: 'local', app: appId, action: ACTION_ID, receiver, amount: String(XP_AMOUNT) },
+        },
+        keys[senderIndex],
+      );
+      const data = (
+        result.body as { data?: { rewardXP?: { unsignedTransaction: { nonce: number } } } } | null
+      )?.data;
+      const tx = data?.rewardXP?.unsignedTransaction;
+      if (result.status !== 200 || !tx)
+        throw new Error(`HTTP ${result.status}: ${JSON.stringify(result.body)}`);
+      return { sender: senders[senderIndex].address, nonce: tx.nonce };
+    };
+
     // ---------------------------------------------------------------- baseline: plain ethers
     const rewardXP = app.getFunction('rewardXP');
     const actionId = encodeActionId(ACTION_ID);
@@ -247,25 +348,39 @@ async function main(): Promise<void> {
     // Warm-up (connections, caches, JIT) for both, not counted.
     await Promise.all(Array.from({ length: 10 }, (_, i) => laurelBuild(i % senders.length)));
     await Promise.all(Array.from({ length: 10 }, (_, i) => baselineBuild(i % senders.length)));
+    await Promise.all(Array.from({ length: 10 }, (_, i) => graphqlBuild(i % senders.length)));
 
+    const rss = sampleRss();
     const results = {
       laurelOne: await runPhase(() => laurelBuild(0)),
       baselineOne: await runPhase(() => baselineBuild(0)),
       laurelMany: await runPhase((i) => laurelBuild(i % senders.length)),
       baselineMany: await runPhase((i) => baselineBuild(i % senders.length)),
+      graphqlMany: await runPhase((i) => graphqlBuild(i % senders.length)),
     };
+    const peakRss = rss.stop();
+    const highWaterMark = rssHighWaterMark();
 
     console.log('');
     console.log(line('Laurel POST /v1/reward/XP, 1 sender', results.laurelOne));
     console.log(line('baseline ethers, 1 sender', results.baselineOne));
     console.log(line(`Laurel POST /v1/reward/XP, ${senders.length} senders`, results.laurelMany));
     console.log(line(`baseline ethers, ${senders.length} senders`, results.baselineMany));
+    console.log(line(`Laurel GraphQL rewardXP, ${senders.length} senders`, results.graphqlMany));
     console.log('');
     console.log(
       `ratio Laurel / baseline, 1 sender:   ${(results.laurelOne.perSecond / results.baselineOne.perSecond).toFixed(2)}`,
     );
     console.log(
       `ratio Laurel / baseline, ${senders.length} senders:  ${(results.laurelMany.perSecond / results.baselineMany.perSecond).toFixed(2)}`,
+    );
+    console.log(
+      `ratio GraphQL / REST, ${senders.length} senders:    ${(results.graphqlMany.perSecond / results.laurelMany.perSecond).toFixed(2)}`,
+    );
+    console.log(
+      `peak RSS of this process (Laurel in-process, plus the bench's clients): ${(peakRss / MB).toFixed(0)} MB ` +
+        `during the phases` +
+        (highWaterMark === null ? '' : `, ${(highWaterMark / MB).toFixed(0)} MB since start (VmHWM)`),
     );
     console.log(
       '(baseline: no HTTP, no API key, no validation and no nonce reservation: concurrent builds for one\n' +
