@@ -221,6 +221,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       webhooks: { secrets, deliverer },
     };
     const modules = createModules(services);
+    onStop('modules', () => modules.stop());
 
     progress(`roles       ${[...config.roles].join(', ')}`);
     if (config.roles.has('worker') && options.worker !== false) {

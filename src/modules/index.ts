@@ -46,6 +46,8 @@ export interface Modules {
   mountRoot(router: Router): void;
   /** {base_url} routes. */
   mountApi(router: Router): void;
+  /** Stops what services run in the background (request counts held in memory go to the database). */
+  stop(): Promise<void>;
 }
 
 /** Builds every module's service and resolver once (a service is built when first needed). */
@@ -67,9 +69,11 @@ export function createModules(services: Services): Modules {
     },
   };
   const instances = laurelModules.map((module) => module.instantiate(deps));
+  const auth = deps.serviceOf(authModule);
   return {
     instances,
-    authenticator: deps.serviceOf(authModule),
+    authenticator: auth,
+    stop: () => auth.stop(),
     mountRoot: (router) =>
       answerOtherMethods(
         router,

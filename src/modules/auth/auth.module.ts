@@ -8,7 +8,7 @@ import { RequestBudgets } from './request-budgets';
 export const authModule = defineModule({
   name: 'auth',
   service: ({ prisma, pool, config, log }) =>
-    new AuthService(prisma, config, new RequestBudgets(pool, config.auth), log),
+    new AuthService(prisma, config, new RequestBudgets(pool, config.auth, log), log),
   resolver: AuthResolver,
   authRoutes: authRootRoutes,
   routes: authApiRoutes,

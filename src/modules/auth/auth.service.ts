@@ -175,6 +175,11 @@ export class AuthService implements RequestAuthenticator {
     await this.budgets.spendWallet(account.address, cost);
   }
 
+  /** Sends the request counts held in memory to the database and stops sending them. */
+  stop(): Promise<void> {
+    return this.budgets.stop();
+  }
+
   /** The account's keys, oldest first, revoked ones included. */
   async listApiKeys(address: string): Promise<ApiKeyRecord[]> {
     const keys = await this.prisma.apiKey.findMany({

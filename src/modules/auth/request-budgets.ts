@@ -2,9 +2,21 @@ import type { Pool } from 'pg';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../../config';
 import { RateLimitedError } from '../../errors';
+import { ThrottledLog, type Logger } from '../../logger';
 
 /** Rows of every limiter live in one table, keyed `<limiter>:<key>` (see the RateLimit model). */
 const TABLE = 'rate_limits';
+
+/** How often a process adds the wallet requests it counted in memory to the shared count. */
+export const WALLET_BUDGET_SYNC_INTERVAL_MS = 100;
+/**
+ * The part of what is left of a wallet's budget (as last read from PostgreSQL) that a process may
+ * let through before its count reaches PostgreSQL. Once less than 1/LOCAL_SHARE points are left,
+ * every request asks PostgreSQL, exactly as a budget counted only there.
+ */
+export const WALLET_BUDGET_LOCAL_SHARE = 1 / 16;
+/** A wallet the process has not seen for this long is forgotten (its next request asks PostgreSQL). */
+const IDLE_WALLET_MS = 5_000;
 
 function limiter(
   pool: Pool,
@@ -27,28 +39,198 @@ function limiter(
   });
 }
 
+/** What a process knows of one wallet's window. */
+interface WalletWindow {
+  /** Points of the window in PostgreSQL at the last look (everyone's, this process's included). */
+  known: number;
+  /** When the window ends (ms since the epoch), as PostgreSQL says. */
+  endsAt: number;
+  /** Points let through here and not yet sent to PostgreSQL. */
+  pending: number;
+  /** Points sent to PostgreSQL whose answer has not come back. */
+  inFlight: number;
+  lastUsedAt: number;
+}
+
 /**
- * The request budgets, counted in PostgreSQL (rate-limiter-flexible's PostgreSQL store) so that
- * every Laurel process on the database shares them:
- * - a wallet's requests, all its API keys together (GraphQL: one per root field);
+ * A wallet's request budget counted in this process's memory first and in PostgreSQL soon after,
+ * so that a request within budget costs no database round trip:
+ * - a request is let through from memory while the points this process holds uncounted stay
+ *   within WALLET_BUDGET_LOCAL_SHARE of what was left of the budget at its last look; those points
+ *   go to PostgreSQL within WALLET_BUDGET_SYNC_INTERVAL_MS, every wallet in one statement, and the
+ *   answer (the shared total) is the next look;
+ * - otherwise (near the end of the budget, a wallet not seen lately, a new window) the request is
+ *   counted in PostgreSQL before it goes on, with what this process held, through
+ *   rate-limiter-flexible, which decides and answers Retry-After as it always did.
+ * Within one process the budget is exact. Across N processes on one database a wallet can get at
+ * most what the other processes let through from memory before their counts arrived: never more
+ * than (N − 1) × 1/16 of its budget, and only when its requests are spread over processes within
+ * the same 100 ms.
+ */
+export class LocallyCountedBudget {
+  private readonly windows = new Map<string, WalletWindow>();
+  private readonly timer: NodeJS.Timeout;
+  private flushing: Promise<void> | null = null;
+  private readonly faults: ThrottledLog;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly limiter: RateLimiterPostgres,
+    log: Logger,
+  ) {
+    this.faults = new ThrottledLog(log);
+    this.timer = setInterval(() => void this.flush(), WALLET_BUDGET_SYNC_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async spend(key: string, cost: number): Promise<void> {
+    const now = Date.now();
+    const window = this.windows.get(key);
+    if (window && now < window.endsAt) {
+      window.lastUsedAt = now;
+      const allowance = (this.limiter.points - window.known) * WALLET_BUDGET_LOCAL_SHARE;
+      if (window.pending + window.inFlight + cost <= allowance) {
+        window.pending += cost;
+        return;
+      }
+    }
+    // Counted in PostgreSQL now, together with what this process let through since its last look.
+    const carried = window?.pending ?? 0;
+    if (window) {
+      window.pending = 0;
+      window.inFlight += carried + cost;
+    }
+    try {
+      const res = await this.limiter.consume(key, carried + cost);
+      this.learn(key, res.consumedPoints, Date.now() + res.msBeforeNext, carried + cost);
+    } catch (rejection) {
+      if (rejection instanceof RateLimiterRes) {
+        this.learn(key, rejection.consumedPoints, Date.now() + rejection.msBeforeNext, carried + cost);
+        throw new RateLimitedError(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)));
+      }
+      // Not counted (database unavailable): what was let through before is sent with the next try.
+      if (window) {
+        window.inFlight -= carried + cost;
+        window.pending += carried;
+      }
+      throw rejection;
+    }
+  }
+
+  /** Sends every wallet's uncounted points to PostgreSQL (one statement); forgets idle wallets. */
+  flush(): Promise<void> {
+    this.flushing ??= this.sendPending().finally(() => {
+      this.flushing = null;
+    });
+    return this.flushing;
+  }
+
+  /** Stops the periodic flush and sends what is left. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flushing;
+    await this.flush();
+  }
+
+  private async sendPending(): Promise<void> {
+    const now = Date.now();
+    const sent = new Map<string, number>();
+    for (const [key, window] of this.windows) {
+      if (window.pending > 0) {
+        sent.set(key, window.pending);
+        window.inFlight += window.pending;
+        window.pending = 0;
+      } else if (
+        window.inFlight === 0 &&
+        (window.endsAt <= now || now - window.lastUsedAt > IDLE_WALLET_MS)
+      ) {
+        this.windows.delete(key);
+      }
+    }
+    if (sent.size === 0) return;
+    const keys = [...sent.keys()];
+    try {
+      // rate-limiter-flexible's own upsert (a fixed window: an ended window starts afresh), for many keys.
+      const { rows } = await this.pool.query<{ key: string; points: number; expire: string | null }>({
+        name: 'laurel-budget-flush',
+        text: `INSERT INTO ${TABLE} AS r (key, points, expire)
+               SELECT k, p, $3::bigint FROM unnest($1::varchar[], $2::int[]) AS t(k, p)
+               ON CONFLICT (key) DO UPDATE SET
+                 points = CASE WHEN r.expire <= $4 THEN EXCLUDED.points ELSE r.points + EXCLUDED.points END,
+                 expire = CASE WHEN r.expire <= $4 THEN EXCLUDED.expire ELSE r.expire END
+               RETURNING key, points, expire`,
+        values: [
+          keys.map((key) => this.limiter.getKey(key)),
+          keys.map((key) => sent.get(key)),
+          now + this.limiter.duration * 1000,
+          now,
+        ],
+      });
+      const byStoreKey = new Map(keys.map((key) => [this.limiter.getKey(key), key]));
+      for (const row of rows) {
+        const key = byStoreKey.get(row.key)!;
+        const endsAt = row.expire === null ? Number.POSITIVE_INFINITY : Number(row.expire);
+        this.learn(key, row.points, endsAt, sent.get(key)!);
+      }
+    } catch (error) {
+      // Kept for the next flush: points are never dropped, only late.
+      for (const [key, points] of sent) {
+        const window = this.windows.get(key);
+        if (window) {
+          window.inFlight -= points;
+          window.pending += points;
+        }
+      }
+      this.faults.write(
+        'warn',
+        'request_budget_flush',
+        { err: error },
+        'request budgets: could not send counts to the database; retrying',
+      );
+    }
+  }
+
+  /** Takes in PostgreSQL's answer for `key` after `confirmed` of this process's points reached it. */
+  private learn(key: string, total: number, endsAt: number, confirmed: number): void {
+    const window = this.windows.get(key);
+    if (!window) {
+      this.windows.set(key, { known: total, endsAt, pending: 0, inFlight: 0, lastUsedAt: Date.now() });
+      return;
+    }
+    window.inFlight = Math.max(0, window.inFlight - confirmed);
+    if (endsAt > window.endsAt) {
+      window.known = total;
+      window.endsAt = endsAt;
+    } else {
+      window.known = Math.max(window.known, total);
+    }
+  }
+}
+
+/**
+ * The request budgets, shared through PostgreSQL (rate-limiter-flexible's PostgreSQL store) by
+ * every Laurel process on the database:
+ * - a wallet's requests, all its API keys together (GraphQL: one per root field), counted in
+ *   memory first (LocallyCountedBudget);
  * - key issuance (/key/challenge and /key/verify) per client address;
  * - challenges per wallet, whoever asks for them.
  * Over a budget: RateLimitedError (429 with Retry-After).
  */
 export class RequestBudgets {
-  private readonly wallets: RateLimiterPostgres;
+  private readonly wallets: LocallyCountedBudget;
   private readonly keyRequestsByClient: RateLimiterPostgres;
   private readonly challengesByWallet: RateLimiterPostgres;
 
-  constructor(pool: Pool, auth: Config['auth']) {
-    this.wallets = limiter(pool, 'wallet', auth.rateLimit.maxRequests, auth.rateLimit.windowSeconds);
+  constructor(pool: Pool, auth: Config['auth'], log: Logger) {
+    const wallets = limiter(pool, 'wallet', auth.rateLimit.maxRequests, auth.rateLimit.windowSeconds);
+    this.wallets = new LocallyCountedBudget(pool, wallets, log);
     this.keyRequestsByClient = limiter(pool, 'key-client', auth.keyRequestsPerClient, 60);
     this.challengesByWallet = limiter(pool, 'challenge-wallet', auth.challengesPerWallet, 60);
   }
 
   /** Spends `cost` of the wallet's budget. */
   spendWallet(address: string, cost = 1): Promise<void> {
-    return spend(this.wallets, address, cost);
+    return this.wallets.spend(address, cost);
   }
 
   /** Spends one of the client's key-issuance requests. */
@@ -59,6 +241,11 @@ export class RequestBudgets {
   /** Spends one of the wallet's challenges. */
   spendChallenge(address: string): Promise<void> {
     return spend(this.challengesByWallet, address, 1);
+  }
+
+  /** Sends the wallet counts still in memory to PostgreSQL; no more periodic sends. */
+  stop(): Promise<void> {
+    return this.wallets.stop();
   }
 }
 
