@@ -1,5 +1,5 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
-import { getAddress } from 'ethers';
+import { checksumAddress } from './chain/addresses';
 import { z } from 'zod';
 import { ValidationError, type ValidationIssue } from './errors';
 
@@ -10,7 +10,7 @@ extendZodWithOpenApi(z);
 export const addressSchema = z
   .string()
   .regex(/^(0x)?[0-9a-fA-F]{40}$/, 'Invalid address')
-  .transform((value) => getAddress(`0x${value.replace(/^0x/, '').toLowerCase()}`))
+  .transform((value) => checksumAddress(`0x${value.replace(/^0x/, '').toLowerCase()}`))
   .openapi({ example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' });
 
 export const chainSchema = z

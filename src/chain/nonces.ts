@@ -1,4 +1,5 @@
-import { getAddress } from 'ethers';
+import { checksumAddress } from './addresses';
+import type { Pool } from 'pg';
 import type { PrismaClient } from '../db/prisma';
 import { AppError } from '../errors';
 
@@ -59,15 +60,26 @@ export interface ReserveNonceParams {
 
 /**
  * Reserves and returns the nonce the sender's next built transaction uses (see the rule above):
- * one call of the SQL function `laurel_reserve_nonce` (migration 20261123124500), which holds the
- * per-sender advisory lock only for the time of its three statements.
+ * one call of the SQL function `laurel_reserve_nonce` (migrations 20261123124500 and
+ * 20261123170000), which holds the per-sender advisory lock only for the time of its statements.
+ * It is the one SQL round trip of a build: a prepared statement on the pool, without the ORM.
+ *
+ * The reservation commits without waiting for its WAL flush (synchronous_commit off for this
+ * transaction only). The sender's lock is held until the commit, so waiting for the disk would
+ * bound one sender's builds to one per fsync. What that gives up: if PostgreSQL itself crashes,
+ * the reservations of its last fraction of a second (at most 3 × wal_writer_delay, 0.6 s by
+ * default) may be lost, and such a nonce may be handed out again; the second transaction signed
+ * with it is then refused by the node as a nonce already used — as when a lease runs out.
  */
-export async function reserveNonce(prisma: PrismaClient, params: ReserveNonceParams): Promise<number> {
-  const sender = getAddress(params.sender);
+export async function reserveNonce(pool: Pool, params: ReserveNonceParams): Promise<number> {
+  const sender = checksumAddress(params.sender);
   const ttl = params.ttlSeconds ?? DEFAULT_NONCE_RESERVATION_TTL_SECONDS;
-  const rows = await prisma.$queryRaw<{ nonce: bigint }[]>`
-    SELECT laurel_reserve_nonce(${params.chainId}::integer, ${sender}::varchar,
-                                ${BigInt(params.pendingNonce)}::bigint, ${ttl}::double precision) AS nonce`;
+  const { rows } = await pool.query<{ nonce: string }>({
+    name: 'laurel-reserve-nonce',
+    text: `SELECT set_config('synchronous_commit', 'off', true),
+                  laurel_reserve_nonce($1::integer, $2::varchar, $3::bigint, $4::double precision) AS nonce`,
+    values: [params.chainId, sender, params.pendingNonce, ttl],
+  });
   return Number(rows[0].nonce);
 }
 
@@ -89,7 +101,7 @@ export async function markNonceBroadcast(
   prisma: PrismaClient,
   params: MarkNonceBroadcastParams,
 ): Promise<void> {
-  const sender = getAddress(params.sender);
+  const sender = checksumAddress(params.sender);
   const nonce = BigInt(params.nonce);
   const ttl = params.ttlSeconds ?? DEFAULT_NONCE_RESERVATION_TTL_SECONDS;
   await prisma.$executeRaw`
@@ -144,7 +156,7 @@ export async function releaseUnsentNonces(
   prisma: PrismaClient,
   params: { chainId: number; sender: string; from: number; to: number },
 ): Promise<number> {
-  const sender = getAddress(params.sender);
+  const sender = checksumAddress(params.sender);
   return prisma.$executeRaw`
     DELETE FROM nonce_reservations r
      WHERE r.chain_id = ${params.chainId} AND r.sender = ${sender}

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { getAddress, isError } from 'ethers';
+import { checksumAddress } from './addresses';
 import { AppError } from '../errors';
 import { creditTokenInterface } from './contracts';
 import type { Chain, ChainRegistry } from './registry';
@@ -45,7 +46,7 @@ export class TokenDirectory {
   constructor(private readonly chains: ChainRegistry) {}
 
   async get(chain: Chain, address: string): Promise<TokenInfo | null> {
-    const checksummed = getAddress(address);
+    const checksummed = checksumAddress(address);
     const key = `${chain.chainId}:${checksummed}`;
     const found = this.known.get(key);
     if (found) return found;

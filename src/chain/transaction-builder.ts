@@ -1,8 +1,10 @@
-import { getAddress, isError, type JsonRpcProvider } from 'ethers';
+import { isError, type JsonRpcProvider } from 'ethers';
+import { checksumAddress } from './addresses';
 import type { Config } from '../config';
-import type { PrismaClient } from '../db/prisma';
+import type { Pool } from 'pg';
 import type { ContractCall, LaurelContractName, WriteFunctionName } from './abis';
-import { laurelInterfaces, revertDataOf } from './contracts';
+import { encodeFunctionCall } from './call-data';
+import { revertDataOf } from './contracts';
 import { reserveNonce } from './nonces';
 import type { Chain, ChainRegistry } from './registry';
 import { transactionRevertedError } from './reverts';
@@ -53,7 +55,7 @@ function isRevert(error: unknown): boolean {
 }
 
 export interface TransactionBuilderDeps {
-  prisma: PrismaClient;
+  pool: Pool;
   chains: ChainRegistry;
   config: Config;
 }
@@ -79,12 +81,9 @@ export class TransactionBuilder {
     request: BuildRequest<C, F>,
   ): Promise<UnsignedTransactionJson> {
     const { chain, functionName } = request;
-    const from = getAddress(request.from);
-    const to = getAddress(request.address);
-    const data = laurelInterfaces[request.contract].encodeFunctionData(
-      functionName,
-      request.args as unknown[],
-    );
+    const from = checksumAddress(request.from);
+    const to = checksumAddress(request.address);
+    const data = encodeFunctionCall(request.contract, functionName, request.args as readonly unknown[]);
     // provider.send, not estimateGas()/getTransactionCount(): ethers caches identical requests for
     // 250 ms, which would hand out a stale pending nonce or a stale simulation.
     const [estimate, fees, pendingNonce] = await this.deps.chains.call(chain, (provider) =>
@@ -102,7 +101,7 @@ export class TransactionBuilder {
           .then((value: string) => Number(BigInt(value))),
       ]),
     );
-    const nonce = await reserveNonce(this.deps.prisma, {
+    const nonce = await reserveNonce(this.deps.pool, {
       chainId: chain.chainId,
       sender: from,
       pendingNonce,

@@ -33,7 +33,7 @@ describe('nonce reservation (PostgreSQL)', () => {
     const address = sender();
     const nonces = await Promise.all(
       Array.from({ length: 20 }, () =>
-        reserveNonce(prisma, { chainId: 1, sender: address, pendingNonce: 7 }),
+        reserveNonce(connection.pool, { chainId: 1, sender: address, pendingNonce: 7 }),
       ),
     );
     expect([...nonces].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => 7 + i));
@@ -41,41 +41,56 @@ describe('nonce reservation (PostgreSQL)', () => {
 
   it('keeps senders and chains apart, whatever the address case', async () => {
     const address = sender();
-    expect(await reserveNonce(prisma, { chainId: 1, sender: address, pendingNonce: 0 })).toBe(0);
-    expect(await reserveNonce(prisma, { chainId: 1, sender: address.toLowerCase(), pendingNonce: 0 })).toBe(
-      1,
-    );
-    expect(await reserveNonce(prisma, { chainId: 2, sender: address, pendingNonce: 0 })).toBe(0);
-    expect(await reserveNonce(prisma, { chainId: 1, sender: sender(), pendingNonce: 0 })).toBe(0);
+    expect(await reserveNonce(connection.pool, { chainId: 1, sender: address, pendingNonce: 0 })).toBe(0);
+    expect(
+      await reserveNonce(connection.pool, { chainId: 1, sender: address.toLowerCase(), pendingNonce: 0 }),
+    ).toBe(1);
+    expect(await reserveNonce(connection.pool, { chainId: 2, sender: address, pendingNonce: 0 })).toBe(0);
+    expect(await reserveNonce(connection.pool, { chainId: 1, sender: sender(), pendingNonce: 0 })).toBe(0);
   });
 
   it('drops reservations the chain has passed', async () => {
     const address = sender();
     for (let i = 0; i < 3; i += 1)
-      await reserveNonce(prisma, { chainId: 1, sender: address, pendingNonce: 0 });
-    expect(await reserveNonce(prisma, { chainId: 1, sender: address, pendingNonce: 2 })).toBe(3);
+      await reserveNonce(connection.pool, { chainId: 1, sender: address, pendingNonce: 0 });
+    expect(await reserveNonce(connection.pool, { chainId: 1, sender: address, pendingNonce: 2 })).toBe(3);
     expect(await reservations(1, address)).toEqual([2, 3]);
     // The chain moved past everything reserved: start again at the pending nonce.
-    expect(await reserveNonce(prisma, { chainId: 1, sender: address, pendingNonce: 10 })).toBe(10);
+    expect(await reserveNonce(connection.pool, { chainId: 1, sender: address, pendingNonce: 10 })).toBe(10);
     expect(await reservations(1, address)).toEqual([10]);
   });
 
   it('reclaims expired reservations and fills the gap first', async () => {
     const address = sender();
     for (let i = 0; i < 4; i += 1)
-      await reserveNonce(prisma, { chainId: 1, sender: address, pendingNonce: 0 });
+      await reserveNonce(connection.pool, { chainId: 1, sender: address, pendingNonce: 0 });
     // Nonce 1 was never sent: its lease ran out.
     await prisma.nonceReservation.update({
       where: { chainId_sender_nonce: { chainId: 1, sender: address, nonce: 1n } },
       data: { expiresAt: new Date(Date.now() - 1000) },
     });
-    expect(await reserveNonce(prisma, { chainId: 1, sender: address, pendingNonce: 0 })).toBe(1);
-    expect(await reserveNonce(prisma, { chainId: 1, sender: address, pendingNonce: 0 })).toBe(4);
+    expect(await reserveNonce(connection.pool, { chainId: 1, sender: address, pendingNonce: 0 })).toBe(1);
+    expect(await reserveNonce(connection.pool, { chainId: 1, sender: address, pendingNonce: 0 })).toBe(4);
+  });
+
+  it('fills holes below and between reservations before going past the last one', async () => {
+    const address = sender();
+    for (const nonce of [2, 3, 5]) {
+      await markNonceBroadcast(prisma, {
+        chainId: 1,
+        sender: address,
+        nonce,
+        transactionHash: `0x${'ef'.repeat(32)}`,
+      });
+    }
+    const next = () => reserveNonce(connection.pool, { chainId: 1, sender: address, pendingNonce: 0 });
+    expect([await next(), await next(), await next(), await next()]).toEqual([0, 1, 4, 6]);
+    expect(await reservations(1, address)).toEqual([0, 1, 2, 3, 4, 5, 6]);
   });
 
   it('sets the lease from the TTL', async () => {
     const address = sender();
-    await reserveNonce(prisma, { chainId: 1, sender: address, pendingNonce: 0, ttlSeconds: 30 });
+    await reserveNonce(connection.pool, { chainId: 1, sender: address, pendingNonce: 0, ttlSeconds: 30 });
     const [row] = await prisma.nonceReservation.findMany({ where: { sender: address } });
     const lease = row.expiresAt.getTime() - row.reservedAt.getTime();
     expect(lease).toBe(30_000);
@@ -85,7 +100,7 @@ describe('nonce reservation (PostgreSQL)', () => {
   it('marks a broadcast nonce and renews its lease (or records one built elsewhere)', async () => {
     const address = sender();
     const hash = `0x${'ab'.repeat(32)}`;
-    await reserveNonce(prisma, { chainId: 1, sender: address, pendingNonce: 5, ttlSeconds: 1 });
+    await reserveNonce(connection.pool, { chainId: 1, sender: address, pendingNonce: 5, ttlSeconds: 1 });
     await markNonceBroadcast(prisma, {
       chainId: 1,
       sender: address,
@@ -104,7 +119,7 @@ describe('nonce reservation (PostgreSQL)', () => {
     ]);
     expect(rows[0].expiresAt.getTime() - Date.now()).toBeGreaterThan(50_000);
     // Broadcast but not yet counted by the node: not handed out again.
-    expect(await reserveNonce(prisma, { chainId: 1, sender: address, pendingNonce: 5 })).toBe(7);
+    expect(await reserveNonce(connection.pool, { chainId: 1, sender: address, pendingNonce: 5 })).toBe(7);
   });
 
   it('frees a broadcast nonce whose renewed lease ran out (the node dropped the transaction)', async () => {
@@ -119,6 +134,6 @@ describe('nonce reservation (PostgreSQL)', () => {
       where: { sender: address },
       data: { expiresAt: new Date(Date.now() - 1000) },
     });
-    expect(await reserveNonce(prisma, { chainId: 1, sender: address, pendingNonce: 3 })).toBe(3);
+    expect(await reserveNonce(connection.pool, { chainId: 1, sender: address, pendingNonce: 3 })).toBe(3);
   });
 });

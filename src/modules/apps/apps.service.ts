@@ -1,4 +1,4 @@
-import { getAddress } from 'ethers';
+import { checksumAddress } from '../../chain/addresses';
 import { LRUCache } from 'lru-cache';
 import type { ContractCall, WriteFunctionName } from '../../chain/abis';
 import { appFactoryInterface } from '../../chain/contracts';
@@ -71,7 +71,7 @@ export class AppsService {
   /** The apps `account` owns or operates on the chain, in creation order, from the index. */
   async listApps(input: ListAppsInput, account: string): Promise<AppSummary[]> {
     const chain = this.deps.chains.get(input.chain);
-    const caller = getAddress(account);
+    const caller = checksumAddress(account);
     return this.deps.prisma.$queryRaw<AppSummary[]>`
       SELECT a.address AS id, a.name, a.owner, a.xp_token
       FROM indexed_apps a
@@ -94,6 +94,6 @@ export class AppsService {
   }
 
   private key(chain: Chain, address: string): string {
-    return `${chain.chainId}:${getAddress(address)}`;
+    return `${chain.chainId}:${checksumAddress(address)}`;
   }
 }

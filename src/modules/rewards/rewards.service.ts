@@ -1,4 +1,4 @@
-import { getAddress } from 'ethers';
+import { checksumAddress } from '../../chain/addresses';
 import { toBaseUnits } from '../../chain/amounts';
 import { encodeActionId } from '../../chain/contracts';
 import type { Chain, ChainRegistry } from '../../chain/registry';
@@ -101,6 +101,6 @@ export class RewardsService {
       this.deps.apps.requireApp(chain, appId),
       this.deps.tokens.get(chain, tokenAddress),
     ]);
-    return token && token.app === getAddress(appId) ? token : null;
+    return token && token.app === checksumAddress(appId) ? token : null;
   }
 }
