@@ -13,7 +13,7 @@ import { AppError } from '../errors';
  *
  * 1. A build asks the node for the sender's pending nonce (`eth_getTransactionCount(sender,
  *    'pending')`: mined plus queued-in-the-pool transactions).
- * 2. In one database transaction (the SQL function laurel_reserve_nonce), serialised per
+ * 2. In one database transaction (the SQL function laurel_reserve_nonces), serialised per
  *    (chain, sender) with
  *    `pg_advisory_xact_lock(hashtext(chain_id || ':' || sender))`:
  *    a. reservations the chain has passed (nonce < pending nonce) are deleted: those nonces are
@@ -49,38 +49,100 @@ import { AppError } from '../errors';
 /** Same default as NONCE_RESERVATION_TTL_SECONDS (config.transactions.nonceReservationTtlSeconds). */
 export const DEFAULT_NONCE_RESERVATION_TTL_SECONDS = 120;
 
-export interface ReserveNonceParams {
+export interface ReserveNoncesParams {
   chainId: number;
   sender: string;
   /** The node's `eth_getTransactionCount(sender, 'pending')`. */
   pendingNonce: number;
-  /** Lease of the reservation; config.transactions.nonceReservationTtlSeconds. */
+  /** How many nonces (one per build). */
+  count: number;
+  /** Lease of the reservations; config.transactions.nonceReservationTtlSeconds. */
   ttlSeconds?: number;
 }
 
 /**
- * Reserves and returns the nonce the sender's next built transaction uses (see the rule above):
- * one call of the SQL function `laurel_reserve_nonce` (migrations 20261123124500 and
- * 20261123170000), which holds the per-sender advisory lock only for the time of its statements.
- * It is the one SQL round trip of a build: a prepared statement on the pool, without the ORM.
+ * Reserves `count` nonces of the sender (see the rule above), in ascending order: one call of the
+ * SQL function `laurel_reserve_nonces` (migration 20261123170000), which holds the per-sender
+ * advisory lock only for the time of its statements. A prepared statement on the pool, without
+ * the ORM.
  *
  * The reservation commits without waiting for its WAL flush (synchronous_commit off for this
  * transaction only). The sender's lock is held until the commit, so waiting for the disk would
- * bound one sender's builds to one per fsync. What that gives up: if PostgreSQL itself crashes,
- * the reservations of its last fraction of a second (at most 3 × wal_writer_delay, 0.6 s by
- * default) may be lost, and such a nonce may be handed out again; the second transaction signed
- * with it is then refused by the node as a nonce already used — as when a lease runs out.
+ * bound a sender's builds to one batch per fsync. What that gives up: if PostgreSQL itself
+ * crashes, the reservations of its last fraction of a second (at most 3 × wal_writer_delay, 0.6 s
+ * by default) may be lost, and such a nonce may be handed out again; the second transaction
+ * signed with it is then refused by the node as a nonce already used — as when a lease runs out.
  */
-export async function reserveNonce(pool: Pool, params: ReserveNonceParams): Promise<number> {
+export async function reserveNonces(pool: Pool, params: ReserveNoncesParams): Promise<number[]> {
   const sender = checksumAddress(params.sender);
   const ttl = params.ttlSeconds ?? DEFAULT_NONCE_RESERVATION_TTL_SECONDS;
   const { rows } = await pool.query<{ nonce: string }>({
-    name: 'laurel-reserve-nonce',
+    name: 'laurel-reserve-nonces',
     text: `SELECT set_config('synchronous_commit', 'off', true),
-                  laurel_reserve_nonce($1::integer, $2::varchar, $3::bigint, $4::double precision) AS nonce`,
-    values: [params.chainId, sender, params.pendingNonce, ttl],
+                  laurel_reserve_nonces($1::integer, $2::varchar, $3::bigint, $4::double precision, $5::integer) AS nonce`,
+    values: [params.chainId, sender, params.pendingNonce, ttl, params.count],
   });
-  return Number(rows[0].nonce);
+  return rows.map((row) => Number(row.nonce));
+}
+
+/** Builds waiting at once for one sender's nonces are served by one call, up to this many. */
+const RESERVATION_BATCH_MAX = 100;
+
+interface WaitingBuild {
+  pendingNonce: number;
+  resolve: (nonce: number) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * The nonce reservations of one process: per (chain, sender), one reservation call in flight at a
+ * time, and the builds that arrive meanwhile are served together by the next (one SQL round trip
+ * and one turn of the sender's lock for all of them, their nonces handed out in arrival order).
+ * A batch reserves from the highest pending nonce its builds saw: the freshest.
+ */
+export class NonceReserver {
+  /** Per `chainId:sender` with a call in flight: the builds waiting for the next one. */
+  private readonly waiting = new Map<string, WaitingBuild[]>();
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly ttlSeconds: number,
+  ) {}
+
+  reserve(chainId: number, sender: string, pendingNonce: number): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const key = `${chainId}:${sender}`;
+      const build = { pendingNonce, resolve, reject };
+      const queue = this.waiting.get(key);
+      if (queue) {
+        queue.push(build);
+        return;
+      }
+      this.waiting.set(key, []);
+      void this.serve(key, chainId, sender, [build]);
+    });
+  }
+
+  private async serve(key: string, chainId: number, sender: string, first: WaitingBuild[]): Promise<void> {
+    let batch = first;
+    while (batch.length > 0) {
+      try {
+        const nonces = await reserveNonces(this.pool, {
+          chainId,
+          sender,
+          pendingNonce: Math.max(...batch.map((build) => build.pendingNonce)),
+          count: batch.length,
+          ttlSeconds: this.ttlSeconds,
+        });
+        batch.forEach((build, i) => build.resolve(nonces[i]));
+      } catch (error) {
+        for (const build of batch) build.reject(error);
+      }
+      const queue = this.waiting.get(key)!;
+      batch = queue.splice(0, RESERVATION_BATCH_MAX);
+      if (batch.length === 0) this.waiting.delete(key);
+    }
+  }
 }
 
 export interface MarkNonceBroadcastParams {

@@ -5,7 +5,7 @@ import type { Pool } from 'pg';
 import type { ContractCall, LaurelContractName, WriteFunctionName } from './abis';
 import { encodeFunctionCall } from './call-data';
 import { revertDataOf } from './contracts';
-import { reserveNonce } from './nonces';
+import { NonceReserver } from './nonces';
 import type { Chain, ChainRegistry } from './registry';
 import { transactionRevertedError } from './reverts';
 
@@ -74,8 +74,11 @@ export interface TransactionBuilderDeps {
 export class TransactionBuilder {
   private readonly feeCache = new Map<number, FeeCacheEntry>();
   private readonly feeRefreshes = new Map<number, Promise<Fees>>();
+  private readonly nonces: NonceReserver;
 
-  constructor(private readonly deps: TransactionBuilderDeps) {}
+  constructor(private readonly deps: TransactionBuilderDeps) {
+    this.nonces = new NonceReserver(deps.pool, deps.config.transactions.nonceReservationTtlSeconds);
+  }
 
   async build<C extends LaurelContractName, F extends WriteFunctionName<C>>(
     request: BuildRequest<C, F>,
@@ -101,12 +104,7 @@ export class TransactionBuilder {
           .then((value: string) => Number(BigInt(value))),
       ]),
     );
-    const nonce = await reserveNonce(this.deps.pool, {
-      chainId: chain.chainId,
-      sender: from,
-      pendingNonce,
-      ttlSeconds: this.deps.config.transactions.nonceReservationTtlSeconds,
-    });
+    const nonce = await this.nonces.reserve(chain.chainId, from, pendingNonce);
     const gasLimit = ((estimate * GAS_HEADROOM_PERCENT + 99n) / 100n).toString();
     return {
       to,

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import { STATUS_CODES } from 'node:http';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
@@ -89,6 +92,8 @@ export async function createHttpApp(
   const faults = new ThrottledLog(log);
   const app = express();
   app.disable('x-powered-by');
+  // Answers are never cached (Cache-Control: no-store below): no ETag, whose hash costs every answer.
+  app.set('etag', false);
   app.set('query parser', 'simple');
   app.set('trust proxy', trustProxySetting(options.trustProxy));
   // Security headers; no CSP (JSON answers, and the Playground runs an inline script), but no page
@@ -100,9 +105,13 @@ export async function createHttpApp(
     const incoming = req.header('x-request-id');
     const requestId = incoming && /^[\w.-]{1,128}$/.test(incoming) ? incoming : randomUUID();
     res.setHeader('X-Request-Id', requestId);
+    let requestLog: Logger | undefined;
     const ctx: RequestContext = {
       requestId,
-      log: log.child({ requestId }),
+      // Made on first use: at a level above info most requests never log.
+      get log() {
+        return (requestLog ??= log.child({ requestId }));
+      },
       account: null,
       clientAddress: req.ip ?? 'unknown',
       logFields: {},
@@ -110,6 +119,7 @@ export async function createHttpApp(
     res.locals.ctx = ctx;
     const started = process.hrtime.bigint();
     res.on('finish', () => {
+      if (!log.isLevelEnabled('info')) return;
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       ctx.log.info(
         {
@@ -250,6 +260,9 @@ async function mountApiSurface(
       requestCostPlugin(options.authenticator),
       operationLogPlugin(),
       ApolloServerPluginLandingPageDisabled(),
+      // Answers carry Cache-Control: no-store; Apollo's cache-control plugin would otherwise wrap
+      // every field's resolver to compute a policy nobody reads.
+      ApolloServerPluginCacheControlDisabled(),
     ],
     // No stack traces or file paths in answers, whatever NODE_ENV says.
     includeStacktraceInErrorResponses: false,

@@ -1,5 +1,5 @@
 import { Wallet } from 'ethers';
-import { markNonceBroadcast, reserveNonce } from '../../src/chain/nonces';
+import { markNonceBroadcast, NonceReserver, reserveNonces } from '../../src/chain/nonces';
 import { connectDatabase, type Database, type PrismaClient } from '../../src/db/prisma';
 import { createTestDatabase } from '../helpers/database';
 
@@ -21,6 +21,13 @@ describe('nonce reservation (PostgreSQL)', () => {
   });
 
   const sender = () => Wallet.createRandom().address;
+  /** One build's reservation. */
+  const reserveNonce = async (params: {
+    chainId: number;
+    sender: string;
+    pendingNonce: number;
+    ttlSeconds?: number;
+  }) => (await reserveNonces(connection.pool, { ...params, count: 1 }))[0];
   const reservations = async (chainId: number, address: string) =>
     (
       await prisma.nonceReservation.findMany({
@@ -32,45 +39,39 @@ describe('nonce reservation (PostgreSQL)', () => {
   it('hands 20 concurrent builds 20 distinct consecutive nonces', async () => {
     const address = sender();
     const nonces = await Promise.all(
-      Array.from({ length: 20 }, () =>
-        reserveNonce(connection.pool, { chainId: 1, sender: address, pendingNonce: 7 }),
-      ),
+      Array.from({ length: 20 }, () => reserveNonce({ chainId: 1, sender: address, pendingNonce: 7 })),
     );
     expect([...nonces].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => 7 + i));
   });
 
   it('keeps senders and chains apart, whatever the address case', async () => {
     const address = sender();
-    expect(await reserveNonce(connection.pool, { chainId: 1, sender: address, pendingNonce: 0 })).toBe(0);
-    expect(
-      await reserveNonce(connection.pool, { chainId: 1, sender: address.toLowerCase(), pendingNonce: 0 }),
-    ).toBe(1);
-    expect(await reserveNonce(connection.pool, { chainId: 2, sender: address, pendingNonce: 0 })).toBe(0);
-    expect(await reserveNonce(connection.pool, { chainId: 1, sender: sender(), pendingNonce: 0 })).toBe(0);
+    expect(await reserveNonce({ chainId: 1, sender: address, pendingNonce: 0 })).toBe(0);
+    expect(await reserveNonce({ chainId: 1, sender: address.toLowerCase(), pendingNonce: 0 })).toBe(1);
+    expect(await reserveNonce({ chainId: 2, sender: address, pendingNonce: 0 })).toBe(0);
+    expect(await reserveNonce({ chainId: 1, sender: sender(), pendingNonce: 0 })).toBe(0);
   });
 
   it('drops reservations the chain has passed', async () => {
     const address = sender();
-    for (let i = 0; i < 3; i += 1)
-      await reserveNonce(connection.pool, { chainId: 1, sender: address, pendingNonce: 0 });
-    expect(await reserveNonce(connection.pool, { chainId: 1, sender: address, pendingNonce: 2 })).toBe(3);
+    for (let i = 0; i < 3; i += 1) await reserveNonce({ chainId: 1, sender: address, pendingNonce: 0 });
+    expect(await reserveNonce({ chainId: 1, sender: address, pendingNonce: 2 })).toBe(3);
     expect(await reservations(1, address)).toEqual([2, 3]);
     // The chain moved past everything reserved: start again at the pending nonce.
-    expect(await reserveNonce(connection.pool, { chainId: 1, sender: address, pendingNonce: 10 })).toBe(10);
+    expect(await reserveNonce({ chainId: 1, sender: address, pendingNonce: 10 })).toBe(10);
     expect(await reservations(1, address)).toEqual([10]);
   });
 
   it('reclaims expired reservations and fills the gap first', async () => {
     const address = sender();
-    for (let i = 0; i < 4; i += 1)
-      await reserveNonce(connection.pool, { chainId: 1, sender: address, pendingNonce: 0 });
+    for (let i = 0; i < 4; i += 1) await reserveNonce({ chainId: 1, sender: address, pendingNonce: 0 });
     // Nonce 1 was never sent: its lease ran out.
     await prisma.nonceReservation.update({
       where: { chainId_sender_nonce: { chainId: 1, sender: address, nonce: 1n } },
       data: { expiresAt: new Date(Date.now() - 1000) },
     });
-    expect(await reserveNonce(connection.pool, { chainId: 1, sender: address, pendingNonce: 0 })).toBe(1);
-    expect(await reserveNonce(connection.pool, { chainId: 1, sender: address, pendingNonce: 0 })).toBe(4);
+    expect(await reserveNonce({ chainId: 1, sender: address, pendingNonce: 0 })).toBe(1);
+    expect(await reserveNonce({ chainId: 1, sender: address, pendingNonce: 0 })).toBe(4);
   });
 
   it('fills holes below and between reservations before going past the last one', async () => {
@@ -83,14 +84,41 @@ describe('nonce reservation (PostgreSQL)', () => {
         transactionHash: `0x${'ef'.repeat(32)}`,
       });
     }
-    const next = () => reserveNonce(connection.pool, { chainId: 1, sender: address, pendingNonce: 0 });
+    const next = () => reserveNonce({ chainId: 1, sender: address, pendingNonce: 0 });
     expect([await next(), await next(), await next(), await next()]).toEqual([0, 1, 4, 6]);
     expect(await reservations(1, address)).toEqual([0, 1, 2, 3, 4, 5, 6]);
   });
 
+  it('reserves a batch in one call: consecutive nonces after what is held, holes first', async () => {
+    const address = sender();
+    await markNonceBroadcast(prisma, {
+      chainId: 1,
+      sender: address,
+      nonce: 1,
+      transactionHash: `0x${'ef'.repeat(32)}`,
+    });
+    expect(
+      await reserveNonces(connection.pool, { chainId: 1, sender: address, pendingNonce: 0, count: 4 }),
+    ).toEqual([0, 2, 3, 4]);
+    expect(
+      await reserveNonces(connection.pool, { chainId: 1, sender: address, pendingNonce: 0, count: 2 }),
+    ).toEqual([5, 6]);
+  });
+
+  it('serves concurrent builds of one sender together, in arrival order, from the highest pending nonce seen', async () => {
+    const address = sender();
+    const reserver = new NonceReserver(connection.pool, 120);
+    const nonces = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => reserver.reserve(1, address, i < 10 ? 3 : 5)),
+    );
+    // The first build went alone (pending 3); the 19 that arrived meanwhile, together (pending 5).
+    expect(nonces).toEqual([3, ...Array.from({ length: 19 }, (_, i) => 5 + i)]);
+    expect(await reservations(1, address)).toEqual(Array.from({ length: 19 }, (_, i) => 5 + i));
+  });
+
   it('sets the lease from the TTL', async () => {
     const address = sender();
-    await reserveNonce(connection.pool, { chainId: 1, sender: address, pendingNonce: 0, ttlSeconds: 30 });
+    await reserveNonce({ chainId: 1, sender: address, pendingNonce: 0, ttlSeconds: 30 });
     const [row] = await prisma.nonceReservation.findMany({ where: { sender: address } });
     const lease = row.expiresAt.getTime() - row.reservedAt.getTime();
     expect(lease).toBe(30_000);
@@ -100,7 +128,7 @@ describe('nonce reservation (PostgreSQL)', () => {
   it('marks a broadcast nonce and renews its lease (or records one built elsewhere)', async () => {
     const address = sender();
     const hash = `0x${'ab'.repeat(32)}`;
-    await reserveNonce(connection.pool, { chainId: 1, sender: address, pendingNonce: 5, ttlSeconds: 1 });
+    await reserveNonce({ chainId: 1, sender: address, pendingNonce: 5, ttlSeconds: 1 });
     await markNonceBroadcast(prisma, {
       chainId: 1,
       sender: address,
@@ -119,7 +147,7 @@ describe('nonce reservation (PostgreSQL)', () => {
     ]);
     expect(rows[0].expiresAt.getTime() - Date.now()).toBeGreaterThan(50_000);
     // Broadcast but not yet counted by the node: not handed out again.
-    expect(await reserveNonce(connection.pool, { chainId: 1, sender: address, pendingNonce: 5 })).toBe(7);
+    expect(await reserveNonce({ chainId: 1, sender: address, pendingNonce: 5 })).toBe(7);
   });
 
   it('frees a broadcast nonce whose renewed lease ran out (the node dropped the transaction)', async () => {
@@ -134,6 +162,6 @@ describe('nonce reservation (PostgreSQL)', () => {
       where: { sender: address },
       data: { expiresAt: new Date(Date.now() - 1000) },
     });
-    expect(await reserveNonce(connection.pool, { chainId: 1, sender: address, pendingNonce: 3 })).toBe(3);
+    expect(await reserveNonce({ chainId: 1, sender: address, pendingNonce: 3 })).toBe(3);
   });
 });
