@@ -1,4 +1,4 @@
-import type { ApolloServerPlugin } from '@apollo/server';
+import type { ApolloServerPlugin, GraphQLRequestListener } from '@apollo/server';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import { Kind, type DocumentNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
 import type { RequestContext } from '../context';
@@ -77,19 +77,17 @@ export function operationCost(operation: OperationDefinitionNode, document: Docu
  * (Operations without a key are the key-issuing ones, limited per client address by their service.)
  */
 export function requestCostPlugin(authenticator: RequestAuthenticator): ApolloServerPlugin<RequestContext> {
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation({ contextValue, operation, document }) {
-          if (!contextValue.account || !operation) return;
-          try {
-            await authenticator.countRequest(contextValue.account, operationCost(operation, document));
-          } catch (error) {
-            // Over the budget: 429 RATE_LIMITED with Retry-After; a lost database: 503.
-            throw graphqlRequestError(error) ?? error;
-          }
-        },
-      };
+  // Stateless: one listener serves every request.
+  const listener: GraphQLRequestListener<RequestContext> = {
+    async didResolveOperation({ contextValue, operation, document }) {
+      if (!contextValue.account || !operation) return;
+      try {
+        await authenticator.countRequest(contextValue.account, operationCost(operation, document));
+      } catch (error) {
+        // Over the budget: 429 RATE_LIMITED with Retry-After; a lost database: 503.
+        throw graphqlRequestError(error) ?? error;
+      }
     },
   };
+  return { requestDidStart: async () => listener };
 }

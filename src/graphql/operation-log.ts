@@ -1,4 +1,4 @@
-import type { ApolloServerPlugin } from '@apollo/server';
+import type { ApolloServerPlugin, GraphQLRequestListener } from '@apollo/server';
 import { Kind } from 'graphql';
 import type { RequestContext } from '../context';
 
@@ -7,17 +7,15 @@ import type { RequestContext } from '../context';
  * leaderboard)`, so a `POST /graphql` line says what it did.
  */
 export function operationLogPlugin(): ApolloServerPlugin<RequestContext> {
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation({ contextValue, operation, operationName }) {
-          if (!operation) return;
-          const fields = operation.selectionSet.selections
-            .map((selection) => (selection.kind === Kind.FIELD ? selection.name.value : '…'))
-            .join(', ');
-          contextValue.logFields.graphql = `${operation.operation}${operationName ? ` ${operationName}` : ''} (${fields})`;
-        },
-      };
+  // Stateless: one listener serves every request.
+  const listener: GraphQLRequestListener<RequestContext> = {
+    async didResolveOperation({ contextValue, operation, operationName }) {
+      if (!operation) return;
+      const fields = operation.selectionSet.selections
+        .map((selection) => (selection.kind === Kind.FIELD ? selection.name.value : '…'))
+        .join(', ');
+      contextValue.logFields.graphql = `${operation.operation}${operationName ? ` ${operationName}` : ''} (${fields})`;
     },
   };
+  return { requestDidStart: async () => listener };
 }

@@ -49,6 +49,28 @@ export interface HttpAppOptions {
 /** Media types parsed as JSON: application/json and any application/…+json. */
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
+/** The context of one HTTP request. */
+class HttpRequestContext implements RequestContext {
+  account: RequestContext['account'] = null;
+  readonly logFields: Record<string, unknown> = {};
+  private requestLog: Logger | undefined;
+
+  constructor(
+    readonly requestId: string,
+    readonly clientAddress: string,
+    private readonly baseLog: Logger,
+  ) {}
+
+  /**
+   * The request's logger, made on first use: at a level above info most requests never log. A
+   * getter on the prototype, so that copies of the context (Apollo hands operations one) do not
+   * make it either.
+   */
+  get log(): Logger {
+    return (this.requestLog ??= this.baseLog.child({ requestId: this.requestId }));
+  }
+}
+
 /** A request with a body that is not JSON is refused with 415 (a POST without a body is fine). */
 const requireJsonBody: RequestHandler = (req, res, next) => {
   const length = Number(req.headers['content-length'] ?? 0);
@@ -105,17 +127,7 @@ export async function createHttpApp(
     const incoming = req.header('x-request-id');
     const requestId = incoming && /^[\w.-]{1,128}$/.test(incoming) ? incoming : randomUUID();
     res.setHeader('X-Request-Id', requestId);
-    let requestLog: Logger | undefined;
-    const ctx: RequestContext = {
-      requestId,
-      // Made on first use: at a level above info most requests never log.
-      get log() {
-        return (requestLog ??= log.child({ requestId }));
-      },
-      account: null,
-      clientAddress: req.ip ?? 'unknown',
-      logFields: {},
-    };
+    const ctx = new HttpRequestContext(requestId, req.ip ?? 'unknown', log);
     res.locals.ctx = ctx;
     const started = process.hrtime.bigint();
     res.on('finish', () => {

@@ -15,6 +15,8 @@ export const WALLET_BUDGET_SYNC_INTERVAL_MS = 100;
  * every request asks PostgreSQL, exactly as a budget counted only there.
  */
 export const WALLET_BUDGET_LOCAL_SHARE = 1 / 16;
+/** How much later than the known one a window's end must be to be another window (windows last >= 1 s). */
+const NEW_WINDOW_MIN_MS = 500;
 /** A wallet the process has not seen for this long is forgotten (its next request asks PostgreSQL). */
 const IDLE_WALLET_MS = 5_000;
 
@@ -105,7 +107,9 @@ export class LocallyCountedBudget {
       this.learn(key, res.consumedPoints, Date.now() + res.msBeforeNext, carried + cost);
     } catch (rejection) {
       if (rejection instanceof RateLimiterRes) {
-        this.learn(key, rejection.consumedPoints, Date.now() + rejection.msBeforeNext, carried + cost);
+        // Refused: the budget is spent (a refusal from the limiter's memory says 0 points).
+        const spent = Math.max(rejection.consumedPoints, this.limiter.points);
+        this.learn(key, spent, Date.now() + rejection.msBeforeNext, carried + cost);
         throw new RateLimitedError(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)));
       }
       // Not counted (database unavailable): what was let through before is sent with the next try.
@@ -198,7 +202,9 @@ export class LocallyCountedBudget {
       return;
     }
     window.inFlight = Math.max(0, window.inFlight - confirmed);
-    if (endsAt > window.endsAt) {
+    // A later window ends at least a whole window (>= 1 s) later; the same window's end, computed
+    // from a remaining time, may differ by a few milliseconds.
+    if (endsAt >= window.endsAt + NEW_WINDOW_MIN_MS) {
       window.known = total;
       window.endsAt = endsAt;
     } else {
