@@ -5,7 +5,7 @@
 -- the smallest free one at or above the pending nonce:
 --   - no open reservation: the pending nonce;
 --   - reservations pending..pending+k-1 without a hole (the usual case, told by their count and
---     maximum): the one after the last;
+--     maximum, read once per call): the one after the last;
 --   - a hole: the pending nonce when free, else the first reserved nonce whose successor is free,
 --     found by walking the primary key in order (stops at the first hole).
 CREATE FUNCTION "laurel_reserve_nonces"(
@@ -26,11 +26,11 @@ BEGIN
      WHERE "chain_id" = p_chain_id AND "sender" = p_sender
        AND ("nonce" < p_pending OR "expires_at" < now());
 
-    FOR i IN 1..p_count LOOP
-        SELECT max(r."nonce"), count(*) INTO highest, held
-          FROM "nonce_reservations" r
-         WHERE r."chain_id" = p_chain_id AND r."sender" = p_sender AND r."nonce" >= p_pending;
+    SELECT max(r."nonce"), count(*) INTO highest, held
+      FROM "nonce_reservations" r
+     WHERE r."chain_id" = p_chain_id AND r."sender" = p_sender AND r."nonce" >= p_pending;
 
+    FOR i IN 1..p_count LOOP
         IF held = 0 THEN
             reserved := p_pending;
         ELSIF highest - p_pending + 1 = held THEN
@@ -52,6 +52,9 @@ BEGIN
         INSERT INTO "nonce_reservations" ("chain_id", "sender", "nonce", "reserved_at", "expires_at")
         VALUES (p_chain_id, p_sender, reserved, now(), now() + make_interval(secs => p_ttl_seconds));
 
+        -- What is held now, without reading it again: one more, and perhaps a new highest.
+        held := held + 1;
+        highest := greatest(highest, reserved);
         RETURN NEXT reserved;
     END LOOP;
 END
