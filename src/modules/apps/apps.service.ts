@@ -15,7 +15,7 @@ import type { CreateAppInput, ListAppsInput } from './apps.schema';
  */
 export class AppNotFoundError extends NotFoundError {
   constructor(chain: Chain, appId: string) {
-    super('app_not_found', 'App not found', { app_id: getAddress(appId), chain: chain.name });
+    super('app_not_found', 'App not found', { app_id: checksumAddress(appId), chain: chain.name });
   }
 }
 
