@@ -131,10 +131,16 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     for (const name of migrations.modified)
       log.warn({ migration: name }, 'applied migration was modified since');
 
-    const { prisma, pool } = connectDatabase(databaseUrl, config.databasePoolSize, (error) =>
-      log.warn({ err: error }, 'idle database connection lost'),
-    );
-    onStop('database pool', () => pool.end());
+    // pool.end() does not wait for its connections' goodbyes: a database stopped right after may
+    // still cut them, which is no loss once the pool is ending.
+    let poolEnding = false;
+    const { prisma, pool } = connectDatabase(databaseUrl, config.databasePoolSize, (error) => {
+      if (!poolEnding) log.warn({ err: error }, 'idle database connection lost');
+    });
+    onStop('database pool', () => {
+      poolEnding = true;
+      return pool.end();
+    });
     onStop('prisma', () => prisma.$disconnect());
 
     const chains = new ChainRegistry(config.chains, config.rpcTimeoutMs);

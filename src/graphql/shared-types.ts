@@ -1,9 +1,12 @@
 import { Field, Int, ObjectType } from 'type-graphql';
 import type { UnsignedTransactionJson } from '../chain/transaction-builder';
 
+// simpleResolvers: plain data, no field middleware; graphql-js reads the properties itself
+// instead of a type-graphql wrapper per field per request.
 @ObjectType({
   description:
     'An unsigned EIP-1559 transaction: sign it with the sender wallet as given, then send it to executeTransaction',
+  simpleResolvers: true,
 })
 export class UnsignedTransaction implements UnsignedTransactionJson {
   @Field({ description: 'The contract called' })
@@ -37,7 +40,7 @@ export class UnsignedTransaction implements UnsignedTransactionJson {
   type!: 2;
 }
 
-@ObjectType({ description: 'The answer of every operation that builds a transaction' })
+@ObjectType({ description: 'The answer of every operation that builds a transaction', simpleResolvers: true })
 export class UnsignedTransactionPayload {
   @Field(() => UnsignedTransaction)
   unsignedTransaction!: UnsignedTransaction;
