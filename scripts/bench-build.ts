@@ -7,7 +7,8 @@
  * through GraphQL (`mutation rewardXP`) next to the REST route.
  *
  * Each line also says what one build cost: JSON-RPC calls (and the HTTP requests they went out in)
- * and SQL statements, counted in this process (Laurel runs in it); and at the end the process's
+ * and SQL statements counted in this process (Laurel runs in it), and the CPU time of the process
+ * per build (steady on a busy machine, when rates are not); at the end the process's
  * peak RSS (sampled during the phases, and the kernel's high-water mark since start).
  *
  *   npm run build && node dist/scripts/bench-build.js      (or: npm run bench:build)
