@@ -67,9 +67,11 @@ export interface TransactionBuilderDeps {
  *   - gasLimit = estimate + 20 %;
  *   - maxFeePerGas = 2 × latest base fee + tip, maxPriorityFeePerGas = the node's tip; cached per
  *     chain per block, the latest block looked at no more than once a second per chain;
- *   - nonce: the node's pending nonce, then a reservation in PostgreSQL (src/chain/nonces.ts).
- * The RPC calls of one build are made in the same tick (one JSON-RPC batch), through
- * ChainRegistry.call (deadline; a dead node is a 503).
+ *   - nonce: the node's pending nonce, then a reservation in PostgreSQL (src/chain/nonces.ts),
+ *     made together with the sender's other builds waiting at that moment (NonceReserver);
+ *   - call data: src/chain/call-data.ts (the function resolved once, static arguments word by word).
+ * The RPC calls of one build are made in the same tick (one JSON-RPC batch, shared with other
+ * builds' calls), through ChainRegistry.call (deadline; a dead node is a 503).
  */
 export class TransactionBuilder {
   private readonly feeCache = new Map<number, FeeCacheEntry>();
