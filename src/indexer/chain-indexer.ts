@@ -15,6 +15,7 @@ import type { Pool, PoolClient } from 'pg';
 import type { Chain } from '../chain/registry';
 import type { Logger } from '../logger';
 import { writeIndexEvents } from './index-writer';
+import { getLogs } from './logs-client';
 import {
   appEventTopics,
   checksum,
@@ -62,17 +63,6 @@ export interface ReceiptLogs {
     transactionHash: string;
     blockNumber: number;
   }[];
-}
-
-/** A log as eth_getLogs answers it (hex quantities). */
-export interface RawLog {
-  address: string;
-  topics: string[];
-  data: string;
-  blockNumber: string;
-  logIndex: string;
-  transactionHash: string;
-  blockTimestamp?: string;
 }
 
 interface FetchedRange {
@@ -434,14 +424,12 @@ export class ChainIndexer {
   private async getLogs(addresses: string[], eventTopics: string[], from: number, to: number) {
     const logs: ChainLog[] = [];
     for (let i = 0; i < addresses.length; i += ADDRESSES_PER_GETLOGS) {
-      const raw = (await this.options.chain.provider.send('eth_getLogs', [
-        {
-          fromBlock: hex(from),
-          toBlock: hex(to),
-          address: addresses.slice(i, i + ADDRESSES_PER_GETLOGS),
-          topics: [eventTopics],
-        },
-      ])) as RawLog[];
+      const raw = await getLogs(this.options.chain, {
+        fromBlock: from,
+        toBlock: to,
+        address: addresses.slice(i, i + ADDRESSES_PER_GETLOGS),
+        topics: [eventTopics],
+      });
       for (const log of raw) {
         logs.push({
           address: log.address,
