@@ -29,7 +29,7 @@ import { migrate } from '../src/db/migrator';
 import { ANVIL_MNEMONIC, startAnvil } from '../src/embedded/anvil';
 import { startEmbeddedPostgres } from '../src/embedded/postgres';
 import { ChainIndexer } from '../src/indexer/chain-indexer';
-import { getLogs, type RawLog } from '../src/indexer/logs-client';
+import { getLogs } from '../src/indexer/logs-client';
 import {
   appEventTopics,
   decodeLogs,
