@@ -151,7 +151,8 @@ async function seed(db: Client, plan: SeededIndex): Promise<void> {
        SELECT chain_id, token_address, user_address, sum(amount)::bigint FROM completed_actions
        WHERE kind = 'badge' GROUP BY 1, 2, 3`,
     ],
-    ['statistics', 'ANALYZE'],
+    // VACUUM also marks the pages all-visible: profiles read their actions from an index alone.
+    ['statistics', 'VACUUM ANALYZE'],
   ];
   bar.start(steps.length, 0, { unit: 'steps' });
   for (const [index, [, sql]] of steps.entries()) {
