@@ -14,6 +14,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Pool, PoolClient } from 'pg';
 import type { Chain } from '../chain/registry';
 import type { Logger } from '../logger';
+import { notifyIndexChanged } from './index-changes';
 import { writeIndexEvents } from './index-writer';
 import { getLogs } from './logs-client';
 import {
@@ -163,9 +164,15 @@ function byChainOrder(a: ChainLog, b: ChainLog): number {
 
 /**
  * Ingests one receipt's logs for read-your-writes: idempotent with the indexer (a log of a block the
- * cursor already passed, or of a receipt already ingested, is not counted again).
+ * cursor already passed, or of a receipt already ingested, is not counted again). Returns the
+ * number of events written.
  */
-export async function ingestReceiptLogs(pool: Pool, chain: Chain, receipt: ReceiptLogs, startBlock = 0) {
+export async function ingestReceiptLogs(
+  pool: Pool,
+  chain: Chain,
+  receipt: ReceiptLogs,
+  startBlock = 0,
+): Promise<number> {
   const logs: ChainLog[] = receipt.logs.map((log) => ({
     address: log.address,
     topics: log.topics,
@@ -174,11 +181,11 @@ export async function ingestReceiptLogs(pool: Pool, chain: Chain, receipt: Recei
     logIndex: log.index,
     transactionHash: log.transactionHash,
   }));
-  if (logs.length === 0) return;
+  if (logs.length === 0) return 0;
   const known = await loadKnownContracts(pool, chain, [...new Set(logs.map((log) => checksum(log.address)))]);
   discoverContracts(logs, known);
   const events = decodeLogs(logs, known);
-  if (events.length === 0) return;
+  if (events.length === 0) return 0;
   const block = (await chain.provider.send('eth_getBlockByNumber', [hex(receipt.blockNumber), false])) as {
     timestamp: string;
   };
@@ -188,21 +195,19 @@ export async function ingestReceiptLogs(pool: Pool, chain: Chain, receipt: Recei
   const onLost = () => undefined;
   db.on('error', onLost);
   try {
-    await inTransaction(db, async () => {
+    return await inTransaction(db, async () => {
       const cursor = await lockCursor(db, chain.chainId, startBlock);
-      if (receipt.blockNumber <= cursor) return;
+      if (receipt.blockNumber <= cursor) return 0;
       const { rows } = await db.query<{ log_index: number }>(
         `INSERT INTO indexer_receipt_logs (chain_id, block_number, log_index)
          SELECT $1, $2, l FROM unnest($3::int[]) AS x(l) ON CONFLICT DO NOTHING RETURNING log_index`,
         [chain.chainId, receipt.blockNumber, events.map((event) => event.logIndex)],
       );
       const fresh = new Set(rows.map((row) => row.log_index));
-      await writeIndexEvents(
-        db,
-        chain.chainId,
-        events.filter((event) => fresh.has(event.logIndex)),
-        blockTimes,
-      );
+      const written = events.filter((event) => fresh.has(event.logIndex));
+      await writeIndexEvents(db, chain.chainId, written, blockTimes);
+      if (written.length > 0) await notifyIndexChanged(db, chain.chainId);
+      return written.length;
     });
   } finally {
     db.off('error', onLost);
@@ -407,6 +412,7 @@ export class ChainIndexer {
         ? events.filter((event) => !ingested.has(positionKey(event.blockNumber, event.logIndex)))
         : events;
       await writeIndexEvents(db, chain.chainId, fresh, blockTimes);
+      if (fresh.length > 0) await notifyIndexChanged(db, chain.chainId);
       await db.query(`UPDATE indexer_cursors SET block_number = $2, updated_at = now() WHERE chain_id = $1`, [
         chain.chainId,
         to,
