@@ -15,7 +15,7 @@ import type { Pool, PoolClient } from 'pg';
 import type { Chain } from '../chain/registry';
 import type { Logger } from '../logger';
 import { notifyIndexChanged } from './index-changes';
-import { writeIndexEvents } from './index-writer';
+import { applyIndexWrites, prepareIndexWrites, writeIndexEvents, type PreparedWrites } from './index-writer';
 import { getLogs } from './logs-client';
 import {
   appEventTopics,
@@ -71,6 +71,8 @@ interface FetchedRange {
   to: number;
   events: IndexEvent[];
   blockTimes: Map<number, number>;
+  /** The statements writing every event, prepared while the previous range was written. */
+  writes: PreparedWrites;
   fetchMs: number;
 }
 
@@ -391,7 +393,8 @@ export class ChainIndexer {
     const logs = [...factoryLogs, ...appLogs, ...tokenLogs].sort(byChainOrder);
     const events = decodeLogs(logs, known);
     const blockTimes = await blockTimesOf(chain, events, logs);
-    return { from, to, events, blockTimes, fetchMs: Math.round(performance.now() - started) };
+    const writes = prepareIndexWrites(chain.chainId, events, blockTimes);
+    return { from, to, events, blockTimes, writes, fetchMs: Math.round(performance.now() - started) };
   }
 
   /** Writes a fetched range and moves the cursor to its end, in one transaction; returns the events written. */
@@ -408,16 +411,21 @@ export class ChainIndexer {
         [chain.chainId, to],
       );
       const ingested = new Set(rows.map((row) => positionKey(Number(row.block_number), row.log_index)));
-      const fresh = ingested.size
-        ? events.filter((event) => !ingested.has(positionKey(event.blockNumber, event.logIndex)))
-        : events;
-      await writeIndexEvents(db, chain.chainId, fresh, blockTimes);
-      if (fresh.length > 0) await notifyIndexChanged(db, chain.chainId);
+      // Events already ingested from receipts are left out (rarely any: then prepared again).
+      const writes = ingested.size
+        ? prepareIndexWrites(
+            chain.chainId,
+            events.filter((event) => !ingested.has(positionKey(event.blockNumber, event.logIndex))),
+            blockTimes,
+          )
+        : range.writes;
+      await applyIndexWrites(db, writes);
+      if (writes.events > 0) await notifyIndexChanged(db, chain.chainId);
       await db.query(`UPDATE indexer_cursors SET block_number = $2, updated_at = now() WHERE chain_id = $1`, [
         chain.chainId,
         to,
       ]);
-      return fresh.length;
+      return writes.events;
     });
     const writeMs = Math.round(performance.now() - started);
     log.debug(
