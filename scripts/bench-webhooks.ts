@@ -29,7 +29,7 @@ import { startEmbeddedPostgres } from '../src/embedded/postgres';
 import { emitWebhookEvent } from '../src/jobs/webhooks/webhook-events';
 import { createLogger } from '../src/logger';
 import { startLaurel } from '../src/server';
-import { createServerCertificate } from './lib/tls-certificates';
+import { createServerCertificate } from '../src/jobs/webhooks/certificates';
 import { envInt } from './lib/env';
 
 const EMPTY_TASK = 'bench__empty';
