@@ -209,8 +209,7 @@ export function prepareIndexWrites(
 
 /** Runs prepared writes with `db`, which must be inside a transaction. */
 export async function applyIndexWrites(db: ClientBase, writes: PreparedWrites): Promise<void> {
-  // Sent back to back (node-postgres queues them on the connection), in order.
-  await Promise.all(writes.statements.map(({ sql, params }) => db.query(sql, params)));
+  for (const { sql, params } of writes.statements) await db.query(sql, params);
 }
 
 /** Applies `events` (in chain order) for `chainId` with `db`, which must be inside a transaction. */
