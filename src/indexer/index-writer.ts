@@ -182,10 +182,23 @@ export function prepareIndexWrites(
     );
   }
   if (holdings.size > 0) {
+    // Each badge's holder count follows the holdings that cross zero (one row per holder here, so
+    // a holding's count before is its count after minus the change).
     statement(
-      `INSERT INTO badge_holdings AS current (chain_id, badge_address, holder, count)
-       SELECT $1, b, h, c FROM unnest($2::varchar[], $3::varchar[], $4::bigint[]) AS x(b, h, c)
-       ON CONFLICT (chain_id, badge_address, holder) DO UPDATE SET count = current.count + EXCLUDED.count`,
+      `WITH changes AS (SELECT * FROM unnest($2::varchar[], $3::varchar[], $4::bigint[]) AS x(b, h, c)),
+       held AS (
+         INSERT INTO badge_holdings AS current (chain_id, badge_address, holder, count)
+         SELECT $1, b, h, c FROM changes
+         ON CONFLICT (chain_id, badge_address, holder) DO UPDATE SET count = current.count + EXCLUDED.count
+         RETURNING badge_address, holder, count),
+       moved AS (
+         SELECT held.badge_address,
+                sum(CASE WHEN held.count > 0 AND held.count - changes.c <= 0 THEN 1
+                         WHEN held.count <= 0 AND held.count - changes.c > 0 THEN -1 ELSE 0 END) AS delta
+         FROM held JOIN changes ON changes.b = held.badge_address AND changes.h = held.holder
+         GROUP BY held.badge_address)
+       UPDATE indexed_badges AS badge SET holders = badge.holders + moved.delta
+       FROM moved WHERE badge.chain_id = $1 AND badge.address = moved.badge_address AND moved.delta <> 0`,
       [chainId, ...holdings.columns(2)],
     );
   }
