@@ -4,7 +4,9 @@
  * key, rate limit, validation, resolver, service, Prisma), at BENCH_CONCURRENCY (32) concurrent
  * keep-alive clients for BENCH_SECONDS (10) per phase after a 2 s warm-up, next to a baseline in
  * the same run: a bare Express route per question running one hand-written SQL query (node-postgres,
- * same pool size) that gives the same answer. Both get the same request sequence.
+ * same pool size) that gives the same answer. Both get the same request sequence. Laurel is measured
+ * twice: as configured (its response cache on: "cached") and as a second instance with
+ * READ_CACHE_MB=0 ("no cache"), so the figures without the cache are always printed too.
  *
  *   npm run bench:read
  *
@@ -242,6 +244,11 @@ async function main(): Promise<void> {
     INDEXER_POLL_INTERVAL_MS: '600000',
   });
   const laurel = await startLaurel(config, { log: createLogger('silent'), worker: false });
+  // The same Laurel without its response cache: what every answer costs when it is not cached.
+  const uncached = await startLaurel(
+    { ...config, readCacheBytes: 0 },
+    { log: createLogger('silent'), worker: false },
+  );
   const baseline = await new Promise<http.Server>((resolve) => {
     const server = baselineApp(pool).listen(0, '127.0.0.1', () => resolve(server));
   });
@@ -301,11 +308,12 @@ async function main(): Promise<void> {
     // The same answers from both, before measuring anything.
     for (const phase of phases.slice(1)) {
       const request = phase.request(1);
-      const [a, b] = await Promise.all([
+      const [a, b, c] = await Promise.all([
         fetch(`${laurel.url}${request.laurel}`, { headers: { 'x-api-key': apiKey } }).then((r) => r.json()),
         fetch(`${baselineUrl}${request.baseline}`).then((r) => r.json()),
+        fetch(`${uncached.url}${request.laurel}`, { headers: { 'x-api-key': apiKey } }).then((r) => r.json()),
       ]);
-      if (JSON.stringify(a) !== JSON.stringify(b)) {
+      if (JSON.stringify(a) !== JSON.stringify(b) || JSON.stringify(c) !== JSON.stringify(b)) {
         throw new Error(
           `${phase.name}: Laurel and the baseline disagree:\n${JSON.stringify(a)}\n${JSON.stringify(b)}`,
         );
@@ -313,24 +321,31 @@ async function main(): Promise<void> {
     }
 
     console.log(
-      `bench:read  ${CONCURRENCY} concurrent clients, ${SECONDS} s per phase, loopback HTTP keep-alive`,
+      `bench:read  ${CONCURRENCY} concurrent clients, ${SECONDS} s per phase, loopback HTTP keep-alive\n` +
+        `  "cached": Laurel as configured, answering profiles and leaderboards from its response cache ` +
+        `(READ_CACHE_MB=${config.readCacheBytes / 1024 / 1024}; nothing is indexed during the run, so nothing invalidates it)\n` +
+        `  "no cache": a second Laurel on the same database with READ_CACHE_MB=0 (every request queries PostgreSQL)`,
     );
     const row = (label: string, m: Measured) =>
       `  ${label.padEnd(9)} ${m.perSecond.toFixed(0).padStart(7)} req/s   p50 ${m.p50.toFixed(2).padStart(6)} ms   p99 ${m.p99.toFixed(2).padStart(6)} ms${m.errors ? `   ${m.errors} errors` : ''}`;
+    const ratio = (label: string, ours: Measured, bare: Measured) =>
+      `  ${label.padEnd(9)} ${(ours.perSecond / bare.perSecond).toFixed(2)}x throughput (target >= 0.67), p99 ${ours.p99.toFixed(2)} ms (target < 25)`;
     for (const phase of phases) {
-      const ours = await load(laurel.url, apiKeys, phase, 'laurel');
+      const cachedRun = await load(laurel.url, apiKeys, phase, 'laurel');
+      const uncachedRun = await load(uncached.url, apiKeys, phase, 'laurel');
       const bare = await load(baselineUrl, [], phase, 'baseline');
       console.log(`\n${phase.name}`);
-      console.log(row('laurel', ours));
+      console.log(row('cached', cachedRun));
+      console.log(row('no cache', uncachedRun));
       console.log(row('baseline', bare));
-      console.log(
-        `  ratio     ${(ours.perSecond / bare.perSecond).toFixed(2)}x throughput (target >= 0.67), p99 ${ours.p99.toFixed(2)} ms (target < 25)`,
-      );
+      console.log(ratio('cached', cachedRun, bare));
+      console.log(ratio('no cache', uncachedRun, bare));
     }
   } finally {
     await new Promise((resolve) => baseline.close(resolve));
     baseline.closeAllConnections();
     await laurel.stop();
+    await uncached.stop();
     await pool.end();
     await database.stop();
   }

@@ -81,6 +81,7 @@ const envSchema = z.object({
   WEBHOOK_DELIVERY_LEASE_SECONDS: positiveInt(30),
   INDEXER_POLL_INTERVAL_MS: positiveInt(1000),
   INDEXER_MAX_BLOCK_RANGE: positiveInt(2000),
+  READ_CACHE_MB: z.coerce.number().int().min(0).default(64),
 });
 
 export type LaurelRole = 'api' | 'worker' | 'indexer';
@@ -150,6 +151,8 @@ export interface Config {
     deliveryLeaseSeconds: number;
   };
   indexer: { pollIntervalMs: number; maxBlockRange: number };
+  /** Bytes of profiles and leaderboards kept in memory until their chain's index changes (0: none). */
+  readCacheBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -265,6 +268,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, cwd = proces
       deliveryLeaseSeconds: e.WEBHOOK_DELIVERY_LEASE_SECONDS,
     },
     indexer: { pollIntervalMs: e.INDEXER_POLL_INTERVAL_MS, maxBlockRange: e.INDEXER_MAX_BLOCK_RANGE },
+    readCacheBytes: e.READ_CACHE_MB * 1024 * 1024,
   };
 }
 

@@ -229,6 +229,8 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       );
     }
     onStop('indexer', () => indexer.stop());
+    // The API's cached profiles and leaderboards are dropped when any process changes the index.
+    if (config.roles.has('api')) await indexer.changes.listen();
 
     const services: Services = {
       config,

@@ -14,7 +14,9 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Pool, PoolClient } from 'pg';
 import type { Chain } from '../chain/registry';
 import type { Logger } from '../logger';
-import { writeIndexEvents } from './index-writer';
+import { notifyIndexChanged } from './index-changes';
+import { applyIndexWrites, prepareIndexWrites, writeIndexEvents, type PreparedWrites } from './index-writer';
+import { getLogs } from './logs-client';
 import {
   appEventTopics,
   checksum,
@@ -64,22 +66,13 @@ export interface ReceiptLogs {
   }[];
 }
 
-/** A log as eth_getLogs answers it (hex quantities). */
-export interface RawLog {
-  address: string;
-  topics: string[];
-  data: string;
-  blockNumber: string;
-  logIndex: string;
-  transactionHash: string;
-  blockTimestamp?: string;
-}
-
 interface FetchedRange {
   from: number;
   to: number;
   events: IndexEvent[];
   blockTimes: Map<number, number>;
+  /** The statements writing every event, prepared while the previous range was written. */
+  writes: PreparedWrites;
   fetchMs: number;
 }
 
@@ -173,9 +166,15 @@ function byChainOrder(a: ChainLog, b: ChainLog): number {
 
 /**
  * Ingests one receipt's logs for read-your-writes: idempotent with the indexer (a log of a block the
- * cursor already passed, or of a receipt already ingested, is not counted again).
+ * cursor already passed, or of a receipt already ingested, is not counted again). Returns the
+ * number of events written.
  */
-export async function ingestReceiptLogs(pool: Pool, chain: Chain, receipt: ReceiptLogs, startBlock = 0) {
+export async function ingestReceiptLogs(
+  pool: Pool,
+  chain: Chain,
+  receipt: ReceiptLogs,
+  startBlock = 0,
+): Promise<number> {
   const logs: ChainLog[] = receipt.logs.map((log) => ({
     address: log.address,
     topics: log.topics,
@@ -184,11 +183,11 @@ export async function ingestReceiptLogs(pool: Pool, chain: Chain, receipt: Recei
     logIndex: log.index,
     transactionHash: log.transactionHash,
   }));
-  if (logs.length === 0) return;
+  if (logs.length === 0) return 0;
   const known = await loadKnownContracts(pool, chain, [...new Set(logs.map((log) => checksum(log.address)))]);
   discoverContracts(logs, known);
   const events = decodeLogs(logs, known);
-  if (events.length === 0) return;
+  if (events.length === 0) return 0;
   const block = (await chain.provider.send('eth_getBlockByNumber', [hex(receipt.blockNumber), false])) as {
     timestamp: string;
   };
@@ -198,21 +197,19 @@ export async function ingestReceiptLogs(pool: Pool, chain: Chain, receipt: Recei
   const onLost = () => undefined;
   db.on('error', onLost);
   try {
-    await inTransaction(db, async () => {
+    return await inTransaction(db, async () => {
       const cursor = await lockCursor(db, chain.chainId, startBlock);
-      if (receipt.blockNumber <= cursor) return;
+      if (receipt.blockNumber <= cursor) return 0;
       const { rows } = await db.query<{ log_index: number }>(
         `INSERT INTO indexer_receipt_logs (chain_id, block_number, log_index)
          SELECT $1, $2, l FROM unnest($3::int[]) AS x(l) ON CONFLICT DO NOTHING RETURNING log_index`,
         [chain.chainId, receipt.blockNumber, events.map((event) => event.logIndex)],
       );
       const fresh = new Set(rows.map((row) => row.log_index));
-      await writeIndexEvents(
-        db,
-        chain.chainId,
-        events.filter((event) => fresh.has(event.logIndex)),
-        blockTimes,
-      );
+      const written = events.filter((event) => fresh.has(event.logIndex));
+      await writeIndexEvents(db, chain.chainId, written, blockTimes);
+      if (written.length > 0) await notifyIndexChanged(db, chain.chainId);
+      return written.length;
     });
   } finally {
     db.off('error', onLost);
@@ -396,7 +393,8 @@ export class ChainIndexer {
     const logs = [...factoryLogs, ...appLogs, ...tokenLogs].sort(byChainOrder);
     const events = decodeLogs(logs, known);
     const blockTimes = await blockTimesOf(chain, events, logs);
-    return { from, to, events, blockTimes, fetchMs: Math.round(performance.now() - started) };
+    const writes = prepareIndexWrites(chain.chainId, events, blockTimes);
+    return { from, to, events, blockTimes, writes, fetchMs: Math.round(performance.now() - started) };
   }
 
   /** Writes a fetched range and moves the cursor to its end, in one transaction; returns the events written. */
@@ -413,15 +411,21 @@ export class ChainIndexer {
         [chain.chainId, to],
       );
       const ingested = new Set(rows.map((row) => positionKey(Number(row.block_number), row.log_index)));
-      const fresh = ingested.size
-        ? events.filter((event) => !ingested.has(positionKey(event.blockNumber, event.logIndex)))
-        : events;
-      await writeIndexEvents(db, chain.chainId, fresh, blockTimes);
+      // Events already ingested from receipts are left out (rarely any: then prepared again).
+      const writes = ingested.size
+        ? prepareIndexWrites(
+            chain.chainId,
+            events.filter((event) => !ingested.has(positionKey(event.blockNumber, event.logIndex))),
+            blockTimes,
+          )
+        : range.writes;
+      await applyIndexWrites(db, writes);
+      if (writes.events > 0) await notifyIndexChanged(db, chain.chainId);
       await db.query(`UPDATE indexer_cursors SET block_number = $2, updated_at = now() WHERE chain_id = $1`, [
         chain.chainId,
         to,
       ]);
-      return fresh.length;
+      return writes.events;
     });
     const writeMs = Math.round(performance.now() - started);
     log.debug(
@@ -434,14 +438,12 @@ export class ChainIndexer {
   private async getLogs(addresses: string[], eventTopics: string[], from: number, to: number) {
     const logs: ChainLog[] = [];
     for (let i = 0; i < addresses.length; i += ADDRESSES_PER_GETLOGS) {
-      const raw = (await this.options.chain.provider.send('eth_getLogs', [
-        {
-          fromBlock: hex(from),
-          toBlock: hex(to),
-          address: addresses.slice(i, i + ADDRESSES_PER_GETLOGS),
-          topics: [eventTopics],
-        },
-      ])) as RawLog[];
+      const raw = await getLogs(this.options.chain, {
+        fromBlock: from,
+        toBlock: to,
+        address: addresses.slice(i, i + ADDRESSES_PER_GETLOGS),
+        topics: [eventTopics],
+      });
       for (const log of raw) {
         logs.push({
           address: log.address,

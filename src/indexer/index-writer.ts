@@ -48,13 +48,31 @@ function timeOf(blockTimes: BlockTimes, blockNumber: number): number {
   return time;
 }
 
-/** Applies `events` (in chain order) for `chainId` with `db`, which must be inside a transaction. */
-export async function writeIndexEvents(
-  db: ClientBase,
+/** One SQL statement with its parameters. */
+interface Statement {
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * The statements that write a list of events, computed without the database: the indexer prepares
+ * the next block range while the current one is being written.
+ */
+export interface PreparedWrites {
+  /** Events written (what the statements hold). */
+  events: number;
+  statements: Statement[];
+}
+
+/** The statements applying `events` (in chain order) for `chainId`. */
+export function prepareIndexWrites(
   chainId: number,
   events: readonly IndexEvent[],
   blockTimes: BlockTimes,
-): Promise<void> {
+): PreparedWrites {
+  // Contracts, tokens and operators first, each in chain order; then the bulk writes.
+  const statements: Statement[] = [];
+  const statement = (sql: string, params: unknown[]) => statements.push({ sql, params });
   const balances = new Sums<[string, string]>();
   const holdings = new Sums<[string, string]>();
   const dailyRewards = new Sums<[string, string, string]>();
@@ -65,12 +83,12 @@ export async function writeIndexEvents(
     switch (event.type) {
       case 'app': {
         const time = timeOf(blockTimes, event.blockNumber);
-        await db.query(
+        statement(
           `INSERT INTO indexed_apps (chain_id, address, owner, name, xp_token, block_number, created_at)
            VALUES ($1, $2, $3, $4, $5, $6, to_timestamp($7)) ON CONFLICT DO NOTHING`,
           [chainId, event.app, event.owner, event.name, event.xpToken, event.blockNumber, time],
         );
-        await db.query(
+        statement(
           `INSERT INTO indexed_tokens (chain_id, address, app_address, kind, name, symbol, decimals, block_number)
            VALUES ($1, $2, $3, 'xp', $4, 'XP', 18, $5) ON CONFLICT DO NOTHING`,
           [chainId, event.xpToken, event.app, event.name, event.blockNumber],
@@ -78,7 +96,7 @@ export async function writeIndexEvents(
         break;
       }
       case 'operator':
-        await db.query(
+        statement(
           event.added
             ? `INSERT INTO indexed_app_operators (chain_id, app_address, operator) VALUES ($1, $2, $3)
                ON CONFLICT DO NOTHING`
@@ -87,7 +105,7 @@ export async function writeIndexEvents(
         );
         break;
       case 'token':
-        await db.query(
+        statement(
           `INSERT INTO indexed_tokens (chain_id, address, app_address, kind, name, symbol, decimals, block_number)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
           [
@@ -103,7 +121,7 @@ export async function writeIndexEvents(
         );
         break;
       case 'badge':
-        await db.query(
+        statement(
           `INSERT INTO indexed_badges (chain_id, address, app_address, name, base_uri, block_number)
            VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
           [chainId, event.badge, event.app, event.name, event.baseUri, event.blockNumber],
@@ -146,7 +164,7 @@ export async function writeIndexEvents(
   }
 
   if (actions[0].length > 0) {
-    await db.query(
+    statement(
       `INSERT INTO completed_actions (chain_id, app_address, user_address, token_address, kind, action_name,
          amount, block_number, block_time, transaction_hash, log_index)
        SELECT $1, a, u, t, k::reward_kind, n, amt, b, to_timestamp(s), h, l
@@ -156,7 +174,7 @@ export async function writeIndexEvents(
     );
   }
   if (balances.size > 0) {
-    await db.query(
+    statement(
       `INSERT INTO token_balances AS current (chain_id, token_address, holder, balance)
        SELECT $1, t, h, v FROM unnest($2::varchar[], $3::varchar[], $4::numeric[]) AS x(t, h, v)
        ON CONFLICT (chain_id, token_address, holder) DO UPDATE SET balance = current.balance + EXCLUDED.balance`,
@@ -164,26 +182,55 @@ export async function writeIndexEvents(
     );
   }
   if (holdings.size > 0) {
-    await db.query(
-      `INSERT INTO badge_holdings AS current (chain_id, badge_address, holder, count)
-       SELECT $1, b, h, c FROM unnest($2::varchar[], $3::varchar[], $4::bigint[]) AS x(b, h, c)
-       ON CONFLICT (chain_id, badge_address, holder) DO UPDATE SET count = current.count + EXCLUDED.count`,
+    // Each badge's holder count follows the holdings that cross zero (one row per holder here, so
+    // a holding's count before is its count after minus the change).
+    statement(
+      `WITH changes AS (SELECT * FROM unnest($2::varchar[], $3::varchar[], $4::bigint[]) AS x(b, h, c)),
+       held AS (
+         INSERT INTO badge_holdings AS current (chain_id, badge_address, holder, count)
+         SELECT $1, b, h, c FROM changes
+         ON CONFLICT (chain_id, badge_address, holder) DO UPDATE SET count = current.count + EXCLUDED.count
+         RETURNING badge_address, holder, count),
+       moved AS (
+         SELECT held.badge_address,
+                sum(CASE WHEN held.count > 0 AND held.count - changes.c <= 0 THEN 1
+                         WHEN held.count <= 0 AND held.count - changes.c > 0 THEN -1 ELSE 0 END) AS delta
+         FROM held JOIN changes ON changes.b = held.badge_address AND changes.h = held.holder
+         GROUP BY held.badge_address)
+       UPDATE indexed_badges AS badge SET holders = badge.holders + moved.delta
+       FROM moved WHERE badge.chain_id = $1 AND badge.address = moved.badge_address AND moved.delta <> 0`,
       [chainId, ...holdings.columns(2)],
     );
   }
   if (dailyRewards.size > 0) {
-    await db.query(
+    statement(
       `INSERT INTO reward_daily_totals AS current (chain_id, token_address, day, user_address, amount)
        SELECT $1, t, d, u, v FROM unnest($2::varchar[], $3::date[], $4::varchar[], $5::numeric[]) AS x(t, d, u, v)
        ON CONFLICT (chain_id, token_address, day, user_address)
        DO UPDATE SET amount = current.amount + EXCLUDED.amount`,
       [chainId, ...dailyRewards.columns(3)],
     );
-    await db.query(
+    statement(
       `INSERT INTO reward_totals AS current (chain_id, token_address, user_address, amount)
        SELECT $1, t, u, v FROM unnest($2::varchar[], $3::varchar[], $4::numeric[]) AS x(t, u, v)
        ON CONFLICT (chain_id, token_address, user_address) DO UPDATE SET amount = current.amount + EXCLUDED.amount`,
       [chainId, ...totalRewards.columns(2)],
     );
   }
+  return { events: events.length, statements };
+}
+
+/** Runs prepared writes with `db`, which must be inside a transaction. */
+export async function applyIndexWrites(db: ClientBase, writes: PreparedWrites): Promise<void> {
+  for (const { sql, params } of writes.statements) await db.query(sql, params);
+}
+
+/** Applies `events` (in chain order) for `chainId` with `db`, which must be inside a transaction. */
+export async function writeIndexEvents(
+  db: ClientBase,
+  chainId: number,
+  events: readonly IndexEvent[],
+  blockTimes: BlockTimes,
+): Promise<void> {
+  await applyIndexWrites(db, prepareIndexWrites(chainId, events, blockTimes));
 }

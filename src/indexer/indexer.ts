@@ -9,6 +9,7 @@ import {
   type ChainIndexerStatus,
   type ReceiptLogs,
 } from './chain-indexer';
+import { IndexChanges } from './index-changes';
 
 export interface IndexerOptions {
   databaseUrl: string;
@@ -21,12 +22,15 @@ export interface IndexerOptions {
 export class Indexer {
   private readonly pool: Pool;
   private readonly indexers: ChainIndexer[];
+  /** Commits of index rows, this process's and (once `changes.listen()`) every other's. */
+  readonly changes: IndexChanges;
 
   constructor(private readonly options: IndexerOptions) {
     // One session per chain holds the chain's lock and writes its ranges; two more for receipts.
     this.pool = new Pool({ connectionString: options.databaseUrl, max: options.chains.length + 2 });
     this.pool.on('error', (error) => options.log.warn({ err: error }, 'indexer: idle connection lost'));
     this.indexers = options.chains.map((chain) => new ChainIndexer(this.chainOptions(chain)));
+    this.changes = new IndexChanges(options.databaseUrl, options.log);
   }
 
   private chainOptions(chain: Chain): ChainIndexerOptions {
@@ -39,7 +43,7 @@ export class Indexer {
   }
 
   async stop(): Promise<void> {
-    await Promise.all(this.indexers.map((indexer) => indexer.stop()));
+    await Promise.all([...this.indexers.map((indexer) => indexer.stop()), this.changes.stop()]);
     await this.pool.end();
   }
 
@@ -52,8 +56,13 @@ export class Indexer {
    * A failure is logged, not thrown: the transaction went through, and the indexer still reaches it.
    */
   async ingestReceipt(chain: Chain, receipt: ReceiptLogs): Promise<void> {
-    await ingestReceiptLogs(this.pool, chain, receipt, chain.startBlock ?? 0).catch((error: unknown) =>
-      this.options.log.warn({ chain: chain.name, err: error }, 'indexer: receipt not ingested'),
+    const written = await ingestReceiptLogs(this.pool, chain, receipt, chain.startBlock ?? 0).catch(
+      (error: unknown) => {
+        this.options.log.warn({ chain: chain.name, err: error }, 'indexer: receipt not ingested');
+        return 0;
+      },
     );
+    // Before the caller answers: this process's cached reads of the chain are already outdated.
+    if (written > 0) this.changes.changed(chain.chainId);
   }
 }

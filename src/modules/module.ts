@@ -21,8 +21,8 @@ export interface SharedDeps {
   /** The pool under `prisma`, for SQL spoken directly (the rate limiter). */
   pool: Pool;
   chains: ChainRegistry;
-  /** The index of contract events (read-your-writes ingestion of receipts). */
-  indexer: Pick<Indexer, 'ingestReceipt'>;
+  /** The index of contract events (read-your-writes ingestion of receipts, changes for read caches). */
+  indexer: Pick<Indexer, 'ingestReceipt' | 'changes'>;
   /** The one transaction builder (fee cache, nonce reservation) every write operation uses. */
   builder: TransactionBuilder;
   /** The one credit/point token lookup (cached). */

@@ -1,13 +1,16 @@
-import { Wallet } from 'ethers';
-import { appInterface } from '../../src/chain/contracts';
+import { Contract, Wallet, parseEther, type ContractTransactionResponse } from 'ethers';
+import { appInterface, encodeActionId } from '../../src/chain/contracts';
+import { ingestReceiptLogs } from '../../src/indexer/chain-indexer';
 import { Pool } from 'pg';
 import type { RequestContext } from '../../src/context';
 import { IndexDirectory } from '../../src/indexer/index-directory';
+import { IndexReadCache } from '../../src/indexer/index-read-cache';
 import { createLogger } from '../../src/logger';
 import { ProfileLoaders } from '../../src/modules/profile/profile.loader';
 import { ProfileService } from '../../src/modules/profile/profile.service';
 import { client, createApp, eventArg, issueApiKeys, type Client, type Unsigned } from '../helpers/flow';
 import { graphql, startTestLaurel, type TestLaurel } from '../helpers/laurel';
+import { waitUntil } from '../helpers/wait';
 
 /**
  * Profiles and leaderboards over the index, with every reward made through Laurel's builders and
@@ -297,6 +300,7 @@ describe('ProfileLoaders', () => {
       pool,
       chains: laurel.services.chains,
       directory: new IndexDirectory(pool),
+      cache: new IndexReadCache(laurel.services.indexer.changes, 0),
     });
     const batches: (readonly string[])[] = [];
     const profiles = service.profiles.bind(service);
@@ -318,5 +322,64 @@ describe('ProfileLoaders', () => {
     );
     expect(batches).toEqual([[alice, bob, carol]]);
     expect(loaded.map((entry) => entry.xp_balance)).toEqual(['6.5', '3', '7']);
+  });
+});
+
+describe('cached profiles and leaderboards', () => {
+  // Runs last: its rewards (day 10) come after every other test's.
+  const erin = Wallet.createRandom().address;
+  const dayTen = () => `app_id=${appId}&start=${T0 + 10 * DAY}&end=${T0 + 11 * DAY - 1}`;
+  let pool: Pool;
+  beforeAll(() => {
+    pool = new Pool({ connectionString: laurel.databaseUrl, max: 2 });
+    pool.on('error', () => undefined); // connections cut by the database drop at teardown
+  });
+  afterAll(async () => {
+    await pool?.end();
+  });
+
+  it('are answered again from memory until the index of their chain changes', async () => {
+    expect(laurel.services.indexer.changes.listening).toBe(true);
+    const before = await profile(`user_id=${erin}&app_id=${appId}`);
+    expect(before.body).toMatchObject({ xp_balance: '0', completed_actions: [] });
+    // Changed behind Laurel's back (no index commit reported): the cached answer stays.
+    await pool.query(
+      `INSERT INTO token_balances (chain_id, token_address, holder, balance)
+       SELECT chain_id, xp_token, $2, 10 FROM indexed_apps WHERE address = $1`,
+      [appId, erin],
+    );
+    expect((await profile(`user_id=${erin}&app_id=${appId}`)).body).toEqual(before.body);
+    await pool.query('DELETE FROM token_balances WHERE holder = $1', [erin]);
+  });
+
+  it('show a reward right after execute-and-wait answered it (read-your-writes)', async () => {
+    expect((await leaderboard(dayTen())).body).toEqual([]);
+    await profile(`user_id=${erin}&app_id=${appId}`);
+    await rewardXP(appId, erin, 2, 'late', T0 + 10 * DAY);
+    expect((await profile(`user_id=${erin}&app_id=${appId}`)).body).toMatchObject({
+      xp_balance: '2',
+      completed_actions: [{ name: 'late', xp_rewarded: '2', createdAt: String(T0 + 10 * DAY) }],
+    });
+    expect((await leaderboard(dayTen())).body).toEqual([{ user: erin, xp_rewarded: '2' }]);
+  });
+
+  it('show what another process committed to the index once its notification arrives', async () => {
+    const chain = laurel.services.chains.get('local');
+    await laurel.chain!.provider.send('evm_setNextBlockTimestamp', [T0 + 10 * DAY + 60]);
+    // Sent without Laurel, and ingested over a connection of "another process": only PostgreSQL's
+    // notification can tell this one.
+    const app = new Contract(appId, appInterface, owner);
+    const sent = (await app.rewardXP(
+      erin,
+      parseEther('4'),
+      encodeActionId('elsewhere'),
+    )) as ContractTransactionResponse;
+    const receipt = (await sent.wait())!;
+    expect(await ingestReceiptLogs(pool, chain, receipt)).toBe(1);
+    await waitUntil('the cached leaderboard to show the reward', async () => {
+      const { body } = await leaderboard(dayTen());
+      return JSON.stringify(body) === JSON.stringify([{ user: erin, xp_rewarded: '6' }]);
+    });
+    expect((await profile(`user_id=${erin}&app_id=${appId}`)).body).toMatchObject({ xp_balance: '6' });
   });
 });

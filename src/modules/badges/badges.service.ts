@@ -72,9 +72,7 @@ export class BadgesService {
     const chain = this.deps.chains.get(input.chain);
     await this.deps.apps.requireApp(chain, input.app_id);
     return this.deps.prisma.$queryRaw<BadgeListing[]>`
-      SELECT b.address AS id, b.name, NULLIF(b.base_uri, '') AS "metadataURI",
-             (SELECT count(*) FROM badge_holdings h
-              WHERE h.chain_id = b.chain_id AND h.badge_address = b.address AND h.count > 0)::int AS holders
+      SELECT b.address AS id, b.name, NULLIF(b.base_uri, '') AS "metadataURI", b.holders
       FROM indexed_badges b
       WHERE b.chain_id = ${chain.chainId} AND b.app_address = ${input.app_id}
       ORDER BY b.block_number, b.address`;

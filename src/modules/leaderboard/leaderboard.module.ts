@@ -9,7 +9,13 @@ export const leaderboardModule = defineModule({
   name: 'leaderboard',
   service: ({ pool, chains, serviceOf }) => {
     const profiles = serviceOf(profileModule);
-    return new LeaderboardService({ pool, chains, profiles, directory: profiles.directory });
+    return new LeaderboardService({
+      pool,
+      chains,
+      profiles,
+      directory: profiles.directory,
+      cache: profiles.cache,
+    });
   },
   resolver: LeaderboardResolver,
   routes: leaderboardRoutes,

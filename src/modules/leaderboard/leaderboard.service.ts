@@ -3,6 +3,7 @@ import { formatBaseUnits } from '../../chain/amounts';
 import type { Chain, ChainRegistry } from '../../chain/registry';
 import { ALL_XP_TOKEN } from '../../indexer/index-writer';
 import type { IndexDirectory } from '../../indexer/index-directory';
+import type { IndexReadCache } from '../../indexer/index-read-cache';
 import { planWindow } from './leaderboard-window';
 import type { LeaderboardInput } from './leaderboard.schema';
 import type { RequestContext } from '../../context';
@@ -27,6 +28,8 @@ export interface LeaderboardServiceDeps {
   chains: ChainRegistry;
   profiles: ProfileService;
   directory: IndexDirectory;
+  /** Answers kept until their chain's index changes (the profiles'). */
+  cache: IndexReadCache;
 }
 
 /** What a leaderboard sums: one token's rewards, or the XP of every app (ALL_XP_TOKEN). */
@@ -55,22 +58,29 @@ export class LeaderboardService {
     const token = await this.rankedToken(chain, input);
     const limit = input.page_size;
     const offset = (input.page - 1) * input.page_size;
-    const rows =
-      input.start === undefined && input.end === undefined
-        ? (
-            await this.deps.pool.query<{ user: string; total: string }>(
-              `SELECT user_address AS "user", amount::text AS total FROM reward_totals
-               WHERE chain_id = $1 AND token_address = $2
-               ORDER BY amount DESC, lower(user_address) LIMIT $3 OFFSET $4`,
-              [chain.chainId, token.address, limit, offset],
-            )
-          ).rows
-        : await this.windowed(chain, token, input.start, input.end, limit, offset);
     const scope = { chain, appId: input.app_id };
-    return rows.map((row) => {
-      const entry = { user: row.user, xp_rewarded: formatBaseUnits(BigInt(row.total), token.decimals) };
-      this.scopes.set(entry, scope);
-      return entry;
+    return this.deps.cache.read(chain.chainId, {
+      // The app too: it is the scope of the entries' profiles.
+      key: ['leaderboard', input.app_id, token.address, input.start, input.end, limit, offset].join('\n'),
+      load: async () => {
+        const rows =
+          input.start === undefined && input.end === undefined
+            ? (
+                await this.deps.pool.query<{ user: string; total: string }>(
+                  `SELECT user_address AS "user", amount::text AS total FROM reward_totals
+                   WHERE chain_id = $1 AND token_address = $2
+                   ORDER BY amount DESC, lower(user_address) LIMIT $3 OFFSET $4`,
+                  [chain.chainId, token.address, limit, offset],
+                )
+              ).rows
+            : await this.windowed(chain, token, input.start, input.end, limit, offset);
+        return rows.map((row) => {
+          const entry = { user: row.user, xp_rewarded: formatBaseUnits(BigInt(row.total), token.decimals) };
+          this.scopes.set(entry, scope);
+          return entry;
+        });
+      },
+      sizeOf: (entries) => 100 + entries.length * 100,
     });
   }
 

@@ -2,6 +2,7 @@ import { formatBaseUnits } from '../../chain/amounts';
 import type { Chain, ChainRegistry } from '../../chain/registry';
 import type { Pool } from 'pg';
 import type { IndexDirectory } from '../../indexer/index-directory';
+import type { IndexReadCache } from '../../indexer/index-read-cache';
 import { AppNotFoundError } from '../apps/apps.service';
 import type { ProfileInput } from './profile.schema';
 
@@ -46,6 +47,8 @@ export interface ProfileServiceDeps {
   pool: Pool;
   chains: ChainRegistry;
   directory: IndexDirectory;
+  /** Answers kept until their chain's index changes (shared with the leaderboard). */
+  cache: IndexReadCache;
 }
 
 /**
@@ -61,11 +64,20 @@ export class ProfileService {
     return this.deps.directory;
   }
 
+  /** The answers this service caches, shared with the leaderboard. */
+  get cache(): IndexReadCache {
+    return this.deps.cache;
+  }
+
   async profile(input: ProfileInput, caller: string): Promise<UserProfile> {
     const chain = this.deps.chains.get(input.chain);
     if (input.app_id) await this.requireApp(chain, input.app_id);
-    const [profile] = await this.profiles(chain, input.app_id, [input.user_id ?? caller]);
-    return profile;
+    const user = input.user_id ?? caller;
+    return this.deps.cache.read(chain.chainId, {
+      key: `profile\n${input.app_id ?? ''}\n${user}`,
+      load: async () => (await this.profiles(chain, input.app_id, [user]))[0],
+      sizeOf: profileSize,
+    });
   }
 
   /** The app's XP token; 404 `App not found` unless the index knows the app. */
@@ -108,6 +120,16 @@ export class ProfileService {
     const byUser = new Map(rows.map((row) => [row.user, row]));
     return users.map((user) => profileOf(user, byUser.get(user)!, appId !== undefined));
   }
+}
+
+/** Roughly the bytes of a profile's JSON: its lists dominate. */
+function profileSize(profile: UserProfile): number {
+  return (
+    200 +
+    profile.completed_actions.length * 80 +
+    profile.collected_badges.length * 160 +
+    (profile.credit_balances?.length ?? 0) * 240
+  );
 }
 
 interface ProfileRow {

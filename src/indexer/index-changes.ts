@@ -1,0 +1,97 @@
+/**
+ * Which chains' index rows changed: what read caches are invalidated by. Every transaction that
+ * writes index rows (a block range, an ingested receipt) also sends a PostgreSQL NOTIFY naming its
+ * chain, delivered to every listening process when (and only if) the transaction commits; the
+ * process that committed also reports it here synchronously, before it answers anything, so its own
+ * reads (execute-and-wait, then a profile) never see an older index.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import { Client, type ClientBase } from 'pg';
+import type { Logger } from '../logger';
+
+const CHANNEL = 'laurel_index_changes';
+const RECONNECT_DELAY_MS = 1_000;
+
+/** Inside a transaction that writes index rows of `chainId`: tells listeners once it commits. */
+export async function notifyIndexChanged(db: ClientBase, chainId: number): Promise<void> {
+  await db.query('SELECT pg_notify($1, $2)', [CHANNEL, String(chainId)]);
+}
+
+/** Told the chain whose index rows changed; `null`: any chain may have changed (changes were missed). */
+export type IndexChangeListener = (chainId: number | null) => void;
+
+export class IndexChanges {
+  private readonly listeners = new Set<IndexChangeListener>();
+  private client: Client | null = null;
+  private stopped = false;
+  private loop: Promise<void> | null = null;
+  private wake = new AbortController();
+  /** Whether commits of other processes are heard now (the LISTEN session is up). */
+  listening = false;
+
+  constructor(
+    private readonly databaseUrl: string,
+    private readonly log: Logger,
+  ) {}
+
+  subscribe(listener: IndexChangeListener): void {
+    this.listeners.add(listener);
+  }
+
+  /** Reports a commit of this process. */
+  changed(chainId: number | null): void {
+    for (const listener of this.listeners) listener(chainId);
+  }
+
+  /** Opens the LISTEN session (kept open, reopened when lost); resolves once it listens or failed once. */
+  async listen(): Promise<void> {
+    if (this.loop) return;
+    let firstAttempt!: () => void;
+    const attempted = new Promise<void>((resolve) => (firstAttempt = resolve));
+    this.loop = this.run(firstAttempt);
+    await attempted;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake.abort();
+    await this.client?.end().catch(() => undefined);
+    await this.loop;
+  }
+
+  private async run(attempted: () => void): Promise<void> {
+    while (!this.stopped) {
+      const client = new Client({ connectionString: this.databaseUrl });
+      const lost = new Promise<void>((resolve) => {
+        client.on('error', (error) => {
+          if (!this.stopped) this.log.warn({ err: error }, 'index changes: connection lost');
+          resolve();
+        });
+        client.on('end', () => resolve());
+      });
+      client.on('notification', (message) => {
+        const chainId = Number(message.payload);
+        this.changed(Number.isInteger(chainId) ? chainId : null);
+      });
+      try {
+        await client.connect();
+        await client.query(`LISTEN ${CHANNEL}`);
+        this.client = client;
+        this.listening = true;
+        // Whatever committed while nobody listened is unknown: everything cached may be stale.
+        this.changed(null);
+        attempted();
+        await lost;
+      } catch (error) {
+        if (!this.stopped) this.log.warn({ err: error }, 'index changes: cannot listen; retrying');
+      } finally {
+        this.listening = false;
+        this.client = null;
+        this.changed(null);
+        attempted();
+        await client.end().catch(() => undefined);
+      }
+      await delay(RECONNECT_DELAY_MS, undefined, { signal: this.wake.signal }).catch(() => undefined);
+    }
+  }
+}

@@ -1,0 +1,88 @@
+import { IndexChanges } from '../../src/indexer/index-changes';
+import { IndexReadCache } from '../../src/indexer/index-read-cache';
+import { createLogger } from '../../src/logger';
+
+/**
+ * The cache's rules on their own: what is answered again, what a change of the index drops. The
+ * change feed is the real one, told of commits as the indexer tells it (`changed`); its LISTEN
+ * session is not opened here, so `listening` is set as that session sets it.
+ */
+function setup(maxBytes = 1024 * 1024) {
+  const changes = new IndexChanges('postgresql://unused.invalid/laurel', createLogger('silent'));
+  changes.listening = true;
+  const cache = new IndexReadCache(changes, maxBytes);
+  let loads = 0;
+  const read = (chainId: number, key: string) =>
+    cache.read(chainId, {
+      key,
+      load: async () => {
+        loads += 1;
+        return { key, load: loads };
+      },
+      sizeOf: () => 100,
+    });
+  return { changes, cache, read, loads: () => loads };
+}
+
+describe('IndexReadCache', () => {
+  it('answers a read again until the index of its chain changes', async () => {
+    const { changes, read, loads } = setup();
+    const first = await read(1, 'a');
+    expect(await read(1, 'a')).toBe(first);
+    expect(loads()).toBe(1);
+    changes.changed(2); // another chain
+    expect(await read(1, 'a')).toBe(first);
+    changes.changed(1);
+    expect(await read(1, 'a')).toEqual({ key: 'a', load: 2 });
+    changes.changed(null); // changes of every chain may have been missed
+    expect(await read(1, 'a')).toEqual({ key: 'a', load: 3 });
+  });
+
+  it('shares one load among identical reads arriving together', async () => {
+    const { read, loads } = setup();
+    const answers = await Promise.all([read(1, 'a'), read(1, 'a'), read(1, 'b')]);
+    expect(answers[0]).toBe(answers[1]);
+    expect(loads()).toBe(2);
+  });
+
+  it('never serves an answer whose query raced a change of the index', async () => {
+    const { changes, cache } = setup();
+    let release!: () => void;
+    const racing = cache.read(1, {
+      key: 'a',
+      load: () => new Promise<string>((resolve) => (release = () => resolve('before the commit'))),
+      sizeOf: () => 10,
+    });
+    changes.changed(1); // committed while the query ran
+    release();
+    expect(await racing).toBe('before the commit');
+    const after = await cache.read(1, { key: 'a', load: async () => 'after', sizeOf: () => 10 });
+    expect(after).toBe('after');
+  });
+
+  it('caches nothing while other processes cannot be heard, or with no memory given', async () => {
+    const silent = setup();
+    silent.changes.listening = false;
+    await silent.read(1, 'a');
+    await silent.read(1, 'a');
+    expect(silent.loads()).toBe(2);
+
+    const off = setup(0);
+    await off.read(1, 'a');
+    await off.read(1, 'a');
+    expect(off.loads()).toBe(2);
+  });
+
+  it('keeps within its memory, least recently used out first', async () => {
+    const { read, loads } = setup(250); // room for two answers of 100
+    await read(1, 'a');
+    await read(1, 'b');
+    await read(1, 'a');
+    await read(1, 'c'); // evicts b
+    expect(loads()).toBe(3);
+    await read(1, 'a');
+    expect(loads()).toBe(3);
+    await read(1, 'b');
+    expect(loads()).toBe(4);
+  });
+});
