@@ -31,6 +31,7 @@ import { createLogger } from '../src/logger';
 import { startLaurel } from '../src/server';
 import { createServerCertificate } from './lib/tls-certificates';
 import { envInt } from './lib/env';
+import { processTreeCpuSeconds } from './lib/process-cpu';
 
 const EMPTY_TASK = 'bench__empty';
 const root = process.cwd();
@@ -116,24 +117,63 @@ async function stopChildren(children: ChildProcess[]): Promise<void> {
   );
 }
 
-/**
- * Seconds from the commit of `enqueue()` (which makes all its jobs visible at once) until
- * `remaining()` reaches 0 (polled every 20 ms).
- */
-async function timeUntilDone(
-  enqueue: () => Promise<void>,
-  remaining: () => Promise<number>,
-): Promise<number> {
-  await enqueue();
-  const began = process.hrtime.bigint();
-  while ((await remaining()) > 0) await new Promise((resolve) => setTimeout(resolve, 20));
-  return Number(process.hrtime.bigint() - began) / 1e9;
+/** The processes whose CPU a phase reports: PostgreSQL (all its backends), the workers, the receiver. */
+interface Measured {
+  postgres: number;
+  workers: number[];
+  receiver: number;
 }
 
-async function emptyJobsPhase(prisma: PrismaClient, databaseUrl: string, processes: number): Promise<number> {
+/** A phase's rate and the CPU milliseconds each kind of process spent per job. */
+interface PhaseResult {
+  perSecond: number;
+  cpuMsPerJob: { postgres: number; workers: number; receiver: number } | undefined;
+}
+
+function cpuReading(measured: Measured) {
+  const [postgres, workers, receiver] = [[measured.postgres], measured.workers, [measured.receiver]].map(
+    processTreeCpuSeconds,
+  );
+  return postgres === undefined ? undefined : { postgres, workers: workers!, receiver: receiver! };
+}
+
+/**
+ * Jobs per second from the commit of `enqueue()` (which makes all its jobs visible at once) until
+ * `remaining()` reaches 0 (polled every 20 ms), and the CPU each process spent meanwhile.
+ */
+async function timeUntilDone(
+  measured: Measured,
+  enqueue: () => Promise<void>,
+  remaining: () => Promise<number>,
+): Promise<PhaseResult> {
+  await enqueue();
+  const began = process.hrtime.bigint();
+  const cpuBefore = cpuReading(measured);
+  while ((await remaining()) > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  const seconds = Number(process.hrtime.bigint() - began) / 1e9;
+  const cpuAfter = cpuReading(measured);
+  const perJob = (key: 'postgres' | 'workers' | 'receiver') =>
+    ((cpuAfter![key] - cpuBefore![key]) * 1000) / jobs;
+  return {
+    perSecond: jobs / seconds,
+    cpuMsPerJob: cpuAfter && {
+      postgres: perJob('postgres'),
+      workers: perJob('workers'),
+      receiver: perJob('receiver'),
+    },
+  };
+}
+
+async function emptyJobsPhase(
+  prisma: PrismaClient,
+  databaseUrl: string,
+  processes: number,
+  pids: Omit<Measured, 'workers'>,
+): Promise<PhaseResult> {
   const workers = await startWorkers('empty', processes, { DATABASE_URL: databaseUrl });
   try {
-    const seconds = await timeUntilDone(
+    return await timeUntilDone(
+      { ...pids, workers: workers.map((worker) => worker.pid!) },
       async () => {
         await prisma.$executeRaw`SELECT graphile_worker.add_jobs(array_agg((${EMPTY_TASK}, '{}'::json,
           null, null, null, null, null, null)::graphile_worker.job_spec)) FROM generate_series(1, ${jobs}::int)`;
@@ -144,7 +184,6 @@ async function emptyJobsPhase(prisma: PrismaClient, databaseUrl: string, process
         return Number(row!.n);
       },
     );
-    return jobs / seconds;
   } finally {
     await stopChildren(workers);
   }
@@ -155,11 +194,13 @@ async function deliveriesPhase(
   env: NodeJS.ProcessEnv,
   accountAddress: string,
   processes: number,
-): Promise<number> {
+  pids: Omit<Measured, 'workers'>,
+): Promise<PhaseResult> {
   const workers = await startWorkers('webhooks', processes, env);
   try {
     const before = await prisma.webhookDelivery.count({ where: { status: 'succeeded' } });
-    const seconds = await timeUntilDone(
+    const result = await timeUntilDone(
+      { ...pids, workers: workers.map((worker) => worker.pid!) },
       async () => {
         // All events in one transaction: every delivery job becomes visible at the same instant.
         await prisma.$transaction(
@@ -175,7 +216,7 @@ async function deliveriesPhase(
     );
     const failed = await prisma.webhookLog.count({ where: { successful: false } });
     if (failed) throw new Error(`${failed} delivery attempts failed`);
-    return jobs / seconds;
+    return result;
   } finally {
     await stopChildren(workers);
   }
@@ -216,13 +257,22 @@ async function main(): Promise<void> {
     console.log(
       `webhook deliveries vs empty graphile-worker jobs: ${jobs} per phase, concurrency ${concurrency} per process`,
     );
+    const pids = { postgres: postgres.pid, receiver: receiver.child.pid! };
+    const cpuLine = ({ cpuMsPerJob: cpu }: PhaseResult) =>
+      cpu &&
+      `postgres ${cpu.postgres.toFixed(2)}, workers ${cpu.workers.toFixed(2)}, receiver ${cpu.receiver.toFixed(2)}`;
     for (const processes of [1, 2]) {
-      const empty = await emptyJobsPhase(prisma, postgres.databaseUrl, processes);
-      const deliveries = await deliveriesPhase(prisma, env, accountAddress, processes);
+      const empty = await emptyJobsPhase(prisma, postgres.databaseUrl, processes, pids);
+      const deliveries = await deliveriesPhase(prisma, env, accountAddress, processes, pids);
       console.log(
-        `  ${processes} worker process${processes > 1 ? 'es' : ''}:  empty jobs ${empty.toFixed(0)}/s   ` +
-          `deliveries ${deliveries.toFixed(0)}/s   ratio ${(deliveries / empty).toFixed(2)} (target >= 0.50)`,
+        `  ${processes} worker process${processes > 1 ? 'es' : ''}:  empty jobs ${empty.perSecond.toFixed(0)}/s   ` +
+          `deliveries ${deliveries.perSecond.toFixed(0)}/s   ` +
+          `ratio ${(deliveries.perSecond / empty.perSecond).toFixed(2)} (target >= 0.50)`,
       );
+      if (empty.cpuMsPerJob) {
+        console.log(`      CPU ms per empty job: ${cpuLine(empty)}`);
+        console.log(`      CPU ms per delivery:  ${cpuLine(deliveries)}`);
+      }
     }
   } finally {
     await prisma.$disconnect();
