@@ -299,6 +299,36 @@ describe('the HTTPS client', () => {
     }
   });
 
+  it('reuses its TLS connection for calls one after another', async () => {
+    const client = await WebhookHttpClient.create({ allowPrivateNetworks: true, userAgent });
+    try {
+      const path = newPath();
+      const before = receiver.connections;
+      for (let call = 0; call < 10; call++) {
+        expect(await client.post(receiver.url(path), '{}', {})).toMatchObject({ successful: true });
+      }
+      expect(receiver.connections - before).toBe(1);
+    } finally {
+      client.destroy();
+    }
+  });
+
+  it('fails a call whose body is still arriving when its deadline passes', async () => {
+    const client = await WebhookHttpClient.create({ allowPrivateNetworks: true, userAgent, timeoutMs: 300 });
+    try {
+      const path = newPath();
+      receiver.route(
+        path,
+        (_c, r) => void r.writeHead(200, { 'content-type': 'application/json' }).write('{'),
+      );
+      const result = await client.post(receiver.url(path), '{}', {});
+      expect(result).toMatchObject({ successful: false, errorMessage: 'timeout: no answer within 300 ms' });
+      expect(result.durationMs).toBeLessThan(3000);
+    } finally {
+      client.destroy();
+    }
+  });
+
   it('keeps only the start of a large response body', async () => {
     const client = await WebhookHttpClient.create({ allowPrivateNetworks: true, userAgent });
     try {
