@@ -24,6 +24,7 @@ import { reconcileAllChains, reconcileChain } from './modules/transactions/trans
 import { jobs } from './jobs/jobs';
 import { enqueueJob } from './jobs/queue';
 import { WebhookDeliverer } from './jobs/webhooks/webhook-deliverer';
+import { WebhookDeliveryStore } from './jobs/webhooks/webhook-delivery-store';
 import { WebhookHttpClient } from './jobs/webhooks/webhook-http-client';
 import {
   resolveWebhookEncryptionKey,
@@ -186,7 +187,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     const secrets = new WebhookSecrets(prisma, new WebhookSecretBox(encryption.key));
     const deliverer = new WebhookDeliverer({
       prisma,
-      pool,
+      store: new WebhookDeliveryStore(pool),
       secrets,
       client: webhookClient,
       config: config.webhooks,
