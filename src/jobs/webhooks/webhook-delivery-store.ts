@@ -116,13 +116,17 @@ const RECORD_AND_LOAD_SQL = `
     SELECT set_config('synchronous_commit', CASE WHEN bool_and(kind = 'scheduled') THEN 'off' ELSE 'on' END, true)
     FROM attempt
   ), loaded AS (
+    -- Each row looked up by its key (LATERAL ... LIMIT 1 keeps these nested index lookups): the
+    -- plan is kept for any number of deliveries, and must not turn into scans of whole tables.
     SELECT d.id::text AS "deliveryId", d.status::text AS status, d.attempts, w.disabled, w.url,
            w.account_address AS "accountAddress", e.event, e.idempotency_key AS "idempotencyKey", e.payload,
            s.secret_encrypted AS "secretEncrypted"
     FROM webhook_deliveries d
-    JOIN webhooks w ON w.id = d.webhook_id
-    JOIN webhook_events e ON e.id = d.event_id
-    LEFT JOIN webhook_secrets s ON s.account_address = w.account_address
+    CROSS JOIN LATERAL (SELECT * FROM webhooks WHERE webhooks.id = d.webhook_id LIMIT 1) w
+    CROSS JOIN LATERAL (SELECT * FROM webhook_events WHERE webhook_events.id = d.event_id LIMIT 1) e
+    LEFT JOIN LATERAL (
+      SELECT secret_encrypted FROM webhook_secrets WHERE webhook_secrets.account_address = w.account_address LIMIT 1
+    ) s ON true
     WHERE d.id = ANY(ARRAY(SELECT value::bigint FROM json_array_elements_text($1::json)))
   )
   -- One row, whatever was asked; the SELECT-only parts run because they are referenced here.
