@@ -35,7 +35,7 @@ import { emitWebhookEvent } from '../src/jobs/webhooks/webhook-events';
 import { createLogger } from '../src/logger';
 import { workerRunOptions } from '../src/jobs/worker';
 import { startLaurel } from '../src/server';
-import { createServerCertificate } from './lib/tls-certificates';
+import { createServerCertificate } from '../src/jobs/webhooks/certificates';
 import { envInt } from './lib/env';
 import { processTreeCpuSeconds } from './lib/process-cpu';
 

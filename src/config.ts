@@ -76,7 +76,7 @@ const envSchema = z.object({
     .regex(/^[A-Za-z0-9-]{1,64}$/, 'must be an HTTP header name')
     .default('x-laurel-signature')
     .transform((name) => name.toLowerCase()),
-  WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.enum(['true', 'false']).default('false'),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.enum(['true', 'false', 'auto']).default('auto'),
   WEBHOOK_RETRY_BASE_MS: positiveInt(60_000),
   WEBHOOK_DELIVERY_LEASE_SECONDS: positiveInt(30),
   INDEXER_POLL_INTERVAL_MS: positiveInt(1000),
@@ -139,6 +139,11 @@ export interface Config {
     signatureHeader: string;
     /** Allow calls to loopback, private, link-local, ... addresses (tests, local development). */
     allowPrivateNetworks: boolean;
+    /**
+     * Trust the development CA of the data folder for webhook calls (a development setup only), so
+     * that a receiver on this machine (`npm run demo`) can be verified.
+     */
+    trustDevelopmentCa: boolean;
     /** First retry delay; each further retry waits four times longer (with jitter). */
     retryBaseMs: number;
     /** A delivery job locked longer than this is taken to have lost its worker, and is run again. */
@@ -211,6 +216,8 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, cwd = proces
   if (e.LOCAL_CHAIN === 'on' && chains.some((chain) => chain.name === 'local')) {
     throw new ConfigError('CHAINS: the name "local" is reserved for the embedded chain (LOCAL_CHAIN=on)');
   }
+  // Laurel on its own local chain and nothing else: a developer's machine, not a deployment.
+  const developmentSetup = chains.length === 0 && (e.LOCAL_CHAIN === 'on' || e.LOCAL_CHAIN === 'auto');
   return {
     port: e.PORT,
     host: e.HOST,
@@ -249,7 +256,11 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, cwd = proces
     webhooks: {
       secretEncryptionKey: e.WEBHOOK_SECRET_ENCRYPTION_KEY,
       signatureHeader: e.WEBHOOK_SIGNATURE_HEADER,
-      allowPrivateNetworks: e.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'true',
+      allowPrivateNetworks:
+        e.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'auto'
+          ? developmentSetup
+          : e.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'true',
+      trustDevelopmentCa: developmentSetup,
       retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
       deliveryLeaseSeconds: e.WEBHOOK_DELIVERY_LEASE_SECONDS,
     },

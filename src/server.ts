@@ -24,6 +24,7 @@ import { reconcileAllChains, reconcileChain } from './modules/transactions/trans
 import { jobs } from './jobs/jobs';
 import { enqueueJob } from './jobs/queue';
 import { WebhookDeliverer } from './jobs/webhooks/webhook-deliverer';
+import { developmentCaFiles, ensureDevelopmentCa } from './jobs/webhooks/certificates';
 import { WebhookDeliveryStore } from './jobs/webhooks/webhook-delivery-store';
 import { WebhookHttpClient } from './jobs/webhooks/webhook-http-client';
 import {
@@ -179,9 +180,21 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     if (encryption.source === 'generated') {
       progress(`webhooks    generated the secret encryption key in ${config.dataDir}`);
     }
+    const developmentCa = config.webhooks.trustDevelopmentCa
+      ? await ensureDevelopmentCa(config.dataDir)
+      : null;
+    if (developmentCa) {
+      const folder = path.dirname(developmentCaFiles(config.dataDir).cert);
+      const privateAddresses = config.webhooks.allowPrivateNetworks ? 'private addresses allowed, ' : '';
+      progress(
+        `webhooks    development setup: ${privateAddresses}development CA in ${folder} trusted` +
+          (developmentCa.created ? ' (created)' : ''),
+      );
+    }
     const webhookClient = await WebhookHttpClient.create({
       allowPrivateNetworks: config.webhooks.allowPrivateNetworks,
       userAgent: `Laurel-Webhooks/${LAUREL_VERSION}`,
+      extraCaCertificates: developmentCa ? [developmentCa.pair.cert] : [],
     });
     onStop('webhook client', async () => webhookClient.destroy());
     const secrets = new WebhookSecrets(prisma, new WebhookSecretBox(encryption.key));

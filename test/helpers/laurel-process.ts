@@ -13,7 +13,7 @@ const root = path.resolve(__dirname, '../..');
 export function buildService(): void {
   execFileSync(
     process.execPath,
-    [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+    [path.join(root, 'node_modules/typescript/bin/tsc'), '-b', 'tsconfig.build.json'],
     {
       cwd: root,
     },

@@ -268,10 +268,11 @@ describe('apps', () => {
         badge_name: 'Gold',
       });
       expect(create.status).toBe(404);
-      expect(create.body).toEqual({ status: 'failed', error: 'App not found' });
+      const notFound = { status: 'failed', error: 'App not found', app_id: unknown, chain: 'local' };
+      expect(create.body).toEqual(notFound);
       const list = await asOwner.get(`/badges?chain=local&app_id=${unknown}`);
       expect(list.status).toBe(404);
-      expect(list.body).toEqual({ status: 'failed', error: 'App not found' });
+      expect(list.body).toEqual(notFound);
       // The factory itself is a contract but not an app.
       const factory = await asOwner.get(`/badges?chain=local&app_id=${laurel.chain!.factory}`);
       expect(factory.status).toBe(404);
@@ -281,7 +282,7 @@ describe('apps', () => {
       });
       expect(gql.body.errors![0]).toMatchObject({
         message: 'App not found',
-        extensions: { code: 'APP_NOT_FOUND' },
+        extensions: { code: 'APP_NOT_FOUND', app_id: unknown, chain: 'local' },
       });
     });
 

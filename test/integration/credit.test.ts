@@ -160,7 +160,7 @@ describe('POST /credit/new', () => {
     expect(result.status).toBe(404);
     expect(result.body).toEqual({
       success: false,
-      error: { code: 'app_not_found', message: 'App not found' },
+      error: { code: 'app_not_found', message: 'App not found', app_id: owner.address, chain: 'local' },
     });
   });
 
@@ -224,7 +224,10 @@ describe('GET /credit/tokens', () => {
     const unknown = await api.get(`/credit/tokens?chain=local&app_id=${owner.address}`);
     expect(unknown).toMatchObject({
       status: 404,
-      body: { success: false, error: { code: 'app_not_found', message: 'App not found' } },
+      body: {
+        success: false,
+        error: { code: 'app_not_found', message: 'App not found', app_id: owner.address, chain: 'local' },
+      },
     });
     const invalid = await api.get('/credit/tokens?chain=local&app_id=0x12');
     expect(invalid.status).toBe(400);

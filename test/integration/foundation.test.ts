@@ -36,11 +36,20 @@ describe('HTTP foundation', () => {
     const page = await fetch(`${laurel.url}/graphql`, { headers: { accept: 'text/html' } });
     expect(page.status).toBe(200);
     const html = await page.text();
-    expect(html).toContain('GraphQLPlayground.init');
+    expect(html).toContain('GraphiQL.createFetcher');
     expect(html).not.toMatch(/https?:\/\/(?!localhost)/);
-    const script = await fetch(`${laurel.url}/graphql/assets/static/js/middleware.js`);
-    expect(script.status).toBe(200);
-    expect((await script.text()).length).toBeGreaterThan(100_000);
+    const assets = [...html.matchAll(/(?:src|href)="(\/[^"]+)"/g)].map((match) => match[1]);
+    expect(assets).toEqual([
+      '/graphql/assets/graphiql.css',
+      '/graphql/assets/react.js',
+      '/graphql/assets/react-dom.js',
+      '/graphql/assets/graphiql.js',
+    ]);
+    for (const asset of assets) {
+      const answer = await fetch(`${laurel.url}${asset}`);
+      expect(answer.status).toBe(200);
+      expect((await answer.text()).length).toBeGreaterThan(1_000);
+    }
   });
 
   it('answers unknown routes with 404 JSON', async () => {

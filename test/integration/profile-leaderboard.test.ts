@@ -156,8 +156,14 @@ describe('GET /v1/profile', () => {
     expect(invalid.status).toBe(400);
     const issues = (invalid.body.error as { issues: { path: unknown[] }[] }).issues;
     expect(issues.map((issue) => issue.path)).toEqual([['chain'], ['user_id']]);
-    const unknown = await profile(`app_id=${Wallet.createRandom().address}`);
-    expect(unknown).toMatchObject({ status: 404, body: { status: 'failed', error: 'App not found' } });
+    const unknownApp = Wallet.createRandom().address;
+    const unknown = await profile(`app_id=${unknownApp}`);
+    expect(unknown).toEqual(
+      expect.objectContaining({
+        status: 404,
+        body: { status: 'failed', error: 'App not found', app_id: unknownApp, chain: 'local' },
+      }),
+    );
   });
 });
 

@@ -87,6 +87,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await laurel?.stop();
 });
+/** An address that is no app of the local factory (404 bodies name it, checksummed, with the chain). */
+const unknownApp = Wallet.createRandom().address;
 
 describe('POST /reward/XP', () => {
   it('builds App.rewardXP from the caller; executed, it mints exact XP (18 decimals)', async () => {
@@ -308,13 +310,18 @@ describe('POST /reward/XP', () => {
   it('answers an unknown app with 404 Shape A', async () => {
     const result = await api.post('/reward/XP', {
       chain: 'local',
-      app_id: Wallet.createRandom().address,
+      app_id: unknownApp,
       action_id: 'a',
       receiver,
       amount: 1,
     });
     expect(result.status).toBe(404);
-    expect(result.body).toEqual({ status: 'failed', error: 'App not found' });
+    expect(result.body).toEqual({
+      status: 'failed',
+      error: 'App not found',
+      app_id: unknownApp,
+      chain: 'local',
+    });
   });
 });
 
@@ -399,12 +406,17 @@ describe('POST /reward/badge', () => {
     expect(byId.body).toEqual({ status: 'failed', error: 'No badge found with this id in this app' });
     const app = await api.post('/reward/badge', {
       ...base(),
-      app_id: Wallet.createRandom().address,
+      app_id: unknownApp,
       badge_name: 'Gold',
       amount: 1,
     });
     expect(app.status).toBe(404);
-    expect(app.body).toEqual({ status: 'failed', error: 'App not found' });
+    expect(app.body).toEqual({
+      status: 'failed',
+      error: 'App not found',
+      app_id: unknownApp,
+      chain: 'local',
+    });
   });
 
   it('validates in the zod-result shape', async () => {
@@ -630,11 +642,14 @@ describe('POST /reward/credit', () => {
     });
     const app = await api.post('/reward/credit', {
       ...base(),
-      app_id: Wallet.createRandom().address,
+      app_id: unknownApp,
       amount: 1,
     });
     expect(app.status).toBe(404);
-    expect(app.body).toEqual({ success: false, error: { code: 'app_not_found', message: 'App not found' } });
+    expect(app.body).toEqual({
+      success: false,
+      error: { code: 'app_not_found', message: 'App not found', app_id: unknownApp, chain: 'local' },
+    });
   });
 });
 

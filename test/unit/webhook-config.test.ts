@@ -1,13 +1,35 @@
 import { loadConfig } from '../../src/config';
 
 describe('webhook configuration', () => {
-  it('has safe defaults', () => {
-    expect(loadConfig({}).webhooks).toEqual({
+  const chains = JSON.stringify([
+    {
+      name: 'mainnet',
+      chainId: 1,
+      rpcUrl: 'https://rpc.example',
+      explorerUrl: 'https://explorer.example',
+      factoryAddress: '0x' + '1'.repeat(40),
+    },
+  ]);
+
+  it('has safe defaults wherever a chain is configured', () => {
+    const safe = {
       secretEncryptionKey: undefined,
       signatureHeader: 'x-laurel-signature',
       allowPrivateNetworks: false,
+      trustDevelopmentCa: false,
       retryBaseMs: 60_000,
       deliveryLeaseSeconds: 30,
+    };
+    expect(loadConfig({ CHAINS: chains }).webhooks).toEqual(safe);
+    expect(loadConfig({ CHAINS: chains, LOCAL_CHAIN: 'on' }).webhooks).toEqual(safe);
+    expect(loadConfig({ LOCAL_CHAIN: 'off' }).webhooks).toEqual(safe);
+  });
+
+  it('on a development setup (only the local chain) allows private addresses and trusts the development CA', () => {
+    expect(loadConfig({}).webhooks).toMatchObject({ allowPrivateNetworks: true, trustDevelopmentCa: true });
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false' }).webhooks).toMatchObject({
+      allowPrivateNetworks: false,
+      trustDevelopmentCa: true,
     });
   });
 
@@ -20,11 +42,13 @@ describe('webhook configuration', () => {
         WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
         WEBHOOK_RETRY_BASE_MS: '50',
         WEBHOOK_DELIVERY_LEASE_SECONDS: '5',
+        CHAINS: chains,
       }).webhooks,
     ).toEqual({
       secretEncryptionKey: key,
       signatureHeader: 'x-other-signature',
       allowPrivateNetworks: true,
+      trustDevelopmentCa: false,
       retryBaseMs: 50,
       deliveryLeaseSeconds: 5,
     });

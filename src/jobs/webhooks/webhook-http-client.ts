@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import type { ClientRequest, IncomingMessage } from 'node:http';
+import tls from 'node:tls';
 
 /** The interface's limits on one webhook call. */
 export const WEBHOOK_CALL_TIMEOUT_MS = 5000;
@@ -28,6 +30,21 @@ export interface WebhookHttpClientOptions {
   allowedAddresses?: string[];
   userAgent: string;
   timeoutMs?: number;
+  /** CA certificates (PEM) trusted besides Node's own store and NODE_EXTRA_CA_CERTS. */
+  extraCaCertificates?: string[];
+}
+
+/**
+ * Node's trust store plus `extra`. Giving a TLS `ca` replaces the default store, which includes
+ * the NODE_EXTRA_CA_CERTS file, so both are stated again.
+ */
+function trustedCertificates(extra: string[]): string[] {
+  const fromEnvironment = process.env.NODE_EXTRA_CA_CERTS;
+  return [
+    ...tls.rootCertificates,
+    ...(fromEnvironment ? [readFileSync(fromEnvironment, 'utf8')] : []),
+    ...extra,
+  ];
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -110,6 +127,7 @@ export class WebhookHttpClient {
     const { RequestFilteringHttpsAgent } = await import('request-filtering-agent');
     const agent = new RequestFilteringHttpsAgent({
       keepAlive: true,
+      ...(options.extraCaCertificates?.length && { ca: trustedCertificates(options.extraCaCertificates) }),
       allowPrivateIPAddress: options.allowPrivateNetworks,
       allowIPAddressList: options.allowedAddresses ?? [],
     });

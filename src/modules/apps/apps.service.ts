@@ -9,10 +9,13 @@ import { viewCall } from '../../chain/view-call';
 import { NotFoundError } from '../../errors';
 import type { CreateAppInput, ListAppsInput } from './apps.schema';
 
-/** 404 `app_not_found`: the address is not an app of the chain's AppFactory. */
+/**
+ * 404 `app_not_found`: the address is not an app of the chain's AppFactory. The message is the
+ * documented one; the body also names the app and the chain that were asked (extra fields).
+ */
 export class AppNotFoundError extends NotFoundError {
-  constructor() {
-    super('app_not_found', 'App not found');
+  constructor(chain: Chain, appId: string) {
+    super('app_not_found', 'App not found', { app_id: getAddress(appId), chain: chain.name });
   }
 }
 
@@ -89,7 +92,7 @@ export class AppsService {
     const isApp = await this.deps.chains.call(chain, (provider) =>
       viewCall<boolean>(provider, appFactoryInterface, chain.factoryAddress, 'isApp', [appId]),
     );
-    if (!isApp) throw new AppNotFoundError();
+    if (!isApp) throw new AppNotFoundError(chain, appId);
     this.knownApps.set(key, true);
   }
 

@@ -2,7 +2,7 @@ import { SHAPE_A } from '../../http/error-shapes';
 import type { RestRoute } from '../../http/rest';
 import type { BadgesResolver } from './badges.resolver';
 
-/** Failures (validation included): Shape A; an unknown app is 404 `{status:'failed', error:'App not found'}`. */
+/** Failures (validation included): Shape A; an unknown app is 404 `{status:'failed', error:'App not found', app_id, chain}`. */
 export const badgesRoutes: RestRoute<BadgesResolver>[] = [
   { method: 'post', path: '/badge/new', operation: 'createBadge', errors: SHAPE_A, envelope: 'success' },
   {

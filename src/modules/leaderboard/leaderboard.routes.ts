@@ -4,7 +4,7 @@ import type { LeaderboardResolver } from './leaderboard.resolver';
 
 /**
  * 200: an array of `{user, xp_rewarded}`. Validation: the zod result `{success:false, error:{issues,
- * name:'ZodError'}}`; an unknown app: 404 `{status:'failed', error:'App not found'}`.
+ * name:'ZodError'}}`; an unknown app: 404 `{status:'failed', error:'App not found', app_id, chain}`.
  */
 export const leaderboardRoutes: RestRoute<LeaderboardResolver>[] = [
   {

@@ -71,7 +71,7 @@ export class ProfileService {
   /** The app's XP token; 404 `App not found` unless the index knows the app. */
   async requireApp(chain: Chain, appId: string): Promise<string> {
     const xpToken = await this.deps.directory.xpTokenOf(chain, appId);
-    if (!xpToken) throw new AppNotFoundError();
+    if (!xpToken) throw new AppNotFoundError(chain, appId);
     return xpToken;
   }
 

@@ -1,10 +1,14 @@
 /**
- * X.509 server certificates for the HTTPS webhook receivers of the tests and of
- * `npm run bench:webhooks`: for 127.0.0.1/localhost, signed by a CA (the committed test CA of
- * test/fixtures/tls, trusted by those processes through NODE_EXTRA_CA_CERTS), expired, or
- * self-signed.
+ * X.509 certificates for local HTTPS webhook receivers (tests, `npm run bench:webhooks`,
+ * `npm run demo`): a certificate authority, and server certificates for 127.0.0.1/localhost signed
+ * by one (the committed test CA of test/fixtures/tls, or the development CA of a local setup),
+ * expired, or self-signed.
  */
+// @peculiar/x509 needs the Reflect metadata polyfill loaded before it.
+import 'reflect-metadata';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { webcrypto } from 'node:crypto';
+import path from 'node:path';
 import * as x509 from '@peculiar/x509';
 
 type CryptoKey = webcrypto.CryptoKey;
@@ -32,6 +36,50 @@ async function privateKeyPem(key: CryptoKey): Promise<string> {
 
 function serial(): string {
   return Buffer.from(webcrypto.getRandomValues(new Uint8Array(12))).toString('hex');
+}
+
+/** A certificate authority (10 years) that may sign server certificates only. */
+export async function createCertificateAuthority(name: string): Promise<PemPair> {
+  const keys = (await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const cert = await x509.X509CertificateGenerator.createSelfSigned({
+    serialNumber: serial(),
+    name: `CN=${name}`,
+    notBefore: new Date(Date.now() - DAY),
+    notAfter: new Date(Date.now() + 3650 * DAY),
+    signingAlgorithm: ALGORITHM,
+    keys,
+    extensions: [
+      new x509.BasicConstraintsExtension(true, 0, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
+    ],
+  });
+  return { cert: cert.toString('pem'), key: await privateKeyPem(keys.privateKey) };
+}
+
+/** Where a local setup keeps its development CA: `<dataDir>/webhook-dev-ca/ca.pem` and `ca.key`. */
+export function developmentCaFiles(dataDir: string): { cert: string; key: string } {
+  const folder = path.join(dataDir, 'webhook-dev-ca');
+  return { cert: path.join(folder, 'ca.pem'), key: path.join(folder, 'ca.key') };
+}
+
+/**
+ * The development CA of a local setup, created on first use. Laurel trusts it for webhook calls
+ * (only in a development setup), so that a receiver on this machine with a certificate it signed,
+ * such as `npm run demo`'s, can be verified.
+ */
+export async function ensureDevelopmentCa(dataDir: string): Promise<{ pair: PemPair; created: boolean }> {
+  const files = developmentCaFiles(dataDir);
+  if (existsSync(files.cert) && existsSync(files.key)) {
+    return {
+      pair: { cert: readFileSync(files.cert, 'utf8'), key: readFileSync(files.key, 'utf8') },
+      created: false,
+    };
+  }
+  const pair = await createCertificateAuthority('Laurel development CA (webhooks)');
+  mkdirSync(path.dirname(files.cert), { recursive: true, mode: 0o700 });
+  writeFileSync(files.key, pair.key, { mode: 0o600 });
+  writeFileSync(files.cert, pair.cert);
+  return { pair, created: true };
 }
 
 /**
