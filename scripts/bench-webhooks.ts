@@ -9,8 +9,12 @@
  *
  * Loopback only, in a temporary folder removed at the end: an embedded PostgreSQL, and child
  * processes of this script (`--child <kind>`): the receiver (a certificate of the test CA in
- * test/fixtures/tls, trusted by the workers via NODE_EXTRA_CA_CERTS) and the workers. Knobs
- * (defaults): BENCH_JOBS (1000 per phase), BENCH_CONCURRENCY (WORKER_CONCURRENCY of each process, 4).
+ * test/fixtures/tls, trusted by the workers via NODE_EXTRA_CA_CERTS) and the workers. Both kinds
+ * of worker run with the same graphile-worker options (workerRunOptions) and are timed the same way:
+ * from the commit of the phase's jobs until graphile-worker has completed the last one, after an
+ * untimed warm-up batch. Next to the rates: the CPU milliseconds per job of PostgreSQL, the workers
+ * and the receiver (Linux /proc). Knobs (defaults): BENCH_JOBS (1000 per phase), BENCH_WARMUP (200),
+ * BENCH_CONCURRENCY (WORKER_CONCURRENCY of each process, 4).
  */
 import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -26,11 +30,14 @@ import { loadConfig } from '../src/config';
 import { connectDatabase, type PrismaClient } from '../src/db/prisma';
 import { migrate } from '../src/db/migrator';
 import { startEmbeddedPostgres } from '../src/embedded/postgres';
+import { jobs } from '../src/jobs/jobs';
 import { emitWebhookEvent } from '../src/jobs/webhooks/webhook-events';
 import { createLogger } from '../src/logger';
+import { workerRunOptions } from '../src/jobs/worker';
 import { startLaurel } from '../src/server';
 import { createServerCertificate } from '../src/jobs/webhooks/certificates';
 import { envInt } from './lib/env';
+import { processTreeCpuSeconds } from './lib/process-cpu';
 
 const EMPTY_TASK = 'bench__empty';
 const root = process.cwd();
@@ -40,7 +47,8 @@ const testCa = () => ({
   key: readFileSync(caFile.replace(/\.pem$/, '.key'), 'utf8'),
 });
 
-const jobs = envInt('BENCH_JOBS', 1000, 100_000);
+const jobsPerPhase = envInt('BENCH_JOBS', 1000, 100_000);
+const warmup = envInt('BENCH_WARMUP', 200, 100_000);
 const concurrency = envInt('BENCH_CONCURRENCY', 4, 64);
 
 /** The child processes: the two kinds of worker, and the HTTPS receiver (a process of its own). */
@@ -63,9 +71,7 @@ async function runChild(kind: ChildKind): Promise<void> {
   } else if (kind === 'empty') {
     const runner = await run({
       connectionString: databaseUrl,
-      concurrency,
-      noHandleSignals: true,
-      pollInterval: 1000,
+      ...workerRunOptions(concurrency),
       taskList: { [EMPTY_TASK]: async () => undefined },
       logger: new WorkerLogger(() => () => undefined),
     });
@@ -116,38 +122,107 @@ async function stopChildren(children: ChildProcess[]): Promise<void> {
   );
 }
 
-/**
- * Seconds from the commit of `enqueue()` (which makes all its jobs visible at once) until
- * `remaining()` reaches 0 (polled every 20 ms).
- */
-async function timeUntilDone(
-  enqueue: () => Promise<void>,
-  remaining: () => Promise<number>,
-): Promise<number> {
-  await enqueue();
-  const began = process.hrtime.bigint();
-  while ((await remaining()) > 0) await new Promise((resolve) => setTimeout(resolve, 20));
-  return Number(process.hrtime.bigint() - began) / 1e9;
+/** The processes whose CPU a phase reports: PostgreSQL (all its backends), the workers, the receiver. */
+interface Measured {
+  postgres: number;
+  workers: number[];
+  receiver: number;
 }
 
-async function emptyJobsPhase(prisma: PrismaClient, databaseUrl: string, processes: number): Promise<number> {
-  const workers = await startWorkers('empty', processes, { DATABASE_URL: databaseUrl });
+/** A phase's rate and the CPU milliseconds each kind of process spent per job. */
+interface PhaseResult {
+  perSecond: number;
+  cpuMsPerJob: { postgres: number; workers: number; receiver: number } | undefined;
+}
+
+function cpuReading(measured: Measured) {
+  const [postgres, workers, receiver] = [[measured.postgres], measured.workers, [measured.receiver]].map(
+    processTreeCpuSeconds,
+  );
+  return postgres === undefined ? undefined : { postgres, workers: workers!, receiver: receiver! };
+}
+
+/**
+ * Jobs per second from the commit of `enqueue()` (which makes all its jobs visible at once) until
+ * `remaining()` reaches 0 (polled every 20 ms), and the CPU each process spent meanwhile.
+ */
+async function timeUntilDone(
+  measured: Measured,
+  enqueue: () => Promise<void>,
+  remaining: () => Promise<number>,
+): Promise<PhaseResult> {
+  await enqueue();
+  const began = process.hrtime.bigint();
+  const cpuBefore = cpuReading(measured);
+  while ((await remaining()) > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  const seconds = Number(process.hrtime.bigint() - began) / 1e9;
+  const cpuAfter = cpuReading(measured);
+  const perJob = (key: 'postgres' | 'workers' | 'receiver') =>
+    ((cpuAfter![key] - cpuBefore![key]) * 1000) / jobsPerPhase;
+  return {
+    perSecond: jobsPerPhase / seconds,
+    cpuMsPerJob: cpuAfter && {
+      postgres: perJob('postgres'),
+      workers: perJob('workers'),
+      receiver: perJob('receiver'),
+    },
+  };
+}
+
+/** Jobs of `task` still in graphile-worker's queue (a job leaves it when its task completed). */
+async function queuedJobs(prisma: PrismaClient, task: string): Promise<number> {
+  const [row] = await prisma.$queryRaw<{ n: bigint }[]>`
+    SELECT count(*) AS n FROM graphile_worker.jobs WHERE task_identifier = ${task}`;
+  return Number(row!.n);
+}
+
+/**
+ * One phase: starts `processes` workers of `kind`, warms them up with BENCH_WARMUP jobs (untimed:
+ * both kinds are measured with their code compiled), then times BENCH_JOBS jobs of `task` from
+ * their enqueue until graphile-worker has completed the last one. Both kinds are timed the same way.
+ */
+async function phase(options: {
+  prisma: PrismaClient;
+  kind: 'empty' | 'webhooks';
+  task: string;
+  processes: number;
+  env: NodeJS.ProcessEnv;
+  pids: Omit<Measured, 'workers'>;
+  enqueue: (count: number) => Promise<void>;
+}): Promise<PhaseResult> {
+  const { prisma, task } = options;
+  const workers = await startWorkers(options.kind, options.processes, options.env);
   try {
-    const seconds = await timeUntilDone(
-      async () => {
-        await prisma.$executeRaw`SELECT graphile_worker.add_jobs(array_agg((${EMPTY_TASK}, '{}'::json,
-          null, null, null, null, null, null)::graphile_worker.job_spec)) FROM generate_series(1, ${jobs}::int)`;
-      },
-      async () => {
-        const [row] = await prisma.$queryRaw<{ n: bigint }[]>`
-          SELECT count(*) AS n FROM graphile_worker.jobs WHERE task_identifier = ${EMPTY_TASK}`;
-        return Number(row!.n);
-      },
+    await options.enqueue(warmup);
+    while ((await queuedJobs(prisma, task)) > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    return await timeUntilDone(
+      { ...options.pids, workers: workers.map((worker) => worker.pid!) },
+      () => options.enqueue(jobsPerPhase),
+      () => queuedJobs(prisma, task),
     );
-    return jobs / seconds;
   } finally {
     await stopChildren(workers);
   }
+}
+
+function emptyJobsPhase(
+  prisma: PrismaClient,
+  databaseUrl: string,
+  processes: number,
+  pids: Omit<Measured, 'workers'>,
+): Promise<PhaseResult> {
+  return phase({
+    prisma,
+    kind: 'empty',
+    task: EMPTY_TASK,
+    processes,
+    env: { DATABASE_URL: databaseUrl },
+    pids,
+    enqueue: async (count) => {
+      await prisma.$executeRaw`SELECT graphile_worker.add_jobs(array_agg((${EMPTY_TASK}, '{}'::json,
+        null, null, null, null, null, null)::graphile_worker.job_spec)) FROM generate_series(1, ${count}::int)`;
+    },
+  });
 }
 
 async function deliveriesPhase(
@@ -155,30 +230,32 @@ async function deliveriesPhase(
   env: NodeJS.ProcessEnv,
   accountAddress: string,
   processes: number,
-): Promise<number> {
-  const workers = await startWorkers('webhooks', processes, env);
-  try {
-    const before = await prisma.webhookDelivery.count({ where: { status: 'succeeded' } });
-    const seconds = await timeUntilDone(
-      async () => {
-        // All events in one transaction: every delivery job becomes visible at the same instant.
-        await prisma.$transaction(
-          async (db) => {
-            for (let i = 0; i < jobs; i++) {
-              await emitWebhookEvent(db, { accountAddress, event: 'transaction', payload: { i } });
-            }
-          },
-          { timeout: 120_000 },
-        );
-      },
-      async () => before + jobs - (await prisma.webhookDelivery.count({ where: { status: 'succeeded' } })),
-    );
-    const failed = await prisma.webhookLog.count({ where: { successful: false } });
-    if (failed) throw new Error(`${failed} delivery attempts failed`);
-    return jobs / seconds;
-  } finally {
-    await stopChildren(workers);
-  }
+  pids: Omit<Measured, 'workers'>,
+): Promise<PhaseResult> {
+  const result = await phase({
+    prisma,
+    kind: 'webhooks',
+    task: jobs.deliverWebhook.name,
+    processes,
+    env,
+    pids,
+    enqueue: async (count) => {
+      // All events in one transaction: every delivery job becomes visible at the same instant.
+      await prisma.$transaction(
+        async (db) => {
+          for (let i = 0; i < count; i++) {
+            await emitWebhookEvent(db, { accountAddress, event: 'transaction', payload: { i } });
+          }
+        },
+        { timeout: 120_000 },
+      );
+    },
+  });
+  const failed = await prisma.webhookLog.count({ where: { successful: false } });
+  if (failed) throw new Error(`${failed} delivery attempts failed`);
+  const pending = await prisma.webhookDelivery.count({ where: { status: { not: 'succeeded' } } });
+  if (pending) throw new Error(`${pending} deliveries did not succeed`);
+  return result;
 }
 
 async function main(): Promise<void> {
@@ -213,16 +290,28 @@ async function main(): Promise<void> {
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
       WEBHOOK_SECRET_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     };
+    const options = workerRunOptions(concurrency);
     console.log(
-      `webhook deliveries vs empty graphile-worker jobs: ${jobs} per phase, concurrency ${concurrency} per process`,
+      `webhook deliveries vs empty graphile-worker jobs: ${jobsPerPhase} per phase after ${warmup} to warm up\n` +
+        `graphile-worker options of both (src/jobs/worker.ts): concurrency ${options.concurrency} per process, ` +
+        `pollInterval ${options.pollInterval} ms, no localQueue, no completeJobBatchDelay`,
     );
+    const pids = { postgres: postgres.pid, receiver: receiver.child.pid! };
+    const cpuLine = ({ cpuMsPerJob: cpu }: PhaseResult) =>
+      cpu &&
+      `postgres ${cpu.postgres.toFixed(2)}, workers ${cpu.workers.toFixed(2)}, receiver ${cpu.receiver.toFixed(2)}`;
     for (const processes of [1, 2]) {
-      const empty = await emptyJobsPhase(prisma, postgres.databaseUrl, processes);
-      const deliveries = await deliveriesPhase(prisma, env, accountAddress, processes);
+      const empty = await emptyJobsPhase(prisma, postgres.databaseUrl, processes, pids);
+      const deliveries = await deliveriesPhase(prisma, env, accountAddress, processes, pids);
       console.log(
-        `  ${processes} worker process${processes > 1 ? 'es' : ''}:  empty jobs ${empty.toFixed(0)}/s   ` +
-          `deliveries ${deliveries.toFixed(0)}/s   ratio ${(deliveries / empty).toFixed(2)} (target >= 0.50)`,
+        `  ${processes} worker process${processes > 1 ? 'es' : ''}:  empty jobs ${empty.perSecond.toFixed(0)}/s   ` +
+          `deliveries ${deliveries.perSecond.toFixed(0)}/s   ` +
+          `ratio ${(deliveries.perSecond / empty.perSecond).toFixed(2)} (target >= 0.50)`,
       );
+      if (empty.cpuMsPerJob) {
+        console.log(`      CPU ms per empty job: ${cpuLine(empty)}`);
+        console.log(`      CPU ms per delivery:  ${cpuLine(deliveries)}`);
+      }
     }
   } finally {
     await prisma.$disconnect();

@@ -25,6 +25,7 @@ import { jobs } from './jobs/jobs';
 import { enqueueJob } from './jobs/queue';
 import { WebhookDeliverer } from './jobs/webhooks/webhook-deliverer';
 import { developmentCaFiles, ensureDevelopmentCa } from './jobs/webhooks/certificates';
+import { WebhookDeliveryStore } from './jobs/webhooks/webhook-delivery-store';
 import { WebhookHttpClient } from './jobs/webhooks/webhook-http-client';
 import {
   resolveWebhookEncryptionKey,
@@ -205,7 +206,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     const secrets = new WebhookSecrets(prisma, new WebhookSecretBox(encryption.key));
     const deliverer = new WebhookDeliverer({
       prisma,
-      pool,
+      store: new WebhookDeliveryStore(pool),
       secrets,
       client: webhookClient,
       config: config.webhooks,

@@ -45,6 +45,15 @@ export function createWorkerPool(databaseUrl: string, max: number, faults: Throt
 }
 
 /**
+ * The graphile-worker options of Laurel's workers besides the pool, tasks and logger: the defaults
+ * otherwise (no localQueue, no completeJobBatchDelay: each job fetched and completed on its own).
+ * `npm run bench:webhooks` runs its empty-job baseline with the same options.
+ */
+export function workerRunOptions(concurrency: number) {
+  return { concurrency, noHandleSignals: true, pollInterval: 1000 } as const;
+}
+
+/**
  * Starts graphile-worker inside PostgreSQL: installs (or upgrades) its schema, then runs tasks.
  * Jobs survive crashes: a job whose worker died is retried after graphile-worker's lock timeout
  * (webhook deliveries sooner, see webhook_deliveries__recover).
@@ -73,9 +82,7 @@ export async function startJobWorker(options: {
   try {
     runner = await run({
       pgPool: pool,
-      concurrency: options.concurrency,
-      noHandleSignals: true,
-      pollInterval: 1000,
+      ...workerRunOptions(options.concurrency),
       taskList: options.taskList,
       parsedCronItems: parseCrontab(options.crontab),
       logger: workerLogger(options.log, faults),

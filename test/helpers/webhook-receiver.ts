@@ -23,6 +23,8 @@ export interface WebhookReceiver {
   url(path: string): string;
   port: number;
   calls: ReceivedCall[];
+  /** TLS connections accepted so far (each one a handshake). */
+  readonly connections: number;
   /** Answers calls to `path` with `handler` (default: 200 `{}`). */
   route(path: string, handler: ReceiverHandler): void;
   /** Resolves with the calls to `path` once there are `count` of them (polls, with a deadline). */
@@ -71,6 +73,7 @@ export async function startWebhookReceiver(
   const calls: ReceivedCall[] = [];
   const routes = new Map<string, ReceiverHandler>();
   const sockets = new Set<Socket>();
+  let connections = 0;
   const server: Server = createServer({ cert, key }, (request: IncomingMessage, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -85,6 +88,7 @@ export async function startWebhookReceiver(
     });
   });
   server.on('secureConnection', (socket: Socket) => {
+    connections++;
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
@@ -94,6 +98,9 @@ export async function startWebhookReceiver(
   return {
     port,
     calls,
+    get connections() {
+      return connections;
+    },
     url: (path) => `https://127.0.0.1:${port}${path}`,
     route: (path, handler) => routes.set(path, handler),
     waitForCalls: async (path, count, timeoutMs = 20_000) => {

@@ -212,6 +212,51 @@ describe('event deliveries', () => {
     expect(stored.disabled).toBe(false);
   });
 
+  it('records each attempt of many concurrent deliveries with its own outcome (attempts share statements)', async () => {
+    const [healthy, flaky] = [newPath(), newPath()];
+    receiver.route(
+      flaky,
+      failTimes(12, (_c, r) => json(r, 200, {}), 503, { 'retry-after': '0' }),
+    );
+    const account = await newAccount();
+    const webhooks = [
+      await newWebhook(account, receiver.url(healthy)),
+      await newWebhook(account, receiver.url(flaky)),
+    ];
+    // Visible at once, so the worker's attempts run side by side.
+    await laurel.services.prisma.$transaction(async (db) => {
+      for (let n = 0; n < 12; n++)
+        await emitWebhookEvent(db, { accountAddress: account, event: 'transaction', payload: { n } });
+    });
+    const where = { webhookId: { in: webhooks.map((webhook) => webhook.id) } };
+    const deliveries = await waitUntil(
+      'all 24 deliveries succeeded',
+      async () => {
+        const rows = await laurel.services.prisma.webhookDelivery.findMany({
+          where,
+          include: { logs: true },
+        });
+        return rows.length === 24 && rows.every((row) => row.status === 'succeeded') && rows;
+      },
+      45_000,
+    );
+    for (const delivery of deliveries) {
+      const attempts = delivery.logs
+        .map((log) => [log.attempt, log.successful])
+        .sort(([a], [b]) => Number(a) - Number(b));
+      // Attempts 1..n, one log each, only the last one successful.
+      expect(attempts).toEqual(
+        Array.from({ length: delivery.attempts }, (_, i) => [i + 1, i + 1 === delivery.attempts]),
+      );
+    }
+    const logs = deliveries.flatMap((delivery) => delivery.logs);
+    expect(logs.filter((log) => log.webhookId === webhooks[0]!.id)).toHaveLength(12);
+    expect(receiver.calls.filter((call) => call.path === healthy)).toHaveLength(12);
+    expect(receiver.calls.filter((call) => call.path === flaky)).toHaveLength(
+      logs.filter((log) => log.webhookId === webhooks[1]!.id).length,
+    );
+  });
+
   it('deactivates the webhook after the 5th failed attempt, and sends nothing more to it', async () => {
     const path = newPath();
     receiver.route(path, (_c, r) => json(r, 500, { down: true }));
@@ -294,6 +339,36 @@ describe('the HTTPS client', () => {
       expect((await client.post('http://127.0.0.1:1/', '{}', {})).errorMessage).toMatch(
         /^only HTTPS urls allowed/,
       );
+    } finally {
+      client.destroy();
+    }
+  });
+
+  it('reuses its TLS connection for calls one after another', async () => {
+    const client = await WebhookHttpClient.create({ allowPrivateNetworks: true, userAgent });
+    try {
+      const path = newPath();
+      const before = receiver.connections;
+      for (let call = 0; call < 10; call++) {
+        expect(await client.post(receiver.url(path), '{}', {})).toMatchObject({ successful: true });
+      }
+      expect(receiver.connections - before).toBe(1);
+    } finally {
+      client.destroy();
+    }
+  });
+
+  it('fails a call whose body is still arriving when its deadline passes', async () => {
+    const client = await WebhookHttpClient.create({ allowPrivateNetworks: true, userAgent, timeoutMs: 300 });
+    try {
+      const path = newPath();
+      receiver.route(
+        path,
+        (_c, r) => void r.writeHead(200, { 'content-type': 'application/json' }).write('{'),
+      );
+      const result = await client.post(receiver.url(path), '{}', {});
+      expect(result).toMatchObject({ successful: false, errorMessage: 'timeout: no answer within 300 ms' });
+      expect(result.durationMs).toBeLessThan(3000);
     } finally {
       client.destroy();
     }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
-import type { IncomingMessage } from 'node:http';
+import type { ClientRequest, IncomingMessage } from 'node:http';
 import tls from 'node:tls';
 
 /** The interface's limits on one webhook call. */
@@ -76,19 +76,36 @@ function describeNetworkError(error: Error & { code?: string }): string {
   return error.code ? `${error.code}: ${error.message}` : error.message;
 }
 
-async function readBounded(response: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of response as AsyncIterable<Buffer>) {
-    const room = WEBHOOK_RESPONSE_BODY_LIMIT - size;
-    chunks.push(chunk.subarray(0, room));
-    size += Math.min(chunk.length, room);
-    if (size >= WEBHOOK_RESPONSE_BODY_LIMIT) {
-      response.destroy(); // the rest is not wanted: drop the connection rather than read it
-      break;
-    }
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/**
+ * The start of a response body, at most WEBHOOK_RESPONSE_BODY_LIMIT bytes; the rest is not read
+ * (the connection is dropped instead). Plain stream events: cheaper than an async iterator.
+ */
+function readBounded(response: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = () => {
+      done = true;
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    response.on('data', (chunk: Buffer) => {
+      if (done) return;
+      const room = WEBHOOK_RESPONSE_BODY_LIMIT - size;
+      chunks.push(room < chunk.length ? chunk.subarray(0, room) : chunk);
+      size += Math.min(chunk.length, room);
+      if (size >= WEBHOOK_RESPONSE_BODY_LIMIT) {
+        finish();
+        response.destroy(); // the rest is not wanted: drop the connection rather than read it
+      }
+    });
+    response.once('end', () => done || finish());
+    response.once('error', (error) => done || ((done = true), reject(error)));
+    response.once(
+      'close',
+      () => done || ((done = true), reject(new Error('the connection closed mid-body'))),
+    );
+  });
 }
 
 /**
@@ -119,19 +136,29 @@ export class WebhookHttpClient {
 
   async post(url: string, body: string, headers: Record<string, string>): Promise<WebhookCallResult> {
     const started = Date.now();
-    const deadline = new AbortController();
-    const timer = setTimeout(
-      () => deadline.abort(new CallFailure(`timeout: no answer within ${this.timeoutMs} ms`)),
-      this.timeoutMs,
-    );
     const finish = (
       fields: Omit<WebhookCallResult, 'durationMs' | 'retryAfterSeconds'>,
       retryAfterSeconds: number | null = null,
     ) => ({ ...fields, retryAfterSeconds, durationMs: Date.now() - started });
+    // One deadline for the whole call (every hop and the body): when it passes, the request in
+    // flight is destroyed, which fails whatever step is waiting on it.
+    let expired: CallFailure | undefined;
+    let inFlight: ClientRequest | undefined;
+    const timer = setTimeout(() => {
+      expired = new CallFailure(`timeout: no answer within ${this.timeoutMs} ms`);
+      inFlight?.destroy(expired);
+    }, this.timeoutMs);
+    const requestHeaders = {
+      ...headers,
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body)),
+      'user-agent': this.userAgent,
+    };
     try {
       let target = url;
       for (let hop = 0; ; hop++) {
-        const response = await this.hop(target, body, headers, deadline.signal);
+        if (expired) throw expired;
+        const response = await this.hop(target, body, requestHeaders, (request) => (inFlight = request));
         const location = response.headers.location;
         if (REDIRECT_STATUSES.has(response.statusCode ?? 0) && location) {
           response.resume();
@@ -158,7 +185,7 @@ export class WebhookHttpClient {
         );
       }
     } catch (caught) {
-      const error = deadline.signal.aborted ? (deadline.signal.reason as Error) : (caught as Error);
+      const error = expired ?? (caught as Error);
       return finish({
         successful: false,
         responseCode: null,
@@ -171,11 +198,12 @@ export class WebhookHttpClient {
     }
   }
 
+  /** One request of a call; `started` receives it so that the call's deadline can destroy it. */
   private hop(
     target: string,
     body: string,
     headers: Record<string, string>,
-    signal: AbortSignal,
+    started: (request: ClientRequest) => void,
   ): Promise<IncomingMessage> {
     let parsed: URL;
     try {
@@ -187,21 +215,8 @@ export class WebhookHttpClient {
       return Promise.reject(new CallFailure(`only HTTPS urls allowed: ${target}`));
     }
     return new Promise((resolve, reject) => {
-      const request = https.request(
-        parsed,
-        {
-          method: 'POST',
-          agent: this.agent,
-          signal,
-          headers: {
-            ...headers,
-            'content-type': 'application/json',
-            'content-length': Buffer.byteLength(body).toString(),
-            'user-agent': this.userAgent,
-          },
-        },
-        resolve,
-      );
+      const request = https.request(parsed, { method: 'POST', agent: this.agent, headers }, resolve);
+      started(request);
       request.once('error', reject);
       request.end(body);
     });

@@ -1,6 +1,21 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 
 export const STANDARD_WEBHOOKS_SECRET_PREFIX = 'whsec_';
+
+/** The two HMAC keys of one account secret, prepared once (see signWebhookCall). */
+export interface WebhookSigningKey {
+  /** The secret string exactly as shown to its owner: keys the body signature. */
+  body: KeyObject;
+  /** The base64-decoded part of the `whsec_` secret: keys the Standard Webhooks signature. */
+  standard: KeyObject;
+}
+
+export function webhookSigningKey(secret: string): WebhookSigningKey {
+  return {
+    body: createSecretKey(Buffer.from(secret, 'utf8')),
+    standard: createSecretKey(Buffer.from(secret.slice(STANDARD_WEBHOOKS_SECRET_PREFIX.length), 'base64')),
+  };
+}
 
 /**
  * The signature headers of one webhook call:
@@ -11,19 +26,18 @@ export const STANDARD_WEBHOOKS_SECRET_PREFIX = 'whsec_';
  *   the base64-decoded part of the `whsec_` secret, as that specification says).
  */
 export function signWebhookCall(input: {
-  secret: string;
+  key: WebhookSigningKey;
   signatureHeader: string;
   idempotencyKey: string;
   timestampSeconds: number;
   body: string;
 }): Record<string, string> {
-  const { secret, idempotencyKey, timestampSeconds, body } = input;
-  const standardKey = Buffer.from(secret.slice(STANDARD_WEBHOOKS_SECRET_PREFIX.length), 'base64');
-  const standardSignature = createHmac('sha256', standardKey)
+  const { key, idempotencyKey, timestampSeconds, body } = input;
+  const standardSignature = createHmac('sha256', key.standard)
     .update(`${idempotencyKey}.${timestampSeconds}.${body}`)
     .digest('base64');
   return {
-    [input.signatureHeader]: createHmac('sha256', secret).update(body).digest('base64'),
+    [input.signatureHeader]: createHmac('sha256', key.body).update(body).digest('base64'),
     'webhook-id': idempotencyKey,
     'webhook-timestamp': String(timestampSeconds),
     'webhook-signature': `v1,${standardSignature}`,

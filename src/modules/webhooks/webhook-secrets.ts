@@ -3,13 +3,20 @@ import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../../config';
+import { LRUCache } from 'lru-cache';
 import type { PrismaClient } from '../../db/prisma';
-import { STANDARD_WEBHOOKS_SECRET_PREFIX } from '../../jobs/webhooks/webhook-signature';
+import {
+  STANDARD_WEBHOOKS_SECRET_PREFIX,
+  webhookSigningKey,
+  type WebhookSigningKey,
+} from '../../jobs/webhooks/webhook-signature';
 
 /** Where the generated encryption key is kept when WEBHOOK_SECRET_ENCRYPTION_KEY is unset. */
 export const WEBHOOK_KEY_FILE = 'webhook-secret-encryption.key';
 const CIPHER = 'aes-256-gcm';
 const FORMAT_VERSION = 'v1';
+/** Signing keys kept decrypted, one per stored secret: at most this many accounts' worth. */
+const SIGNING_KEY_CACHE_SIZE = 1000;
 
 /** A new account secret in the Standard Webhooks form: `whsec_` + base64 of 32 random bytes. */
 export function generateWebhookSecret(): string {
@@ -75,27 +82,49 @@ export class WebhookSecretBox {
 
 /** One signing secret per account, created on first use, replaced by rotate(). */
 export class WebhookSecrets {
+  /**
+   * Signing keys by the stored (encrypted) secret they come from. Each encryption has a random IV,
+   * so a rotated secret is stored under a new text: a caller holding the current row finds its
+   * current key, or decrypts it, and never gets a key of a replaced secret. Nothing to invalidate.
+   */
+  private readonly signingKeys = new LRUCache<string, WebhookSigningKey>({ max: SIGNING_KEY_CACHE_SIZE });
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly box: WebhookSecretBox,
   ) {}
 
-  /** A secret as read from its row (the delivery query reads it with the delivery). */
-  decrypt(secretEncrypted: string): string {
-    return this.box.decrypt(secretEncrypted);
+  /** The signing key of a secret as read from its row (the delivery query reads it with the delivery). */
+  signingKey(secretEncrypted: string): WebhookSigningKey {
+    let key = this.signingKeys.get(secretEncrypted);
+    if (!key) {
+      key = webhookSigningKey(this.box.decrypt(secretEncrypted));
+      this.signingKeys.set(secretEncrypted, key);
+    }
+    return key;
+  }
+
+  /** The signing key of the account's secret, created now when it has none yet. */
+  async signingKeyOf(accountAddress: string): Promise<WebhookSigningKey> {
+    return this.signingKey(await this.stored(accountAddress));
   }
 
   /** The account's secret, created now when it has none yet. */
   async get(accountAddress: string): Promise<string> {
+    return this.box.decrypt(await this.stored(accountAddress));
+  }
+
+  /** The account's stored (encrypted) secret, created now when it has none yet. */
+  private async stored(accountAddress: string): Promise<string> {
     const existing = await this.prisma.webhookSecret.findUnique({ where: { accountAddress } });
-    if (existing) return this.decrypt(existing.secretEncrypted);
+    if (existing) return existing.secretEncrypted;
     // Two first calls at once: both insert-or-ignore, then both read the one that won.
     await this.prisma.webhookSecret.createMany({
       data: [{ accountAddress, secretEncrypted: this.box.encrypt(generateWebhookSecret()) }],
       skipDuplicates: true,
     });
     const created = await this.prisma.webhookSecret.findUniqueOrThrow({ where: { accountAddress } });
-    return this.decrypt(created.secretEncrypted);
+    return created.secretEncrypted;
   }
 
   /** Replaces the account's secret with a new one; calls signed from now on use it. */

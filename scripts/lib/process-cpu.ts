@@ -1,0 +1,47 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+
+/** Clock ticks per second of /proc's CPU times. */
+let ticksPerSecond: number | undefined;
+
+interface ProcStat {
+  pid: number;
+  ppid: number;
+  /** utime + stime + cutime + cstime: this process and its waited-for children, in ticks. */
+  ticks: number;
+}
+
+function readStat(pid: number): ProcStat | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces: fields are counted after its closing parenthesis.
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    const [utime, stime, cutime, cstime] = [11, 12, 13, 14].map((index) => Number(fields[index]));
+    return { pid, ppid: Number(fields[1]), ticks: utime! + stime! + cutime! + cstime! };
+  } catch {
+    return undefined; // exited meanwhile
+  }
+}
+
+/**
+ * CPU seconds used so far by the process trees rooted at `roots` (each process, its live
+ * descendants and the children they have waited for, e.g. PostgreSQL's ended backends), from Linux's
+ * /proc; undefined elsewhere. The difference of two readings is the CPU a phase cost.
+ */
+export function processTreeCpuSeconds(roots: number[]): number | undefined {
+  if (!existsSync('/proc/self/stat')) return undefined;
+  ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  const all = readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map((name) => readStat(Number(name)))
+    .filter((stat): stat is ProcStat => stat !== undefined);
+  const children = new Map<number, ProcStat[]>();
+  for (const stat of all) children.set(stat.ppid, [...(children.get(stat.ppid) ?? []), stat]);
+  let ticks = 0;
+  const pending = all.filter((stat) => roots.includes(stat.pid));
+  for (let stat = pending.pop(); stat; stat = pending.pop()) {
+    ticks += stat.ticks;
+    pending.push(...(children.get(stat.pid) ?? []));
+  }
+  return ticks / ticksPerSecond;
+}

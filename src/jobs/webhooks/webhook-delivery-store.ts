@@ -1,0 +1,299 @@
+import type { Pool } from 'pg';
+import type { Prisma } from '../../db/prisma';
+import { jobs } from '../jobs';
+import type { WebhookCallResult } from './webhook-http-client';
+import { WEBHOOK_MAX_ATTEMPTS } from './webhook-retry-schedule';
+
+/** How an attempt's outcome moves its delivery (and its webhook) on. */
+export type AttemptKind =
+  /** A job's attempt: success ends the delivery, failure schedules the next or deactivates. */
+  | 'scheduled'
+  /** A resend asked for by the owner: logged, the delivery succeeds on 2xx, no schedule change. */
+  | 'manual'
+  /** The `test` call: success (the challenge answered) activates the webhook. */
+  | 'verification';
+
+/** A delivery with what its call needs. */
+export interface LoadedDelivery {
+  status: string;
+  attempts: number;
+  disabled: boolean;
+  url: string;
+  accountAddress: string;
+  event: string;
+  idempotencyKey: string;
+  payload: Prisma.JsonValue;
+  /** The account's stored secret; null when it has none yet. */
+  secretEncrypted: string | null;
+}
+
+/** One attempt to record: the call's result and what follows from it. */
+export interface AttemptRecord {
+  deliveryId: bigint;
+  kind: AttemptKind;
+  url: string;
+  result: WebhookCallResult;
+  /** When a failed scheduled attempt is tried again (unless it was the last). */
+  nextAttemptDelayMs: number;
+}
+
+/** One logged attempt, as stored. */
+export interface WebhookAttemptLog {
+  id: bigint;
+  deliveryId: bigint;
+  webhookId: number;
+  attempt: number;
+  url: string;
+  successful: boolean;
+  responseCode: number | null;
+  responseBody: string | null;
+  errorMessage: string | null;
+  durationMs: number;
+  createdAt: Date;
+}
+
+/**
+ * One statement that records attempts and loads deliveries, for any number of each (one
+ * transaction). Parameters: $1 the delivery ids to load (a JSON array), $2 the attempts (a JSON
+ * array of AttemptRow), $3 WEBHOOK_MAX_ATTEMPTS, $4 the delivery task, $5 its job attempts, $6
+ * whether to return the log rows. JSON rather than arrays: the planner cannot see how many rows
+ * each holds, so the plan does not depend on the values and PostgreSQL keeps one generic plan of
+ * this prepared statement (with arrays it planned each execution again, the bulk of its cost).
+ *
+ * Each attempt's log row is written together with its consequence: the delivery done, the next
+ * attempt's job enqueued, or the webhook deactivated (after the last scheduled attempt) or
+ * activated (a verification that succeeded). The UPDATE locks each delivery row, so attempts of
+ * one delivery recorded by two workers are counted one after the other. The loads see the
+ * database as it was when the statement began.
+ */
+const RECORD_AND_LOAD_SQL = `
+  WITH attempt AS (
+    SELECT * FROM json_to_recordset($2::json)
+      AS a(delivery_id bigint, successful boolean, kind text, url text, response_code int,
+           response_body text, error_message text, duration_ms int, next_attempt_seconds double precision)
+  ), delivery AS (
+    UPDATE webhook_deliveries d SET
+      attempts = d.attempts + 1,
+      updated_at = now(),
+      status = CASE
+        WHEN a.successful THEN 'succeeded'
+        WHEN a.kind = 'verification' OR (a.kind = 'scheduled' AND d.attempts + 1 >= $3::int) THEN 'failed'
+        ELSE d.status END::webhook_delivery_status
+    FROM attempt a
+    WHERE d.id = a.delivery_id AND d.id = ANY(ARRAY(SELECT delivery_id FROM attempt))
+    RETURNING d.id, d.webhook_id, d.attempts, d.status, a.*
+  ), log AS (
+    INSERT INTO webhook_logs (delivery_id, webhook_id, attempt, url, successful, response_code,
+                              response_body, error_message, duration_ms)
+    SELECT id, webhook_id, attempts, url, successful, response_code, response_body, error_message, duration_ms
+    FROM delivery
+    RETURNING *
+  ), activated AS (
+    UPDATE webhooks SET disabled = false, disabled_at = NULL, updated_at = now()
+    FROM delivery
+    WHERE webhooks.id = delivery.webhook_id AND delivery.kind = 'verification' AND delivery.status = 'succeeded'
+    RETURNING 1
+  ), deactivated AS (
+    UPDATE webhooks SET disabled = true, disabled_at = now(), updated_at = now()
+    FROM delivery
+    WHERE webhooks.id = delivery.webhook_id AND NOT webhooks.disabled
+      AND delivery.kind = 'scheduled' AND delivery.status = 'failed'
+    RETURNING 1
+  ), retry AS (
+    SELECT graphile_worker.add_job(
+      identifier => $4::text,
+      payload => json_build_object('deliveryId', id::text),
+      job_key => $4::text || ':' || id, -- deliveryJobKey()
+      run_at => now() + make_interval(secs => next_attempt_seconds),
+      max_attempts => $5::int
+    ) FROM delivery
+    WHERE kind = 'scheduled' AND status = 'pending'
+  ), commit_mode AS (
+    -- The job's own completion (graphile-worker, right after) commits synchronously and so makes
+    -- scheduled attempts durable too; if it never comes, the job runs again. So when only such
+    -- attempts are recorded, the commit need not wait for its own fsync. Verifications and manual
+    -- retries answer a client: they do.
+    SELECT set_config('synchronous_commit', CASE WHEN bool_and(kind = 'scheduled') THEN 'off' ELSE 'on' END, true)
+    FROM attempt
+  ), loaded AS (
+    -- Each row looked up by its key (LATERAL ... LIMIT 1 keeps these nested index lookups): the
+    -- plan is kept for any number of deliveries, and must not turn into scans of whole tables.
+    SELECT d.id::text AS "deliveryId", d.status::text AS status, d.attempts, w.disabled, w.url,
+           w.account_address AS "accountAddress", e.event, e.idempotency_key AS "idempotencyKey", e.payload,
+           s.secret_encrypted AS "secretEncrypted"
+    FROM webhook_deliveries d
+    CROSS JOIN LATERAL (SELECT * FROM webhooks WHERE webhooks.id = d.webhook_id LIMIT 1) w
+    CROSS JOIN LATERAL (SELECT * FROM webhook_events WHERE webhook_events.id = d.event_id LIMIT 1) e
+    LEFT JOIN LATERAL (
+      SELECT secret_encrypted FROM webhook_secrets WHERE webhook_secrets.account_address = w.account_address LIMIT 1
+    ) s ON true
+    WHERE d.id = ANY(ARRAY(SELECT value::bigint FROM json_array_elements_text($1::json)))
+  )
+  -- One row, whatever was asked; the SELECT-only parts run because they are referenced here.
+  SELECT (SELECT count(*) FROM retry) AS retried,
+         (SELECT count(*) FROM commit_mode) AS commit_mode,
+         (SELECT count(*) FROM activated) + (SELECT count(*) FROM deactivated) AS webhooks_changed,
+         (SELECT coalesce(json_agg(loaded), '[]') FROM loaded) AS loaded,
+         CASE WHEN $6::boolean THEN (SELECT coalesce(json_agg(json_build_object(
+           'id', id::text, 'deliveryId', delivery_id::text, 'webhookId', webhook_id, 'attempt', attempt,
+           'url', url, 'successful', successful, 'responseCode', response_code,
+           'responseBody', response_body, 'errorMessage', error_message, 'durationMs', duration_ms,
+           'createdAt', created_at)), '[]') FROM log) END AS logs`;
+
+/** An attempt as the statement reads it (json_to_recordset). */
+interface AttemptRow {
+  delivery_id: string;
+  successful: boolean;
+  kind: AttemptKind;
+  url: string;
+  response_code: number | null;
+  response_body: string | null;
+  error_message: string | null;
+  duration_ms: number;
+  next_attempt_seconds: number;
+}
+
+type StoredLog = Omit<WebhookAttemptLog, 'id' | 'deliveryId' | 'createdAt'> & {
+  id: string;
+  deliveryId: string;
+  createdAt: string;
+};
+
+interface StatementRow {
+  loaded: (LoadedDelivery & { deliveryId: string })[];
+  logs: StoredLog[] | null;
+}
+
+interface Waiter<T> {
+  resolve(value: T): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * The delivery layer's reads and writes: loading a delivery with what its call needs, and
+ * recording attempts. Job attempts go through a per-process batch: while one statement is on its
+ * way, the loads and records asked for meanwhile wait and then go together as the next one, so
+ * busy workers make one round trip for several deliveries (each attempt's log row still commits in
+ * the same transaction as its result). Attempts that answer a client (verification, manual resend)
+ * are recorded at once, in a statement of their own.
+ */
+export class WebhookDeliveryStore {
+  private readonly loads = new Map<string, Waiter<LoadedDelivery | undefined>[]>();
+  private records: { attempt: AttemptRecord; waiter: Waiter<void> }[] = [];
+  private inFlight = false;
+  private flushScheduled = false;
+
+  constructor(private readonly pool: Pool) {}
+
+  /** The delivery, its webhook, event and the account's (encrypted) secret; undefined when gone. */
+  load(deliveryId: bigint): Promise<LoadedDelivery | undefined> {
+    return new Promise((resolve, reject) => {
+      const key = deliveryId.toString();
+      this.loads.set(key, [...(this.loads.get(key) ?? []), { resolve, reject }]);
+      this.scheduleFlush();
+    });
+  }
+
+  /** Records a job's attempt (batched with others of this process). */
+  recordScheduled(attempt: AttemptRecord): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.records.push({ attempt, waiter: { resolve, reject } });
+      this.scheduleFlush();
+    });
+  }
+
+  /** Records one attempt now and returns its log row; null when the delivery is gone (webhook deleted). */
+  async recordNow(attempt: AttemptRecord): Promise<WebhookAttemptLog | null> {
+    const row = await this.execute([], [attempt], true);
+    const log = row.logs?.[0];
+    if (!log) return null;
+    return {
+      ...log,
+      id: BigInt(log.id),
+      deliveryId: BigInt(log.deliveryId),
+      createdAt: new Date(log.createdAt),
+    };
+  }
+
+  /**
+   * Starts the next statement after the current event-loop turn (so that everything asked for by
+   * the callbacks of that turn goes together), unless one is on its way: its end starts the next.
+   */
+  private scheduleFlush(): void {
+    if (this.inFlight || this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => {
+      this.flushScheduled = false;
+      void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    const loads = new Map(this.loads);
+    this.loads.clear();
+    // Two attempts of one delivery never share a statement (its UPDATE would count only one).
+    const records: typeof this.records = [];
+    const later: typeof this.records = [];
+    const recorded = new Set<bigint>();
+    for (const entry of this.records) {
+      if (recorded.has(entry.attempt.deliveryId)) {
+        later.push(entry);
+      } else {
+        recorded.add(entry.attempt.deliveryId);
+        records.push(entry);
+      }
+    }
+    this.records = later;
+    if (loads.size === 0 && records.length === 0) return;
+    this.inFlight = true;
+    try {
+      const row = await this.execute(
+        [...loads.keys()],
+        records.map((entry) => entry.attempt),
+        false,
+      );
+      const found = new Map(row.loaded.map(({ deliveryId, ...delivery }) => [deliveryId, delivery]));
+      for (const [key, waiters] of loads) for (const waiter of waiters) waiter.resolve(found.get(key));
+      for (const { waiter } of records) waiter.resolve();
+    } catch (error) {
+      for (const waiters of loads.values()) for (const waiter of waiters) waiter.reject(error);
+      for (const { waiter } of records) waiter.reject(error);
+    } finally {
+      this.inFlight = false;
+      if (this.loads.size || this.records.length) this.scheduleFlush();
+    }
+  }
+
+  private async execute(
+    loadIds: string[],
+    attempts: AttemptRecord[],
+    returnLogs: boolean,
+  ): Promise<StatementRow> {
+    const attemptRows: AttemptRow[] = attempts.map(
+      ({ deliveryId, kind, url, result, nextAttemptDelayMs }) => ({
+        delivery_id: deliveryId.toString(),
+        successful: result.successful,
+        kind,
+        url,
+        response_code: result.responseCode,
+        response_body: result.responseBody,
+        error_message: result.errorMessage,
+        duration_ms: result.durationMs,
+        next_attempt_seconds: nextAttemptDelayMs / 1000,
+      }),
+    );
+    const { rows } = await this.pool.query<StatementRow>({
+      name: 'webhook_deliveries_record_and_load',
+      text: RECORD_AND_LOAD_SQL,
+      values: [
+        JSON.stringify(loadIds),
+        JSON.stringify(attemptRows),
+        WEBHOOK_MAX_ATTEMPTS,
+        jobs.deliverWebhook.name,
+        jobs.deliverWebhook.maxAttempts,
+        returnLogs,
+      ],
+    });
+    return rows[0]!;
+  }
+}
