@@ -16,7 +16,7 @@
  * Everything runs on loopback, in a temporary folder removed at the end: an embedded PostgreSQL,
  * an anvil with Laurel deployed, Laurel itself in-process. Each phase is bounded by a number of
  * builds and a number of seconds, whichever comes first. Environment knobs (defaults):
- * BENCH_CONCURRENCY (16), BENCH_SENDERS (8), BENCH_MAX_BUILDS (400), BENCH_MAX_SECONDS (10).
+ * BENCH_CONCURRENCY (16), BENCH_SENDERS (8), BENCH_MAX_BUILDS (2000), BENCH_MAX_SECONDS (10).
  */
 import 'reflect-metadata';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -50,7 +50,7 @@ const ACTION_ID = 'bench';
 const options = {
   concurrency: envInt('BENCH_CONCURRENCY', 16, 256),
   senders: envInt('BENCH_SENDERS', 8, 64),
-  maxBuilds: envInt('BENCH_MAX_BUILDS', 400, 100_000),
+  maxBuilds: envInt('BENCH_MAX_BUILDS', 2000, 100_000),
   maxSeconds: envInt('BENCH_MAX_SECONDS', 10, 600),
 };
 
@@ -351,15 +351,37 @@ async function main(): Promise<void> {
     await Promise.all(Array.from({ length: 10 }, (_, i) => baselineBuild(i % senders.length)));
     await Promise.all(Array.from({ length: 10 }, (_, i) => graphqlBuild(i % senders.length)));
 
-    const rss = sampleRss();
-    const results = {
-      laurelOne: await runPhase(() => laurelBuild(0)),
-      baselineOne: await runPhase(() => baselineBuild(0)),
-      laurelMany: await runPhase((i) => laurelBuild(i % senders.length)),
-      baselineMany: await runPhase((i) => baselineBuild(i % senders.length)),
-      graphqlMany: await runPhase((i) => graphqlBuild(i % senders.length)),
+    // Nothing the bench builds is sent, so each build leaves a nonce reservation open until its
+    // lease ends; each Laurel phase starts without the ones of the phases before it (a sender that
+    // sends what it builds has none pending), so that every phase meets the same conditions.
+    // The process's peak RSS is sampled apart while Laurel serves (its phases) and while plain
+    // ethers runs (the baseline's), since both share this process.
+    let laurelPeakRss = 0;
+    let baselinePeakRss = 0;
+    const laurelPhase = async (build: (i: number) => Promise<Build>): Promise<PhaseResult> => {
+      await laurel.services.prisma.$executeRaw`DELETE FROM nonce_reservations`;
+      const rss = sampleRss();
+      try {
+        return await runPhase(build);
+      } finally {
+        laurelPeakRss = Math.max(laurelPeakRss, rss.stop());
+      }
     };
-    const peakRss = rss.stop();
+    const baselinePhase = async (build: (i: number) => Promise<Build>): Promise<PhaseResult> => {
+      const rss = sampleRss();
+      try {
+        return await runPhase(build);
+      } finally {
+        baselinePeakRss = Math.max(baselinePeakRss, rss.stop());
+      }
+    };
+    const results = {
+      laurelOne: await laurelPhase(() => laurelBuild(0)),
+      baselineOne: await baselinePhase(() => baselineBuild(0)),
+      laurelMany: await laurelPhase((i) => laurelBuild(i % senders.length)),
+      baselineMany: await baselinePhase((i) => baselineBuild(i % senders.length)),
+      graphqlMany: await laurelPhase((i) => graphqlBuild(i % senders.length)),
+    };
     const highWaterMark = rssHighWaterMark();
 
     console.log('');
@@ -379,8 +401,8 @@ async function main(): Promise<void> {
       `ratio GraphQL / REST, ${senders.length} senders:    ${(results.graphqlMany.perSecond / results.laurelMany.perSecond).toFixed(2)}`,
     );
     console.log(
-      `peak RSS of this process (Laurel in-process, plus the bench's clients): ${(peakRss / MB).toFixed(0)} MB ` +
-        `during the phases` +
+      `peak RSS of this process: ${(laurelPeakRss / MB).toFixed(0)} MB during Laurel's phases (Laurel and ` +
+        `the bench's HTTP clients), ${(baselinePeakRss / MB).toFixed(0)} MB during the baseline's` +
         (highWaterMark === null ? '' : `, ${(highWaterMark / MB).toFixed(0)} MB since start (VmHWM)`),
     );
     console.log(
