@@ -32,6 +32,7 @@ import {
   WebhookSecretBox,
   WebhookSecrets,
 } from './modules/webhooks/webhook-secrets';
+import { limitHeapGrowth } from './heap-growth';
 import { LAUREL_VERSION } from './version';
 
 const silentWorkerLogger = new WorkerLogger(() => () => undefined);
@@ -64,6 +65,7 @@ export interface StartOptions {
  * in reverse order; a failure half-way stops what had started.
  */
 export async function startLaurel(config: Config, options: StartOptions): Promise<Laurel> {
+  limitHeapGrowth();
   const { log } = options;
   const progress = options.progress ?? (() => undefined);
   // What has started, to be stopped in reverse order.
