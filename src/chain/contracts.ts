@@ -17,7 +17,7 @@ import {
   type JsonFragment,
   type JsonFragmentType,
 } from 'ethers';
-import { LRUCache } from 'lru-cache';
+import { remembered } from '../remembered';
 import AppJson from './contracts/build/App.json';
 import AppFactoryJson from './contracts/build/AppFactory.json';
 import BadgeJson from './contracts/build/Badge.json';
@@ -172,21 +172,12 @@ export function revertDataOf(error: unknown): string | null {
 // ------------------------------------------------------------------ action ids
 
 /** Action ids encoded lately: an app rewards the same few actions over and over. */
-const encodedActionIds = new LRUCache<string, string>({ max: 10_000 });
-
 /**
  * Encodes an action id: its UTF-8 bytes right-padded with zeros to a bytes32. Throws a RangeError
  * when it is empty, longer than 32 UTF-8 bytes, or contains a NUL character (which would not
- * survive decoding).
+ * survive decoding). Remembered for the 10,000 most used ids.
  */
-export function encodeActionId(id: string): string {
-  let encoded = encodedActionIds.get(id);
-  if (encoded === undefined) {
-    encoded = encodeActionIdOnce(id);
-    encodedActionIds.set(id, encoded);
-  }
-  return encoded;
-}
+export const encodeActionId: (id: string) => string = remembered(encodeActionIdOnce, 10_000);
 
 function encodeActionIdOnce(id: string): string {
   if (typeof id !== 'string' || id.length === 0) throw new RangeError('actionId must not be empty');

@@ -11,6 +11,7 @@ import {
   decodeActionId,
   RewardKind,
 } from '../chain/contracts';
+import { remembered } from '../remembered';
 
 /** A log as eth_getLogs or a receipt gives it, normalised. */
 export interface ChainLog {
@@ -99,18 +100,12 @@ const rewardKindNames: Record<RewardKind, RewardKindName> = {
 };
 
 const abi = AbiCoder.defaultAbiCoder();
-const checksums = new Map<string, string>();
+/** Checksums of lower-case addresses, for the 100,000 busiest: the same users recur in every range. */
+const checksumOfLowercase = remembered(getAddress, 100_000);
 
-/** Checksummed address, cached: the same few thousand addresses recur in every range. */
+/** Checksummed address of an address in any case. */
 export function checksum(address: string): string {
-  const key = address.toLowerCase();
-  let known = checksums.get(key);
-  if (!known) {
-    known = getAddress(key);
-    if (checksums.size > 100_000) checksums.clear();
-    checksums.set(key, known);
-  }
-  return known;
+  return checksumOfLowercase(address.toLowerCase());
 }
 
 const topicAddress = (topic: string): string => checksum(`0x${topic.slice(26)}`);

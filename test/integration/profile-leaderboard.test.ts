@@ -285,8 +285,9 @@ describe('GraphQL profile and leaderboard', () => {
   });
 });
 
-describe('ProfileLoaders', () => {
-  let pool: Pool;
+/** A pool of its own on Laurel's database, for the tests of one describe block. */
+function ownPool(): () => Pool {
+  let pool: Pool | undefined;
   beforeAll(() => {
     pool = new Pool({ connectionString: laurel.databaseUrl, max: 2 });
     pool.on('error', () => undefined); // connections cut by the database drop at teardown
@@ -294,12 +295,17 @@ describe('ProfileLoaders', () => {
   afterAll(async () => {
     await pool?.end();
   });
+  return () => pool!;
+}
+
+describe('ProfileLoaders', () => {
+  const pool = ownPool();
 
   it('loads the profiles asked for in one request together, in one batch', async () => {
     const service = new ProfileService({
-      pool,
+      pool: pool(),
       chains: laurel.services.chains,
-      directory: new IndexDirectory(pool),
+      directory: new IndexDirectory(pool()),
       cache: new IndexReadCache(laurel.services.indexer.changes, 0),
     });
     const batches: (readonly string[])[] = [];
@@ -329,27 +335,20 @@ describe('cached profiles and leaderboards', () => {
   // Runs last: its rewards (day 10) come after every other test's.
   const erin = Wallet.createRandom().address;
   const dayTen = () => `app_id=${appId}&start=${T0 + 10 * DAY}&end=${T0 + 11 * DAY - 1}`;
-  let pool: Pool;
-  beforeAll(() => {
-    pool = new Pool({ connectionString: laurel.databaseUrl, max: 2 });
-    pool.on('error', () => undefined); // connections cut by the database drop at teardown
-  });
-  afterAll(async () => {
-    await pool?.end();
-  });
+  const pool = ownPool();
 
   it('are answered again from memory until the index of their chain changes', async () => {
     expect(laurel.services.indexer.changes.listening).toBe(true);
     const before = await profile(`user_id=${erin}&app_id=${appId}`);
     expect(before.body).toMatchObject({ xp_balance: '0', completed_actions: [] });
     // Changed behind Laurel's back (no index commit reported): the cached answer stays.
-    await pool.query(
+    await pool().query(
       `INSERT INTO token_balances (chain_id, token_address, holder, balance)
        SELECT chain_id, xp_token, $2, 10 FROM indexed_apps WHERE address = $1`,
       [appId, erin],
     );
     expect((await profile(`user_id=${erin}&app_id=${appId}`)).body).toEqual(before.body);
-    await pool.query('DELETE FROM token_balances WHERE holder = $1', [erin]);
+    await pool().query('DELETE FROM token_balances WHERE holder = $1', [erin]);
   });
 
   it('show a reward right after execute-and-wait answered it (read-your-writes)', async () => {
@@ -375,7 +374,7 @@ describe('cached profiles and leaderboards', () => {
       encodeActionId('elsewhere'),
     )) as ContractTransactionResponse;
     const receipt = (await sent.wait())!;
-    expect(await ingestReceiptLogs(pool, chain, receipt)).toBe(1);
+    expect(await ingestReceiptLogs(pool(), chain, receipt)).toBe(1);
     await waitUntil('the cached leaderboard to show the reward', async () => {
       const { body } = await leaderboard(dayTen());
       return JSON.stringify(body) === JSON.stringify([{ user: erin, xp_rewarded: '6' }]);
