@@ -220,7 +220,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, cwd = proces
     throw new ConfigError('CHAINS: the name "local" is reserved for the embedded chain (LOCAL_CHAIN=on)');
   }
   // Laurel on its own local chain and nothing else: a developer's machine, not a deployment.
-  const developmentSetup = chains.length === 0 && (e.LOCAL_CHAIN === 'on' || e.LOCAL_CHAIN === 'auto');
+  const developmentSetup = chains.length === 0 && runsLocalChain(e.LOCAL_CHAIN, chains.length);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -272,7 +272,12 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, cwd = proces
   };
 }
 
+/** Whether the embedded anvil chain named `local` runs: `on`, or `auto` with no chain configured. */
+function runsLocalChain(localChain: Config['localChain'], configuredChains: number): boolean {
+  return localChain === 'on' || (localChain === 'auto' && configuredChains === 0);
+}
+
 /** Whether the embedded anvil chain named `local` runs. */
 export function wantsLocalChain(config: Config): boolean {
-  return config.localChain === 'on' || (config.localChain === 'auto' && config.chains.length === 0);
+  return runsLocalChain(config.localChain, config.chains.length);
 }
