@@ -356,31 +356,25 @@ async function main(): Promise<void> {
     // sends what it builds has none pending), so that every phase meets the same conditions.
     // The process's peak RSS is sampled apart while Laurel serves (its phases) and while plain
     // ethers runs (the baseline's), since both share this process.
-    let laurelPeakRss = 0;
-    let baselinePeakRss = 0;
-    const laurelPhase = async (build: (i: number) => Promise<Build>): Promise<PhaseResult> => {
-      await laurel.services.prisma.$executeRaw`DELETE FROM nonce_reservations`;
+    const peakRss = { laurel: 0, baseline: 0 };
+    const phase = async (
+      of: keyof typeof peakRss,
+      build: (i: number) => Promise<Build>,
+    ): Promise<PhaseResult> => {
+      if (of === 'laurel') await laurel.services.prisma.$executeRaw`DELETE FROM nonce_reservations`;
       const rss = sampleRss();
       try {
         return await runPhase(build);
       } finally {
-        laurelPeakRss = Math.max(laurelPeakRss, rss.stop());
-      }
-    };
-    const baselinePhase = async (build: (i: number) => Promise<Build>): Promise<PhaseResult> => {
-      const rss = sampleRss();
-      try {
-        return await runPhase(build);
-      } finally {
-        baselinePeakRss = Math.max(baselinePeakRss, rss.stop());
+        peakRss[of] = Math.max(peakRss[of], rss.stop());
       }
     };
     const results = {
-      laurelOne: await laurelPhase(() => laurelBuild(0)),
-      baselineOne: await baselinePhase(() => baselineBuild(0)),
-      laurelMany: await laurelPhase((i) => laurelBuild(i % senders.length)),
-      baselineMany: await baselinePhase((i) => baselineBuild(i % senders.length)),
-      graphqlMany: await laurelPhase((i) => graphqlBuild(i % senders.length)),
+      laurelOne: await phase('laurel', () => laurelBuild(0)),
+      baselineOne: await phase('baseline', () => baselineBuild(0)),
+      laurelMany: await phase('laurel', (i) => laurelBuild(i % senders.length)),
+      baselineMany: await phase('baseline', (i) => baselineBuild(i % senders.length)),
+      graphqlMany: await phase('laurel', (i) => graphqlBuild(i % senders.length)),
     };
     const highWaterMark = rssHighWaterMark();
 
@@ -401,8 +395,8 @@ async function main(): Promise<void> {
       `ratio GraphQL / REST, ${senders.length} senders:    ${(results.graphqlMany.perSecond / results.laurelMany.perSecond).toFixed(2)}`,
     );
     console.log(
-      `peak RSS of this process: ${(laurelPeakRss / MB).toFixed(0)} MB during Laurel's phases (Laurel and ` +
-        `the bench's HTTP clients), ${(baselinePeakRss / MB).toFixed(0)} MB during the baseline's` +
+      `peak RSS of this process: ${(peakRss.laurel / MB).toFixed(0)} MB during Laurel's phases (Laurel and ` +
+        `the bench's HTTP clients), ${(peakRss.baseline / MB).toFixed(0)} MB during the baseline's` +
         (highWaterMark === null ? '' : `, ${(highWaterMark / MB).toFixed(0)} MB since start (VmHWM)`),
     );
     console.log(
