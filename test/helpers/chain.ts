@@ -10,6 +10,8 @@ import {
 } from 'ethers';
 import { decodeLaurelRevert, revertDataOf, type DecodedLaurelRevert } from '../../src/chain/contracts';
 import { deployLaurel, type LaurelDeployment } from '../../src/chain/deploy';
+import { LOCAL_EXPLORER_URL } from '../../src/chain/registry';
+import type { ChainConfig } from '../../src/config';
 import { ANVIL_CHAIN_ID, ANVIL_MNEMONIC, startAnvil, type AnvilInstance } from '../../src/embedded/anvil';
 
 export { ANVIL_MNEMONIC };
@@ -25,6 +27,19 @@ export interface TestChain {
   deployment: LaurelDeployment;
   anvil: AnvilInstance;
   stop(): Promise<void>;
+}
+
+/** The test chain as Laurel configures a chain (an entry of CHAINS): `local`, 1 confirmation. */
+export function chainConfigOf(chain: TestChain, overrides: Partial<ChainConfig> = {}): ChainConfig {
+  return {
+    name: 'local',
+    chainId: chain.chainId,
+    rpcUrl: chain.rpcUrl,
+    explorerUrl: LOCAL_EXPLORER_URL,
+    factoryAddress: chain.factory,
+    confirmations: 1,
+    ...overrides,
+  };
 }
 
 let devKeys: string[] | undefined;

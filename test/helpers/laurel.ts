@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../../src/config';
-import { LOCAL_EXPLORER_URL } from '../../src/chain/registry';
 import { createLogger } from '../../src/logger';
 import { startLaurel, type Laurel } from '../../src/server';
-import { startTestChain } from './chain';
+import { chainConfigOf, startTestChain } from './chain';
 import { createTestDatabase } from './database';
 
 const TEST_WEBHOOK_ENCRYPTION_KEY = randomBytes(32).toString('base64');
@@ -26,18 +25,7 @@ export async function startTestLaurel(
 ): Promise<TestLaurel> {
   const database = await createTestDatabase();
   const chain = options.chain ? await startTestChain() : undefined;
-  const chains = chain
-    ? [
-        {
-          name: 'local',
-          chainId: 31337,
-          rpcUrl: chain.rpcUrl,
-          explorerUrl: LOCAL_EXPLORER_URL,
-          factoryAddress: chain.factory,
-          confirmations: 1,
-        },
-      ]
-    : [];
+  const chains = chain ? [chainConfigOf(chain)] : [];
   const config = loadConfig({
     PORT: '0',
     DATABASE_URL: database.url,

@@ -1,11 +1,11 @@
 import { Contract, Wallet, type ContractTransactionResponse } from 'ethers';
 import { Pool } from 'pg';
 import { appFactoryInterface, appInterface, encodeActionId } from '../../src/chain/contracts';
-import { ChainRegistry, LOCAL_EXPLORER_URL, type Chain } from '../../src/chain/registry';
+import { ChainRegistry, type Chain } from '../../src/chain/registry';
 import { ChainIndexer, ingestReceiptLogs } from '../../src/indexer/chain-indexer';
 import { ALL_XP_TOKEN } from '../../src/indexer/index-writer';
 import { createLogger } from '../../src/logger';
-import { mined, startTestChain, type TestChain } from '../helpers/chain';
+import { chainConfigOf, mined, startTestChain, type TestChain } from '../helpers/chain';
 import { createTestDatabase } from '../helpers/database';
 import { client, createApp, eventArg, issueApiKeys, type Client, type Unsigned } from '../helpers/flow';
 import { request, startTestLaurel, type TestLaurel } from '../helpers/laurel';
@@ -218,14 +218,7 @@ describe('ChainIndexer', () => {
     const name = `local-${confirmations}`;
     return (
       registry.list().find((chain) => chain.name === name) ??
-      registry.add({
-        name,
-        chainId: 31337,
-        rpcUrl: testChain.rpcUrl,
-        explorerUrl: LOCAL_EXPLORER_URL,
-        factoryAddress: testChain.factory,
-        confirmations,
-      })
+      registry.add(chainConfigOf(testChain, { name, confirmations }))
     );
   };
   const startIndexer = (chain: Chain = chainWith(1)) => {

@@ -1,9 +1,8 @@
 import { loadConfig } from '../../src/config';
-import { LOCAL_EXPLORER_URL } from '../../src/chain/registry';
 import { createLogger } from '../../src/logger';
 import { startLaurel, type Laurel } from '../../src/server';
 import { issueApiKey } from '../helpers/auth';
-import { startTestChain, type TestChain } from '../helpers/chain';
+import { chainConfigOf, startTestChain, type TestChain } from '../helpers/chain';
 import { createTestDatabase } from '../helpers/database';
 import { client, type Unsigned } from '../helpers/flow';
 import { request } from '../helpers/laurel';
@@ -24,15 +23,7 @@ async function start(): Promise<Laurel> {
     LOCAL_CHAIN: 'off',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     EXECUTE_WAIT_TIMEOUT_SECONDS: '10',
-    CHAINS: JSON.stringify([
-      {
-        name: 'local',
-        chainId: 31337,
-        rpcUrl: chain.rpcUrl,
-        explorerUrl: LOCAL_EXPLORER_URL,
-        factoryAddress: chain.factory,
-      },
-    ]),
+    CHAINS: JSON.stringify([chainConfigOf(chain)]),
   });
   const laurel = await startLaurel(config, { log: createLogger(config.logLevel) });
   running.push(laurel);

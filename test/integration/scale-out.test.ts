@@ -1,8 +1,7 @@
 import { rmSync } from 'node:fs';
 import { Transaction, Wallet } from 'ethers';
-import { LOCAL_EXPLORER_URL } from '../../src/chain/registry';
 import { issueApiKey } from '../helpers/auth';
-import { startTestChain, type TestChain } from '../helpers/chain';
+import { chainConfigOf, startTestChain, type TestChain } from '../helpers/chain';
 import { createTestDatabase } from '../helpers/database';
 import { request } from '../helpers/laurel';
 import {
@@ -36,16 +35,7 @@ async function startRole(roles: string): Promise<StartedLaurel> {
   const started = await startLaurelProcess(dataDir, {
     DATABASE_URL: database.url,
     LOCAL_CHAIN: 'off',
-    CHAINS: JSON.stringify([
-      {
-        name: 'local',
-        chainId: 31337,
-        rpcUrl: chain.rpcUrl,
-        explorerUrl: LOCAL_EXPLORER_URL,
-        factoryAddress: chain.factory,
-        confirmations: 1,
-      },
-    ]),
+    CHAINS: JSON.stringify([chainConfigOf(chain)]),
     LAUREL_ROLES: roles,
     RATE_LIMIT_MAX_REQUESTS: String(BUDGET),
     RATE_LIMIT_WINDOW_SECONDS: '3600',

@@ -1,9 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Transaction } from 'ethers';
-import { LOCAL_EXPLORER_URL } from '../../src/chain/registry';
 import { issueApiKey } from '../helpers/auth';
-import { startTestChain, type TestChain } from '../helpers/chain';
+import { chainConfigOf, startTestChain, type TestChain } from '../helpers/chain';
 import { client, type Unsigned } from '../helpers/flow';
 import { runDueJobs } from '../helpers/jobs';
 import { request, startTestLaurel, type TestLaurel } from '../helpers/laurel';
@@ -57,15 +56,7 @@ let laurel: TestLaurel;
 beforeAll(async () => {
   chain = await startTestChain();
   hop = flakyRpcHop(chain.rpcUrl);
-  const chains = [
-    {
-      name: 'local',
-      chainId: 31337,
-      rpcUrl: await hop.url,
-      explorerUrl: LOCAL_EXPLORER_URL,
-      factoryAddress: chain.factory,
-    },
-  ];
+  const chains = [chainConfigOf(chain, { rpcUrl: await hop.url })];
   laurel = await startTestLaurel({
     worker: false,
     env: { CHAINS: JSON.stringify(chains), RPC_TIMEOUT_MS: '1000', TRANSACTION_DROP_AFTER_SECONDS: '1' },
