@@ -1,18 +1,24 @@
 /**
  * Read throughput over HTTP on the seeded index (run `npm run seed:index` first): requests per
  * second, p50 and p99 of GET /v1/profile and GET /v1/leaderboard through the whole of Laurel (API
- * key, rate limit, validation, resolver, service, Prisma), at BENCH_CONCURRENCY (32) concurrent
+ * key, rate limit, validation, resolver, service, PostgreSQL), at BENCH_CONCURRENCY (32) concurrent
  * keep-alive clients for BENCH_SECONDS (10) per phase after a 2 s warm-up, next to a baseline in
  * the same run: a bare Express route per question running one hand-written SQL query (node-postgres,
  * same pool size) that gives the same answer. Both get the same request sequence. Laurel is measured
- * twice: as configured (its response cache on: "cached") and as a second instance with
- * READ_CACHE_MB=0 ("no cache"), so the figures without the cache are always printed too.
+ * twice: as configured (its read caches on: "cached") and as a second instance with
+ * READ_CACHE_MB=0 ("no cache"), so the figures without the caches are always printed too.
  *
  *   npm run bench:read
  *
+ * The clients run in a process of their own (scripts/lib/http-load.ts), as wrk or autocannon
+ * would: sharing the servers' event loop, their work was queued behind the server's and counted in
+ * every latency. Laurel, its no-cache twin and the baseline share this process, one measured at a
+ * time (the other two idle). Every side gets the same generator.
+ *
  * Phases: a random user's profile in a random app; a random app's leaderboard over the last 7 days
- * (a window with partial days at both ends); a random app's all-time leaderboard.
- */
+ * (a window with partial days at both ends, ending one second earlier with every request, as
+ * clients computing "the last 7 days" from the clock would: no two requests are the same, so a
+ * cache of whole answers does not help); a random app's all-time leaderboard. */
 import 'reflect-metadata';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,6 +31,8 @@ import { loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
 import { startLaurel } from '../src/server';
 import { BENCH_CHAIN_ID, openBenchDatabase } from './bench-database';
+import { startLoadClient, type LoadClient, type Measured } from './lib/http-load';
+import { processTreeCpuSeconds } from './lib/process-cpu';
 import { seedPlan } from './seed-index';
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
@@ -38,13 +46,6 @@ interface Phase {
   request: (i: number) => { laurel: string; baseline: string };
 }
 
-interface Measured {
-  perSecond: number;
-  p50: number;
-  p99: number;
-  errors: number;
-}
-
 /** A small deterministic generator, so both sides get the same sequence. */
 function sequence(seed: number): () => number {
   let state = seed >>> 0;
@@ -54,51 +55,47 @@ function sequence(seed: number): () => number {
   };
 }
 
-async function load(baseUrl: string, apiKeys: readonly string[], phase: Phase, side: 'laurel' | 'baseline') {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const get = (path: string, client: number) =>
-    new Promise<number>((resolve, reject) => {
-      const started = performance.now();
-      const headers = apiKeys.length ? { 'x-api-key': apiKeys[client % apiKeys.length] } : {};
-      const req = http.get(`${baseUrl}${path}`, { agent, headers }, (res) => {
-        res.resume();
-        res.on('end', () =>
-          res.statusCode === 200
-            ? resolve(performance.now() - started)
-            : reject(new Error(`${res.statusCode} ${path}`)),
-        );
-      });
-      req.on('error', reject);
-    });
-  const run = async (seconds: number, record: boolean): Promise<Measured> => {
-    const latencies: number[] = [];
-    let errors = 0;
-    let next = 0;
-    const deadline = performance.now() + seconds * 1000;
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async (_, client) => {
-        while (performance.now() < deadline) {
-          const request = phase.request(next++)[side];
-          try {
-            const ms = await get(request, client);
-            if (record) latencies.push(ms);
-          } catch {
-            errors += 1;
-          }
-        }
-      }),
-    );
-    const elapsed = (performance.now() - started) / 1000;
-    latencies.sort((a, b) => a - b);
-    const at = (p: number) =>
-      latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
-    return { perSecond: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), errors };
+/** Requests a phase cycles through (more than any phase sends in its seconds at these rates). */
+const REQUESTS_PER_PHASE = 100_000;
+
+/** A phase's figures, with the CPU time per request of this process (the servers) and of PostgreSQL. */
+interface PhaseRun extends Measured {
+  serverCpuUs: number;
+  postgresCpuUs?: number;
+}
+
+/** One phase on one side, by the load generator of another process (see scripts/lib/http-load.ts). */
+async function load(
+  client: LoadClient,
+  baseUrl: string,
+  apiKeys: readonly string[],
+  phase: Phase,
+  side: 'laurel' | 'baseline',
+  postgresPid: number | undefined,
+): Promise<PhaseRun> {
+  const paths = Array.from({ length: REQUESTS_PER_PHASE }, (_, i) => phase.request(i)[side]);
+  const postgresCpu = () => (postgresPid ? processTreeCpuSeconds([postgresPid]) : undefined);
+  const cpuBefore = process.cpuUsage();
+  const postgresBefore = postgresCpu();
+  const measured = await client.run({
+    baseUrl,
+    apiKeys,
+    paths,
+    concurrency: CONCURRENCY,
+    seconds: SECONDS,
+    warmUpSeconds: WARM_UP_SECONDS,
+  });
+  const cpu = process.cpuUsage(cpuBefore);
+  const postgresAfter = postgresCpu();
+  const perRequest = (seconds: number) => (seconds * 1e6) / Math.max(1, measured.requests);
+  return {
+    ...measured,
+    serverCpuUs: perRequest((cpu.user + cpu.system) / 1e6),
+    postgresCpuUs:
+      postgresBefore === undefined || postgresAfter === undefined
+        ? undefined
+        : perRequest(postgresAfter - postgresBefore),
   };
-  await run(WARM_UP_SECONDS, false);
-  const measured = await run(SECONDS, true);
-  agent.destroy();
-  return measured;
 }
 
 /** The baseline: one route per question, one SQL query each, no API key, no framework beyond Express. */
@@ -253,6 +250,7 @@ async function main(): Promise<void> {
     const server = baselineApp(pool).listen(0, '127.0.0.1', () => resolve(server));
   });
   const baselineUrl = `http://127.0.0.1:${(baseline.address() as AddressInfo).port}`;
+  const client = await startLoadClient();
   try {
     // One key per client, as separate API users would have (each key has its own rate-limit row).
     const apiKeys: string[] = [];
@@ -285,7 +283,8 @@ async function main(): Promise<void> {
         name: 'leaderboard (last 7 days)',
         request: (i) => {
           const { app } = pick(i);
-          const end = now - (i % 1000);
+          // One second earlier every request: no two requests of a run ask for the same window.
+          const end = now - i;
           const window = `start=${end - WEEK}&end=${end}`;
           return {
             laurel: `/v1/leaderboard?chain=bench&app_id=${app}&${window}`,
@@ -305,9 +304,11 @@ async function main(): Promise<void> {
       },
     ];
 
-    // The same answers from both, before measuring anything.
-    for (const phase of phases.slice(1)) {
-      const request = phase.request(1);
+    // The same answers from all three, before measuring anything (a few requests of each phase).
+    for (const [phase, i] of phases
+      .slice(1)
+      .flatMap((phase) => [1, 4_321, 77_777].map((i) => [phase, i] as const))) {
+      const request = phase.request(i);
       const [a, b, c] = await Promise.all([
         fetch(`${laurel.url}${request.laurel}`, { headers: { 'x-api-key': apiKey } }).then((r) => r.json()),
         fetch(`${baselineUrl}${request.baseline}`).then((r) => r.json()),
@@ -315,7 +316,7 @@ async function main(): Promise<void> {
       ]);
       if (JSON.stringify(a) !== JSON.stringify(b) || JSON.stringify(c) !== JSON.stringify(b)) {
         throw new Error(
-          `${phase.name}: Laurel and the baseline disagree:\n${JSON.stringify(a)}\n${JSON.stringify(b)}`,
+          `${phase.name}: Laurel and the baseline disagree:\n${JSON.stringify(a)}\n${JSON.stringify(c)}\n${JSON.stringify(b)}`,
         );
       }
     }
@@ -326,14 +327,18 @@ async function main(): Promise<void> {
         `(READ_CACHE_MB=${config.readCacheBytes / 1024 / 1024}; nothing is indexed during the run, so nothing invalidates it)\n` +
         `  "no cache": a second Laurel on the same database with READ_CACHE_MB=0 (every request queries PostgreSQL)`,
     );
-    const row = (label: string, m: Measured) =>
-      `  ${label.padEnd(9)} ${m.perSecond.toFixed(0).padStart(7)} req/s   p50 ${m.p50.toFixed(2).padStart(6)} ms   p99 ${m.p99.toFixed(2).padStart(6)} ms${m.errors ? `   ${m.errors} errors` : ''}`;
+    const cpu = (m: PhaseRun) =>
+      `   CPU/request: server ${m.serverCpuUs.toFixed(0).padStart(4)} µs` +
+      (m.postgresCpuUs === undefined ? '' : `, PostgreSQL ${m.postgresCpuUs.toFixed(0).padStart(4)} µs`);
+    const row = (label: string, m: PhaseRun) =>
+      `  ${label.padEnd(9)} ${m.perSecond.toFixed(0).padStart(7)} req/s   p50 ${m.p50.toFixed(2).padStart(6)} ms   p99 ${m.p99.toFixed(2).padStart(6)} ms${cpu(m)}${m.errors ? `   ${m.errors} errors` : ''}`;
     const ratio = (label: string, ours: Measured, bare: Measured) =>
       `  ${label.padEnd(9)} ${(ours.perSecond / bare.perSecond).toFixed(2)}x throughput (target >= 0.67), p99 ${ours.p99.toFixed(2)} ms (target < 25)`;
-    for (const phase of phases) {
-      const cachedRun = await load(laurel.url, apiKeys, phase, 'laurel');
-      const uncachedRun = await load(uncached.url, apiKeys, phase, 'laurel');
-      const bare = await load(baselineUrl, [], phase, 'baseline');
+    const only = process.env.BENCH_PHASES?.split(',');
+    for (const phase of phases.filter((p) => !only || only.some((word) => p.name.includes(word)))) {
+      const cachedRun = await load(client, laurel.url, apiKeys, phase, 'laurel', database.pid);
+      const uncachedRun = await load(client, uncached.url, apiKeys, phase, 'laurel', database.pid);
+      const bare = await load(client, baselineUrl, [], phase, 'baseline', database.pid);
       console.log(`\n${phase.name}`);
       console.log(row('cached', cachedRun));
       console.log(row('no cache', uncachedRun));
@@ -342,6 +347,7 @@ async function main(): Promise<void> {
       console.log(ratio('no cache', uncachedRun, bare));
     }
   } finally {
+    await client.stop();
     await new Promise((resolve) => baseline.close(resolve));
     baseline.closeAllConnections();
     await laurel.stop();
