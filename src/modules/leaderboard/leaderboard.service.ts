@@ -114,14 +114,16 @@ export class LeaderboardService {
       return `$${params.length}`;
     };
     const chainId = param(chain.chainId);
-    const tokenAddress = param(token.address);
+    // Only when used (XP of every app over partial days is read by kind): an unused parameter has no type.
+    let tokenParam: string | undefined;
+    const tokenAddress = () => (tokenParam ??= param(token.address));
     const parts: string[] = [];
     if (plan.days) {
       parts.push(`SELECT user_address, amount FROM reward_daily_totals
-        WHERE chain_id = ${chainId} AND token_address = ${tokenAddress}
+        WHERE chain_id = ${chainId} AND token_address = ${tokenAddress()}
           AND day BETWEEN ${param(plan.days.first)}::date AND ${param(plan.days.last)}::date`);
     }
-    const rewardsOf = token.address === ALL_XP_TOKEN ? `kind = 'xp'` : `token_address = ${tokenAddress}`;
+    const rewardsOf = token.address === ALL_XP_TOKEN ? `kind = 'xp'` : `token_address = ${tokenAddress()}`;
     for (const edge of plan.edges) {
       parts.push(`SELECT user_address, amount FROM completed_actions
         WHERE chain_id = ${chainId} AND ${rewardsOf}
