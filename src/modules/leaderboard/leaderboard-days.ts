@@ -75,28 +75,37 @@ export class LeaderboardDays {
     limit: number,
     offset: number,
   ): Promise<RankedUser[]> {
-    const [days, ...edges] = await Promise.all([
+    // A partial day is a part of one day, or of two days in a row (a window shorter than a day).
+    const edgeDays = plan.edges.flatMap((edge) => {
+      const first = Math.floor(edge.from / SECONDS_PER_DAY);
+      const last = Math.floor((edge.to - 1) / SECONDS_PER_DAY);
+      return Array.from({ length: last - first + 1 }, (_, i) => ({ edge, day: first + i }));
+    });
+    const [days, ...rewards] = await Promise.all([
       plan.days
         ? this.daysRanking(chain, token, dayNumber(plan.days.first), dayNumber(plan.days.last))
         : null,
-      ...plan.edges.map((edge) => this.sliceTotals(chain, token, edge.from, edge.to)),
+      ...edgeDays.map(({ day }) => this.dayRewards(chain, token, day)),
     ]);
     const partial = new Map<string, bigint>();
-    for (const slice of edges) {
-      for (const [user, amount] of slice) partial.set(user, (partial.get(user) ?? 0n) + amount);
-    }
+    rewards.forEach((day, d) => {
+      const { from, to } = edgeDays[d].edge;
+      for (let i = firstAtOrAfter(day.times, from), end = firstAtOrAfter(day.times, to); i < end; i += 1) {
+        partial.set(day.users[i], (partial.get(day.users[i]) ?? 0n) + day.amounts[i]);
+      }
+    });
     const wanted = offset + limit;
-    const candidates: RankedUser[] = [];
-    for (const [user, amount] of partial) {
-      candidates.push({ user, order: user.toLowerCase(), total: amount + (days?.totals.get(user) ?? 0n) });
-    }
     // Users without partial-day rewards keep their whole-days order: only the first `wanted` can rank.
-    let taken = 0;
+    const candidates: RankedUser[] = [];
     for (const entry of days?.ranked ?? []) {
-      if (taken === wanted) break;
-      if (partial.has(entry.user)) continue;
-      candidates.push(entry);
-      taken += 1;
+      if (candidates.length === wanted) break;
+      if (!partial.has(entry.user)) candidates.push(entry);
+    }
+    // With `wanted` of them, a user of the partial days below the last cannot rank either.
+    const floor = candidates.length === wanted ? candidates[wanted - 1].total : -1n;
+    for (const [user, amount] of partial) {
+      const total = amount + (days?.totals.get(user) ?? 0n);
+      if (total >= floor) candidates.push({ user, order: user.toLowerCase(), total });
     }
     return candidates.sort(byRank).slice(offset, wanted);
   }
@@ -136,28 +145,6 @@ export class LeaderboardDays {
       },
       sizeOf: (totals) => 100 + totals.size * BYTES_PER_ROW,
     });
-  }
-
-  /** Per-user totals of the rewards in [from, to) (seconds): a part of a day, or of two days in a row. */
-  private async sliceTotals(
-    chain: Chain,
-    token: string,
-    from: number,
-    to: number,
-  ): Promise<Map<string, bigint>> {
-    const firstDay = Math.floor(from / SECONDS_PER_DAY);
-    const days = await Promise.all(
-      Array.from({ length: Math.floor((to - 1) / SECONDS_PER_DAY) - firstDay + 1 }, (_, i) =>
-        this.dayRewards(chain, token, firstDay + i),
-      ),
-    );
-    const totals = new Map<string, bigint>();
-    for (const day of days) {
-      for (let i = firstAtOrAfter(day.times, from), end = firstAtOrAfter(day.times, to); i < end; i += 1) {
-        totals.set(day.users[i], (totals.get(day.users[i]) ?? 0n) + day.amounts[i]);
-      }
-    }
-    return totals;
   }
 
   /** One day's rewards in time order. */

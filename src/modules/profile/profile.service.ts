@@ -89,11 +89,16 @@ export class ProfileService {
 
   /** The profiles of `users` (checksummed), in that order; of one app when `appId` is given. */
   async profiles(chain: Chain, appId: string | undefined, users: readonly string[]): Promise<UserProfile[]> {
-    // $1 the chain, $2 the users, $3 the app when there is one.
+    // $1 the chain, $2 the user (or users), $3 the app when there is one.
     const ofApp = (column: string) => (appId ? `AND ${column} = $3` : '');
+    const single = users.length === 1;
     // One statement for every user: each part is a correlated subquery on the user's index rows.
-    const { rows } = await this.deps.pool.query<ProfileRow>(
-      `SELECT u.address AS "user",
+    const { rows } = await this.deps.pool.query<ProfileRow>({
+      // Named, so each connection parses it once and, for one user, soon runs one generic plan:
+      // planning costs more than running it. (For a list, unnest's row estimate from the actual
+      // array makes PostgreSQL plan every call.)
+      name: `profiles${appId ? '-of-app' : ''}${single ? '-one' : ''}`,
+      text: `SELECT u.address AS "user",
         (SELECT coalesce(sum(b.balance), 0)::text FROM token_balances b
          JOIN indexed_tokens t ON t.chain_id = b.chain_id AND t.address = b.token_address AND t.kind = 'xp'
          WHERE b.chain_id = $1 AND b.holder = u.address ${ofApp('t.app_address')}) AS xp,
@@ -114,9 +119,9 @@ export class ProfileService {
                 WHERE t.chain_id = $1 AND t.app_address = $3 AND t.kind <> 'xp')`
             : 'NULL::json'
         } AS credits
-      FROM unnest($2::varchar[]) AS u(address)`,
-      appId ? [chain.chainId, [...users], appId] : [chain.chainId, [...users]],
-    );
+      FROM ${single ? '(SELECT $2::varchar AS address) AS u' : 'unnest($2::varchar[]) AS u(address)'}`,
+      values: [chain.chainId, single ? users[0] : [...users], ...(appId ? [appId] : [])],
+    });
     const byUser = new Map(rows.map((row) => [row.user, row]));
     return users.map((user) => profileOf(user, byUser.get(user)!, appId !== undefined));
   }
