@@ -20,6 +20,7 @@
  * clients computing "the last 7 days" from the clock would: no two requests are the same, so a
  * cache of whole answers does not help); a random app's all-time leaderboard. */
 import 'reflect-metadata';
+import { fork } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
@@ -60,41 +61,40 @@ const REQUESTS_PER_PHASE = 100_000;
 
 /** A phase's figures, with the CPU time per request of this process (the servers) and of PostgreSQL. */
 interface PhaseRun extends Measured {
-  serverCpuUs: number;
+  /** Undefined where /proc cannot tell. */
+  serverCpuUs?: number;
   postgresCpuUs?: number;
 }
 
 /** One phase on one side, by the load generator of another process (see scripts/lib/http-load.ts). */
 async function load(
   client: LoadClient,
-  baseUrl: string,
+  server: ServerProcess,
   apiKeys: readonly string[],
   phase: Phase,
   side: 'laurel' | 'baseline',
   postgresPid: number | undefined,
 ): Promise<PhaseRun> {
   const paths = Array.from({ length: REQUESTS_PER_PHASE }, (_, i) => phase.request(i)[side]);
-  const postgresCpu = () => (postgresPid ? processTreeCpuSeconds([postgresPid]) : undefined);
-  const cpuBefore = process.cpuUsage();
-  const postgresBefore = postgresCpu();
+  const cpuOf = (pid: number | undefined) => (pid ? processTreeCpuSeconds([pid]) : undefined);
+  const [serverBefore, postgresBefore] = [cpuOf(server.pid), cpuOf(postgresPid)];
   const measured = await client.run({
-    baseUrl,
+    baseUrl: server.url,
     apiKeys,
     paths,
     concurrency: CONCURRENCY,
     seconds: SECONDS,
     warmUpSeconds: WARM_UP_SECONDS,
   });
-  const cpu = process.cpuUsage(cpuBefore);
-  const postgresAfter = postgresCpu();
-  const perRequest = (seconds: number) => (seconds * 1e6) / Math.max(1, measured.requests);
+  const [serverAfter, postgresAfter] = [cpuOf(server.pid), cpuOf(postgresPid)];
+  const perRequest = (before?: number, after?: number) =>
+    before === undefined || after === undefined
+      ? undefined
+      : ((after - before) * 1e6) / Math.max(1, measured.requests);
   return {
     ...measured,
-    serverCpuUs: perRequest((cpu.user + cpu.system) / 1e6),
-    postgresCpuUs:
-      postgresBefore === undefined || postgresAfter === undefined
-        ? undefined
-        : perRequest(postgresAfter - postgresBefore),
+    serverCpuUs: perRequest(serverBefore, serverAfter),
+    postgresCpuUs: perRequest(postgresBefore, postgresAfter),
   };
 }
 
@@ -204,52 +204,113 @@ async function issueApiKey(url: string): Promise<string> {
   return api_key;
 }
 
+type ServerKind = 'laurel' | 'uncached' | 'baseline';
+
+/**
+ * In a child process of its own (`--server <kind>`): Laurel as configured, Laurel with
+ * READ_CACHE_MB=0, or the baseline. Tells the parent its URL, and stops when the parent lets go.
+ */
+async function runServer(kind: ServerKind, databaseUrl: string): Promise<void> {
+  let url: string;
+  let readCacheBytes = 0;
+  let stop: () => Promise<void>;
+  if (kind === 'baseline') {
+    const pool = new Pool({ connectionString: databaseUrl, max: 10 });
+    pool.on('error', () => undefined); // connections cut when the database stops at the end
+    const server = await new Promise<http.Server>((resolve) => {
+      const listening = baselineApp(pool).listen(0, '127.0.0.1', () => resolve(listening));
+    });
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    stop = async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await pool.end();
+    };
+  } else {
+    const config = loadConfig({
+      PORT: '0',
+      DATABASE_URL: databaseUrl,
+      LOCAL_CHAIN: 'off',
+      // Reads need no node: a chain entry whose RPC nobody answers (its indexer just waits).
+      CHAINS: JSON.stringify([
+        {
+          name: 'bench',
+          chainId: BENCH_CHAIN_ID,
+          rpcUrl: 'http://127.0.0.1:9',
+          explorerUrl: LOCAL_EXPLORER_URL,
+          factoryAddress: '0x0000000000000000000000000000000000000000',
+        },
+      ]),
+      LOG_LEVEL: 'silent',
+      RATE_LIMIT_MAX_REQUESTS: '1000000000',
+      KEY_REQUESTS_PER_CLIENT: '1000', // the benchmark issues one key per client from one address
+      INDEXER_POLL_INTERVAL_MS: '600000',
+      // "uncached": the same Laurel without its read caches: what every answer costs uncached.
+      ...(kind === 'uncached' ? { READ_CACHE_MB: '0' } : {}),
+    });
+    const laurel = await startLaurel(config, { log: createLogger('silent'), worker: false });
+    url = laurel.url;
+    readCacheBytes = config.readCacheBytes;
+    stop = () => laurel.stop();
+  }
+  process.once('disconnect', () => {
+    void stop().then(() => process.exit(0));
+  });
+  process.send!({ url, readCacheBytes });
+}
+
+interface ServerProcess {
+  url: string;
+  pid: number;
+  readCacheBytes: number;
+  stop: () => Promise<void>;
+}
+
+/** Forks a server process; resolves with its URL once it listens. */
+async function startServer(kind: ServerKind, databaseUrl: string): Promise<ServerProcess> {
+  const child = fork(__filename, ['--server', kind], {
+    env: { ...process.env, BENCH_DATABASE_URL: databaseUrl },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const { url, readCacheBytes } = await new Promise<{ url: string; readCacheBytes: number }>(
+    (resolve, reject) => {
+      child.once('message', (message: { url: string; readCacheBytes: number }) => resolve(message));
+      child.once('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)));
+    },
+  );
+  child.removeAllListeners('exit');
+  return {
+    url,
+    pid: child.pid!,
+    readCacheBytes,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.disconnect();
+      }),
+  };
+}
+
 async function main(): Promise<void> {
   const database = await openBenchDatabase();
-  const pool = new Pool({ connectionString: database.databaseUrl, max: 10 });
-  pool.on('error', () => undefined); // connections cut when the database stops at the end
+  const pool = new Pool({ connectionString: database.databaseUrl, max: 1 });
   const { rows } = await pool.query<{ n: string }>(
     'SELECT count(*) AS n FROM completed_actions WHERE chain_id = $1',
     [BENCH_CHAIN_ID],
   );
+  await pool.end();
   if (Number(rows[0].n) === 0) {
     console.error('bench:read: the bench database has no index: run `npm run seed:index` first');
-    await pool.end();
     await database.stop();
     process.exitCode = 1;
     return;
   }
-  // Before any connection is open: computing 100,000 addresses takes longer than a keep-alive timeout.
   const plan = seedPlan();
-  const config = loadConfig({
-    PORT: '0',
-    DATABASE_URL: database.databaseUrl,
-    LOCAL_CHAIN: 'off',
-    // Reads need no node: a chain entry whose RPC nobody answers (its indexer just waits).
-    CHAINS: JSON.stringify([
-      {
-        name: 'bench',
-        chainId: BENCH_CHAIN_ID,
-        rpcUrl: 'http://127.0.0.1:9',
-        explorerUrl: LOCAL_EXPLORER_URL,
-        factoryAddress: '0x0000000000000000000000000000000000000000',
-      },
-    ]),
-    LOG_LEVEL: 'silent',
-    RATE_LIMIT_MAX_REQUESTS: '1000000000',
-    KEY_REQUESTS_PER_CLIENT: '1000', // the benchmark issues one key per client from one address
-    INDEXER_POLL_INTERVAL_MS: '600000',
-  });
-  const laurel = await startLaurel(config, { log: createLogger('silent'), worker: false });
-  // The same Laurel without its response cache: what every answer costs when it is not cached.
-  const uncached = await startLaurel(
-    { ...config, readCacheBytes: 0 },
-    { log: createLogger('silent'), worker: false },
+  const [laurel, uncached, baseline] = await Promise.all(
+    (['laurel', 'uncached', 'baseline'] as const).map((kind) => startServer(kind, database.databaseUrl)),
   );
-  const baseline = await new Promise<http.Server>((resolve) => {
-    const server = baselineApp(pool).listen(0, '127.0.0.1', () => resolve(server));
-  });
-  const baselineUrl = `http://127.0.0.1:${(baseline.address() as AddressInfo).port}`;
+  const baselineUrl = baseline.url;
   const client = await startLoadClient();
   try {
     // One key per client, as separate API users would have (each key has its own rate-limit row).
@@ -324,21 +385,23 @@ async function main(): Promise<void> {
     console.log(
       `bench:read  ${CONCURRENCY} concurrent clients, ${SECONDS} s per phase, loopback HTTP keep-alive\n` +
         `  "cached": Laurel as configured, answering profiles and leaderboards from its response cache ` +
-        `(READ_CACHE_MB=${config.readCacheBytes / 1024 / 1024}; nothing is indexed during the run, so nothing invalidates it)\n` +
+        `(READ_CACHE_MB=${laurel.readCacheBytes / 1024 / 1024}; nothing is indexed during the run, so nothing invalidates it)\n` +
         `  "no cache": a second Laurel on the same database with READ_CACHE_MB=0 (every request queries PostgreSQL)`,
     );
     const cpu = (m: PhaseRun) =>
-      `   CPU/request: server ${m.serverCpuUs.toFixed(0).padStart(4)} µs` +
-      (m.postgresCpuUs === undefined ? '' : `, PostgreSQL ${m.postgresCpuUs.toFixed(0).padStart(4)} µs`);
+      m.serverCpuUs === undefined
+        ? ''
+        : `   CPU/request: server ${m.serverCpuUs.toFixed(0).padStart(4)} µs` +
+          (m.postgresCpuUs === undefined ? '' : `, PostgreSQL ${m.postgresCpuUs.toFixed(0).padStart(4)} µs`);
     const row = (label: string, m: PhaseRun) =>
       `  ${label.padEnd(9)} ${m.perSecond.toFixed(0).padStart(7)} req/s   p50 ${m.p50.toFixed(2).padStart(6)} ms   p99 ${m.p99.toFixed(2).padStart(6)} ms${cpu(m)}${m.errors ? `   ${m.errors} errors` : ''}`;
     const ratio = (label: string, ours: Measured, bare: Measured) =>
       `  ${label.padEnd(9)} ${(ours.perSecond / bare.perSecond).toFixed(2)}x throughput (target >= 0.67), p99 ${ours.p99.toFixed(2)} ms (target < 25)`;
     const only = process.env.BENCH_PHASES?.split(',');
     for (const phase of phases.filter((p) => !only || only.some((word) => p.name.includes(word)))) {
-      const cachedRun = await load(client, laurel.url, apiKeys, phase, 'laurel', database.pid);
-      const uncachedRun = await load(client, uncached.url, apiKeys, phase, 'laurel', database.pid);
-      const bare = await load(client, baselineUrl, [], phase, 'baseline', database.pid);
+      const cachedRun = await load(client, laurel, apiKeys, phase, 'laurel', database.pid);
+      const uncachedRun = await load(client, uncached, apiKeys, phase, 'laurel', database.pid);
+      const bare = await load(client, baseline, [], phase, 'baseline', database.pid);
       console.log(`\n${phase.name}`);
       console.log(row('cached', cachedRun));
       console.log(row('no cache', uncachedRun));
@@ -347,17 +410,22 @@ async function main(): Promise<void> {
       console.log(ratio('no cache', uncachedRun, bare));
     }
   } finally {
-    await client.stop();
-    await new Promise((resolve) => baseline.close(resolve));
-    baseline.closeAllConnections();
-    await laurel.stop();
-    await uncached.stop();
-    await pool.end();
+    await Promise.all([client.stop(), laurel.stop(), uncached.stop(), baseline.stop()]);
     await database.stop();
   }
 }
 
-main().catch((error: unknown) => {
-  console.error('bench:read failed:', error);
-  process.exitCode = 1;
-});
+const serverIndex = process.argv.indexOf('--server');
+if (serverIndex >= 0) {
+  void runServer(process.argv[serverIndex + 1] as ServerKind, process.env.BENCH_DATABASE_URL!).catch(
+    (error: unknown) => {
+      console.error('bench:read server failed:', error);
+      process.exit(1);
+    },
+  );
+} else {
+  main().catch((error: unknown) => {
+    console.error('bench:read failed:', error);
+    process.exitCode = 1;
+  });
+}
