@@ -11,14 +11,19 @@
  *   npm run bench:read
  *
  * The clients run in a process of their own (scripts/lib/http-load.ts), as wrk or autocannon
- * would: sharing the servers' event loop, their work was queued behind the server's and counted in
- * every latency. Laurel, its no-cache twin and the baseline share this process, one measured at a
- * time (the other two idle). Every side gets the same generator.
+ * would, on bare keep-alive sockets: when they shared the servers' event loop, their work was
+ * queued behind the server's and counted in every latency. Laurel, its no-cache twin and the
+ * baseline each run in a process of their own too (this script with `--server <kind>`), so none
+ * pays for another's heap or event loop; one is measured at a time. Every side gets the same
+ * generator. Each line also shows the CPU time per request of the server's process and of
+ * PostgreSQL (from /proc, on Linux). BENCH_PHASES (e.g. `profile,7 days`) runs only the phases
+ * whose names contain one of its words.
  *
  * Phases: a random user's profile in a random app; a random app's leaderboard over the last 7 days
  * (a window with partial days at both ends, ending one second earlier with every request, as
  * clients computing "the last 7 days" from the clock would: no two requests are the same, so a
- * cache of whole answers does not help); a random app's all-time leaderboard. */
+ * cache of whole answers does not help); a random app's all-time leaderboard.
+ */
 import 'reflect-metadata';
 import { fork } from 'node:child_process';
 import http from 'node:http';
@@ -384,9 +389,10 @@ async function main(): Promise<void> {
 
     console.log(
       `bench:read  ${CONCURRENCY} concurrent clients, ${SECONDS} s per phase, loopback HTTP keep-alive\n` +
-        `  "cached": Laurel as configured, answering profiles and leaderboards from its response cache ` +
-        `(READ_CACHE_MB=${laurel.readCacheBytes / 1024 / 1024}; nothing is indexed during the run, so nothing invalidates it)\n` +
-        `  "no cache": a second Laurel on the same database with READ_CACHE_MB=0 (every request queries PostgreSQL)`,
+        `  "cached": Laurel as configured, with its read caches: answers, and the days leaderboard windows are ranked from ` +
+        `(READ_CACHE_MB=${laurel.readCacheBytes / 1024 / 1024}; nothing is indexed during the run, so nothing invalidates them)\n` +
+        `  "no cache": a second Laurel on the same database with READ_CACHE_MB=0 (every request queries PostgreSQL)\n` +
+        `  each server and the load generator in a process of its own`,
     );
     const cpu = (m: PhaseRun) =>
       m.serverCpuUs === undefined
