@@ -10,6 +10,11 @@
  * rewards (so the leaderboard's past days outlive the commits of today's blocks). A read whose
  * query raced a commit is therefore never answered again. Nothing is cached while commits of other
  * processes cannot be heard (no LISTEN session).
+ *
+ * An answer is kept from the second time its key is read (within the last KEYS_REMEMBERED_PER_MB ×
+ * MB keys): most profiles are asked for once, and keeping each of them would only push out the
+ * answers asked for again and leave the garbage collector more to do. Reads marked `reused` (parts
+ * many answers are made of) are kept from the first.
  */
 import { LRUCache } from 'lru-cache';
 import type { IndexChange, IndexChanges } from './index-changes';
@@ -25,7 +30,12 @@ export interface CachedRead<T> {
    * days up to this one (days since the epoch): changes of later days leave it cached.
    */
   rewardsUntilDay?: number;
+  /** Read again by other requests as a rule: kept from its first read (else from its second). */
+  reused?: boolean;
 }
+
+/** Keys remembered (for their second read) per MB of the cache: a key is ~100 bytes. */
+const KEYS_REMEMBERED_PER_MB = 1_000;
 
 interface Stored {
   value: unknown;
@@ -72,6 +82,10 @@ export class IndexReadCache {
   private readonly answers: LRUCache<string, Stored> | null;
   private readonly inFlight = new Map<string, Promise<unknown>>();
   private readonly chains = new Map<number, ChainGenerations>();
+  /** Keys read once lately (two generations, the older dropped when the newer is full). */
+  private seen = new Set<string>();
+  private seenBefore = new Set<string>();
+  private readonly keysRemembered: number;
   /** Raised when changes of every chain may have been missed. */
   private epoch = 0;
 
@@ -81,6 +95,7 @@ export class IndexReadCache {
     maxBytes: number,
   ) {
     this.answers = maxBytes > 0 ? new LRUCache({ maxSize: maxBytes }) : null;
+    this.keysRemembered = Math.max(100, Math.round((maxBytes / 1024 / 1024) * KEYS_REMEMBERED_PER_MB));
     changes.subscribe((change) => this.changed(change));
   }
 
@@ -111,10 +126,8 @@ export class IndexReadCache {
         const size = read.sizeOf(value);
         const stored = answers.peek(key);
         // Not over a read of a later generation that finished first.
-        if (
-          size <= answers.maxSize &&
-          !(stored && stored.epoch === epoch && stored.generation > generation)
-        ) {
+        const newer = stored && stored.epoch === epoch && stored.generation > generation;
+        if ((read.reused || this.readBefore(key)) && size <= answers.maxSize && !newer) {
           answers.set(key, { value, epoch, generation }, { size: Math.max(1, size) });
         }
         return value;
@@ -126,6 +139,17 @@ export class IndexReadCache {
     );
     this.inFlight.set(flightKey, loading);
     return loading;
+  }
+
+  /** Whether `key` was read lately (and remembers it, when not). */
+  private readBefore(key: string): boolean {
+    if (this.seen.has(key) || this.seenBefore.has(key)) return true;
+    if (this.seen.size >= this.keysRemembered) {
+      this.seenBefore = this.seen;
+      this.seen = new Set();
+    }
+    this.seen.add(key);
+    return false;
   }
 
   private chainOf(chainId: number): ChainGenerations {

@@ -343,6 +343,8 @@ describe('cached profiles and leaderboards', () => {
 
   it('are answered again from memory until the index of their chain changes', async () => {
     expect(laurel.services.indexer.changes.listening).toBe(true);
+    // Asked for twice: an answer is kept from the second time it is asked for.
+    await profile(`user_id=${erin}&app_id=${appId}`);
     const before = await profile(`user_id=${erin}&app_id=${appId}`);
     expect(before.body).toMatchObject({ xp_balance: '0', completed_actions: [] });
     // Changed behind Laurel's back (no index commit reported): the cached answer stays.

@@ -12,9 +12,11 @@ function setup(maxBytes = 1024 * 1024) {
   changes.listening = true;
   const cache = new IndexReadCache(changes, maxBytes);
   let loads = 0;
-  const read = (chainId: number, key: string) =>
+  // `reused`: kept from the first read (admission on the second read has a test of its own).
+  const read = (chainId: number, key: string, reused = true) =>
     cache.read(chainId, {
       key,
+      reused,
       load: async () => {
         loads += 1;
         return { key, load: loads };
@@ -45,6 +47,7 @@ describe('IndexReadCache', () => {
       cache.read(1, {
         key: `day ${day}`,
         rewardsUntilDay: day,
+        reused: true,
         load: async () => `${day}: load ${(loads += 1)}`,
         sizeOf: () => 10,
       });
@@ -66,6 +69,18 @@ describe('IndexReadCache', () => {
     expect(await readDay(10)).toBe('10: load 6');
   });
 
+  it('keeps an answer from the second read of its key, a reused part from the first', async () => {
+    const { read, loads } = setup();
+    await read(1, 'answer', false);
+    await read(1, 'answer', false);
+    expect(loads()).toBe(2);
+    await read(1, 'answer', false);
+    expect(loads()).toBe(2);
+    await read(1, 'part', true);
+    await read(1, 'part', true);
+    expect(loads()).toBe(3);
+  });
+
   it('shares one load among identical reads arriving together', async () => {
     const { read, loads } = setup();
     const answers = await Promise.all([read(1, 'a'), read(1, 'a'), read(1, 'b')]);
@@ -78,13 +93,19 @@ describe('IndexReadCache', () => {
     let release!: () => void;
     const racing = cache.read(1, {
       key: 'a',
+      reused: true,
       load: () => new Promise<string>((resolve) => (release = () => resolve('before the commit'))),
       sizeOf: () => 10,
     });
     changes.changed({ chainId: 1, rewardsFromDay: 100 }); // committed while the query ran
     release();
     expect(await racing).toBe('before the commit');
-    const after = await cache.read(1, { key: 'a', load: async () => 'after', sizeOf: () => 10 });
+    const after = await cache.read(1, {
+      key: 'a',
+      reused: true,
+      load: async () => 'after',
+      sizeOf: () => 10,
+    });
     expect(after).toBe('after');
   });
 

@@ -115,6 +115,7 @@ export class LeaderboardDays {
     return this.cache.read(chain.chainId, {
       key: `leaderboard-days\n${token}\n${first}\n${last}`,
       rewardsUntilDay: last,
+      reused: true,
       load: async () => {
         const days = await Promise.all(
           Array.from({ length: last - first + 1 }, (_, i) => this.dayTotals(chain, token, first + i)),
@@ -135,6 +136,7 @@ export class LeaderboardDays {
     return this.cache.read(chain.chainId, {
       key: `leaderboard-day-totals\n${token}\n${day}`,
       rewardsUntilDay: day,
+      reused: true,
       load: async () => {
         const { rows } = await this.pool.query<{ user_address: string; amount: string }>(
           `SELECT user_address, amount::text AS amount FROM reward_daily_totals
@@ -152,6 +154,7 @@ export class LeaderboardDays {
     return this.cache.read(chain.chainId, {
       key: `leaderboard-day-rewards\n${token}\n${day}`,
       rewardsUntilDay: day,
+      reused: true,
       load: async () => {
         const allXp = token === ALL_XP_TOKEN;
         const { rows } = await this.pool.query<{ user_address: string; amount: string; at: number }>(

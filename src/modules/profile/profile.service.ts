@@ -8,6 +8,14 @@ import type { ProfileInput } from './profile.schema';
 
 const XP_DECIMALS = 18;
 
+/**
+ * SQL formatting base units of XP as formatBaseUnits(amount, 18) does ("1.5", "100", no trailing
+ * zeros): multiplying by a numeric of scale 18 is exact. Done by PostgreSQL, a profile's actions,
+ * however many, arrive in their final shape.
+ */
+const XP_FORMATTED_SQL = (amount: string) =>
+  `trim_scale(${amount} * 0.${'0'.repeat(XP_DECIMALS - 1)}1)::text`;
+
 export interface CollectedBadge {
   id: string;
   name: string;
@@ -106,8 +114,9 @@ export class ProfileService {
                   ORDER BY g.block_number, g.address), '[]')
          FROM badge_holdings h JOIN indexed_badges g ON g.chain_id = h.chain_id AND g.address = h.badge_address
          WHERE h.chain_id = $1 AND h.holder = u.address AND h.count > 0 ${ofApp('g.app_address')}) AS badges,
-        (SELECT coalesce(json_agg(json_build_object('name', a.action_name, 'kind', a.kind, 'amount', a.amount::text,
-                  'at', extract(epoch FROM a.block_time)::bigint::text) ORDER BY a.block_number DESC, a.log_index DESC), '[]')
+        (SELECT coalesce(json_agg(json_build_object('name', a.action_name,
+                  'xp_rewarded', CASE WHEN a.kind = 'xp' THEN ${XP_FORMATTED_SQL('a.amount')} ELSE '0' END,
+                  'createdAt', extract(epoch FROM a.block_time)::bigint::text) ORDER BY a.block_number DESC, a.log_index DESC), '[]')
          FROM completed_actions a
          WHERE a.chain_id = $1 AND a.user_address = u.address ${ofApp('a.app_address')}) AS actions,
         ${
@@ -141,7 +150,7 @@ interface ProfileRow {
   user: string;
   xp: string;
   badges: { id: string; name: string; uri: string }[];
-  actions: { name: string; kind: string; amount: string; at: string }[];
+  actions: CompletedActionEntry[];
   credits: { id: string; name: string; symbol: string; decimals: number; balance: string }[] | null;
 }
 
@@ -155,11 +164,7 @@ function profileOf(user: string, row: ProfileRow, withCredits: boolean): UserPro
       metadataURI: badge.uri || null,
       metadata: null,
     })),
-    completed_actions: row.actions.map((action) => ({
-      name: action.name,
-      xp_rewarded: action.kind === 'xp' ? formatBaseUnits(BigInt(action.amount), XP_DECIMALS) : '0',
-      createdAt: action.at,
-    })),
+    completed_actions: row.actions,
   };
   if (withCredits) {
     profile.credit_balances = (row.credits ?? []).map((token) => ({
