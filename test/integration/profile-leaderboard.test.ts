@@ -1,7 +1,7 @@
 import { Contract, Wallet, parseEther, type ContractTransactionResponse } from 'ethers';
 import { appInterface, encodeActionId } from '../../src/chain/contracts';
 import { ingestReceiptLogs } from '../../src/indexer/chain-indexer';
-import { notifyIndexChanged } from '../../src/indexer/index-changes';
+import { notifyIndexChanged, type IndexChange } from '../../src/indexer/index-changes';
 import { writeIndexEvents } from '../../src/indexer/index-writer';
 import type { IndexEvent } from '../../src/indexer/log-decoder';
 import { Pool } from 'pg';
@@ -402,11 +402,17 @@ describe('leaderboard windows ranked from cached days', () => {
   };
   const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)];
 
+  // The changes Laurel's read cache heard (it listens on this same feed, and is told first).
+  const heard: (IndexChange | null)[] = [];
+  beforeAll(() => laurel.services.indexer.changes.subscribe((change) => heard.push(change)));
+
   /**
    * Commits rewards of `token` through the index writer, with the change notification, over a
    * connection of this test: Laurel hears of it only as it hears of another process's commits.
+   * Resolves once Laurel has heard it (a notification arrives after the commit, not with it).
    */
   async function commit(token: string, rewards: { user: string; amount: bigint; at: number }[]) {
+    const before = heard.length;
     const chainId = laurel.services.chains.get('local').chainId;
     const events: IndexEvent[] = rewards.map((reward, i) => ({
       type: 'reward',
@@ -428,6 +434,9 @@ describe('leaderboard windows ranked from cached days', () => {
       const { rewardsFromDay } = await writeIndexEvents(db, chainId, events, blockTimes);
       await notifyIndexChanged(db, { chainId, rewardsFromDay });
       await db.query('COMMIT');
+      await waitUntil('Laurel to hear of the commit', async () =>
+        heard.slice(before).some((change) => change?.rewardsFromDay === rewardsFromDay),
+      );
     } finally {
       db.release();
     }
