@@ -14,7 +14,7 @@
  * from the commit of the phase's jobs until graphile-worker has completed the last one, after an
  * untimed warm-up batch. Next to the rates: the CPU milliseconds per job of PostgreSQL, the workers
  * and the receiver (Linux /proc). Knobs (defaults): BENCH_JOBS (1000 per phase), BENCH_WARMUP (200),
- * BENCH_CONCURRENCY (WORKER_CONCURRENCY of each process, 4).
+ * BENCH_CONCURRENCY (WORKER_CONCURRENCY of each process; Laurel's default, 16).
  */
 import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -26,7 +26,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Wallet } from 'ethers';
 import { run, runMigrations, Logger as WorkerLogger } from 'graphile-worker';
-import { loadConfig } from '../src/config';
+import { DEFAULT_WORKER_CONCURRENCY, loadConfig } from '../src/config';
 import { connectDatabase, type PrismaClient } from '../src/db/prisma';
 import { migrate } from '../src/db/migrator';
 import { startEmbeddedPostgres } from '../src/embedded/postgres';
@@ -49,7 +49,7 @@ const testCa = () => ({
 
 const jobsPerPhase = envInt('BENCH_JOBS', 1000, 100_000);
 const warmup = envInt('BENCH_WARMUP', 200, 100_000);
-const concurrency = envInt('BENCH_CONCURRENCY', 4, 64);
+const concurrency = envInt('BENCH_CONCURRENCY', DEFAULT_WORKER_CONCURRENCY, 64);
 
 /** The child processes: the two kinds of worker, and the HTTPS receiver (a process of its own). */
 type ChildKind = 'empty' | 'webhooks' | 'receiver';
