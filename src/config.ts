@@ -22,8 +22,9 @@ const positiveInt = (fallback: number) => z.coerce.number().int().positive().def
  * Jobs a worker process runs at once (WORKER_CONCURRENCY). Laurel's jobs mostly wait on the network
  * (webhook calls of up to 5 s, receipts asked of a node): at 4, four slow receivers held every job
  * of the process, and deliveries were bound by round trips, not CPU (see `npm run bench:webhooks`).
+ * The job worker's pool grows to this + 2 connections.
  */
-export const DEFAULT_WORKER_CONCURRENCY = 16;
+export const DEFAULT_WORKER_CONCURRENCY = 32;
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
