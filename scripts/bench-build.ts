@@ -15,8 +15,10 @@
  *
  * Everything runs on loopback, in a temporary folder removed at the end: an embedded PostgreSQL,
  * an anvil with Laurel deployed, Laurel itself in-process. Each phase is bounded by a number of
- * builds and a number of seconds, whichever comes first. Environment knobs (defaults):
- * BENCH_CONCURRENCY (16), BENCH_SENDERS (8), BENCH_MAX_BUILDS (2000), BENCH_MAX_SECONDS (10).
+ * builds and a number of seconds, whichever comes first, and runs in BENCH_ROUNDS shares
+ * interleaved with the other phases' (so that the machine's slow spells fall on both sides of a
+ * ratio). Environment knobs (defaults): BENCH_CONCURRENCY (16), BENCH_SENDERS (8),
+ * BENCH_MAX_BUILDS (2000), BENCH_MAX_SECONDS (10), BENCH_ROUNDS (4).
  */
 import 'reflect-metadata';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -52,6 +54,7 @@ const options = {
   senders: envInt('BENCH_SENDERS', 8, 64),
   maxBuilds: envInt('BENCH_MAX_BUILDS', 2000, 100_000),
   maxSeconds: envInt('BENCH_MAX_SECONDS', 10, 600),
+  rounds: envInt('BENCH_ROUNDS', 4, 100),
 };
 
 interface Build {
@@ -79,50 +82,79 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
+/** What one run of builds recorded, before it is summed up (alone, or with the other rounds of a phase). */
+interface Run {
+  latencies: number[];
+  builds: Build[];
+  failures: number;
+  firstFailure?: string;
+  seconds: number;
+  work: WorkCounts;
+  cpuMicros: number;
+}
+
 /**
  * Runs `build` with `concurrency` workers until `maxBuilds` were started or `maxSeconds` passed;
  * `build(i)` is the i-th build (round-robin over senders is up to it).
  */
-async function runPhase(build: (i: number) => Promise<Build>): Promise<PhaseResult> {
-  const latencies: number[] = [];
-  const builds: Build[] = [];
-  let failures = 0;
-  let firstFailure: string | undefined;
+async function runBuilds(
+  build: (i: number) => Promise<Build>,
+  maxBuilds: number,
+  maxSeconds: number,
+): Promise<Run> {
+  const run: Run = { latencies: [], builds: [], failures: 0, seconds: 0, work: emptyWork(), cpuMicros: 0 };
   let started = 0;
   const counting = startWorkCounters();
   const cpu = process.cpuUsage();
   const t0 = performance.now();
-  const deadline = t0 + options.maxSeconds * 1000;
+  const deadline = t0 + maxSeconds * 1000;
   const worker = async () => {
-    while (started < options.maxBuilds && performance.now() < deadline) {
+    while (started < maxBuilds && performance.now() < deadline) {
       const i = started++;
       const begin = performance.now();
       try {
-        builds.push(await build(i));
-        latencies.push(performance.now() - begin);
+        run.builds.push(await build(i));
+        run.latencies.push(performance.now() - begin);
       } catch (error) {
-        failures += 1;
-        firstFailure ??= (error as Error).message;
+        run.failures += 1;
+        run.firstFailure ??= (error as Error).message;
       }
     }
   };
   await Promise.all(Array.from({ length: options.concurrency }, worker));
-  const seconds = (performance.now() - t0) / 1000;
-  const work = counting.stop();
+  run.seconds = (performance.now() - t0) / 1000;
+  run.work = counting.stop();
   const cpuUsed = process.cpuUsage(cpu);
-  latencies.sort((a, b) => a - b);
-  const seen = new Set(builds.map((b) => `${b.sender}:${b.nonce}`));
+  run.cpuMicros = cpuUsed.user + cpuUsed.system;
+  return run;
+}
+
+const emptyWork = (): WorkCounts => ({ rpcCalls: 0, rpcRequests: 0, sqlStatements: 0 });
+
+/** One phase from its runs: rates over their summed time, percentiles over all their builds. */
+function summarize(runs: readonly Run[]): PhaseResult {
+  const latencies = runs.flatMap((run) => run.latencies).sort((a, b) => a - b);
+  const builds = runs.reduce((n, run) => n + run.builds.length, 0);
+  const seconds = runs.reduce((total, run) => total + run.seconds, 0);
+  const work = emptyWork();
+  for (const run of runs) {
+    for (const key of Object.keys(work) as (keyof WorkCounts)[]) work[key] += run.work[key];
+  }
+  const cpuMicros = runs.reduce((total, run) => total + run.cpuMicros, 0);
   return {
-    builds: builds.length,
-    failures,
+    builds,
+    failures: runs.reduce((n, run) => n + run.failures, 0),
     seconds,
-    perSecond: builds.length / seconds,
+    perSecond: builds / seconds,
     p50Ms: percentile(latencies, 50),
     p95Ms: percentile(latencies, 95),
-    distinctNonces: seen.size === builds.length,
-    firstFailure,
+    // Per run: each Laurel run starts without the reservations of the runs before it.
+    distinctNonces: runs.every(
+      (run) => new Set(run.builds.map((b) => `${b.sender}:${b.nonce}`)).size === run.builds.length,
+    ),
+    firstFailure: runs.find((run) => run.firstFailure)?.firstFailure,
     work,
-    cpuMsPerBuild: builds.length ? (cpuUsed.user + cpuUsed.system) / 1000 / builds.length : 0,
+    cpuMsPerBuild: builds ? cpuMicros / 1000 / builds : 0,
   };
 }
 
@@ -232,7 +264,7 @@ async function main(): Promise<void> {
   try {
     console.log(
       `bench-build: concurrency ${options.concurrency}, senders ${options.senders}, ` +
-        `at most ${options.maxBuilds} builds or ${options.maxSeconds} s per phase`,
+        `at most ${options.maxBuilds} builds or ${options.maxSeconds} s per phase, in ${options.rounds} interleaved rounds`,
     );
     const postgres = await startEmbeddedPostgres({
       dataDir: folder,
@@ -352,30 +384,45 @@ async function main(): Promise<void> {
     await Promise.all(Array.from({ length: 10 }, (_, i) => graphqlBuild(i % senders.length)));
 
     // Nothing the bench builds is sent, so each build leaves a nonce reservation open until its
-    // lease ends; each Laurel phase starts without the ones of the phases before it (a sender that
-    // sends what it builds has none pending), so that every phase meets the same conditions.
+    // lease ends; each Laurel run starts without the ones of the runs before it (a sender that
+    // sends what it builds has none pending), so that every run meets the same conditions.
     // The process's peak RSS is sampled apart while Laurel serves (its phases) and while plain
     // ethers runs (the baseline's), since both share this process.
     const peakRss = { laurel: 0, baseline: 0 };
-    const phase = async (
-      of: keyof typeof peakRss,
-      build: (i: number) => Promise<Build>,
-    ): Promise<PhaseResult> => {
-      if (of === 'laurel') await laurel.services.prisma.$executeRaw`DELETE FROM nonce_reservations`;
-      const rss = sampleRss();
-      try {
-        return await runPhase(build);
-      } finally {
-        peakRss[of] = Math.max(peakRss[of], rss.stop());
+    const phases = {
+      laurelOne: { of: 'laurel', build: () => laurelBuild(0) },
+      baselineOne: { of: 'baseline', build: () => baselineBuild(0) },
+      laurelMany: { of: 'laurel', build: (i: number) => laurelBuild(i % senders.length) },
+      baselineMany: { of: 'baseline', build: (i: number) => baselineBuild(i % senders.length) },
+      graphqlMany: { of: 'laurel', build: (i: number) => graphqlBuild(i % senders.length) },
+    } satisfies Record<string, { of: keyof typeof peakRss; build: (i: number) => Promise<Build> }>;
+    type PhaseName = keyof typeof phases;
+    const names = Object.keys(phases) as PhaseName[];
+    // Interleaved: every phase runs a share of its builds in each round (in reverse order every
+    // other round), so a slow spell of this shared machine falls on both sides of every ratio.
+    const runs = Object.fromEntries(names.map((name) => [name, [] as Run[]])) as Record<PhaseName, Run[]>;
+    for (let round = 0; round < options.rounds; round += 1) {
+      for (const name of round % 2 === 0 ? names : [...names].reverse()) {
+        const { of, build } = phases[name];
+        if (of === 'laurel') await laurel.services.prisma.$executeRaw`DELETE FROM nonce_reservations`;
+        const rss = sampleRss();
+        try {
+          runs[name].push(
+            await runBuilds(
+              build,
+              Math.ceil(options.maxBuilds / options.rounds),
+              options.maxSeconds / options.rounds,
+            ),
+          );
+        } finally {
+          peakRss[of] = Math.max(peakRss[of], rss.stop());
+        }
       }
-    };
-    const results = {
-      laurelOne: await phase('laurel', () => laurelBuild(0)),
-      baselineOne: await phase('baseline', () => baselineBuild(0)),
-      laurelMany: await phase('laurel', (i) => laurelBuild(i % senders.length)),
-      baselineMany: await phase('baseline', (i) => baselineBuild(i % senders.length)),
-      graphqlMany: await phase('laurel', (i) => graphqlBuild(i % senders.length)),
-    };
+    }
+    const results = Object.fromEntries(names.map((name) => [name, summarize(runs[name])])) as Record<
+      PhaseName,
+      PhaseResult
+    >;
     const highWaterMark = rssHighWaterMark();
 
     console.log('');

@@ -13,8 +13,8 @@
  * of worker run with the same graphile-worker options (workerRunOptions) and are timed the same way:
  * from the commit of the phase's jobs until graphile-worker has completed the last one, after an
  * untimed warm-up batch. Next to the rates: the CPU milliseconds per job of PostgreSQL, the workers
- * and the receiver (Linux /proc). Knobs (defaults): BENCH_JOBS (1000 per phase), BENCH_WARMUP (200),
- * BENCH_CONCURRENCY (WORKER_CONCURRENCY of each process, 4).
+ * and the receiver (Linux /proc). Knobs (defaults): BENCH_JOBS (3000 per phase), BENCH_WARMUP (3000),
+ * BENCH_CONCURRENCY (WORKER_CONCURRENCY of each process; Laurel's default, 32).
  */
 import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -26,7 +26,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Wallet } from 'ethers';
 import { run, runMigrations, Logger as WorkerLogger } from 'graphile-worker';
-import { loadConfig } from '../src/config';
+import { DEFAULT_WORKER_CONCURRENCY, loadConfig } from '../src/config';
 import { connectDatabase, type PrismaClient } from '../src/db/prisma';
 import { migrate } from '../src/db/migrator';
 import { startEmbeddedPostgres } from '../src/embedded/postgres';
@@ -47,9 +47,12 @@ const testCa = () => ({
   key: readFileSync(caFile.replace(/\.pem$/, '.key'), 'utf8'),
 });
 
-const jobsPerPhase = envInt('BENCH_JOBS', 1000, 100_000);
-const warmup = envInt('BENCH_WARMUP', 200, 100_000);
-const concurrency = envInt('BENCH_CONCURRENCY', 4, 64);
+const jobsPerPhase = envInt('BENCH_JOBS', 3000, 100_000);
+// The warm-up must reach every worker of every process and every pooled connection a few dozen
+// times (V8 compiles the hot paths, PostgreSQL settles each connection's prepared statements on a
+// generic plan). 200 left both rates far lower (empty jobs 2,000/s instead of 3,300-4,100/s).
+const warmup = envInt('BENCH_WARMUP', 3000, 100_000);
+const concurrency = envInt('BENCH_CONCURRENCY', DEFAULT_WORKER_CONCURRENCY, 64);
 
 /** The child processes: the two kinds of worker, and the HTTPS receiver (a process of its own). */
 type ChildKind = 'empty' | 'webhooks' | 'receiver';

@@ -18,6 +18,14 @@ export type ChainConfig = z.infer<typeof chainConfigSchema>;
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
+/**
+ * Jobs a worker process runs at once (WORKER_CONCURRENCY). Laurel's jobs mostly wait on the network
+ * (webhook calls of up to 5 s, receipts asked of a node): at 4, four slow receivers held every job
+ * of the process, and deliveries were bound by round trips, not CPU (see `npm run bench:webhooks`).
+ * The job worker's pool grows to this + 2 connections.
+ */
+export const DEFAULT_WORKER_CONCURRENCY = 32;
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -47,7 +55,7 @@ const envSchema = z.object({
   EXECUTE_WAIT_TIMEOUT_SECONDS: positiveInt(30),
   TRANSACTION_DROP_AFTER_SECONDS: positiveInt(600),
   PERMIT_DEADLINE_SECONDS: positiveInt(3600),
-  WORKER_CONCURRENCY: positiveInt(4),
+  WORKER_CONCURRENCY: positiveInt(DEFAULT_WORKER_CONCURRENCY),
   LAUREL_ROLES: z
     .string()
     .default('api,worker,indexer')

@@ -1,15 +1,7 @@
-import {
-  Args,
-  Authorized,
-  createMethodMiddlewareDecorator,
-  createParameterDecorator,
-  Ctx,
-  Mutation,
-  Query,
-  type ClassType,
-} from 'type-graphql';
+import { Args, createParameterDecorator, Ctx, Mutation, Query, type ClassType } from 'type-graphql';
 import type { z } from 'zod';
 import type { RequestContext } from '../context';
+import { UnauthenticatedError } from '../errors';
 import { parseInput } from '../validation';
 import { argsClassOf } from './zod-args';
 
@@ -33,6 +25,9 @@ export type OperationMethod<S extends z.ZodTypeAny> = (
   ctx: RequestContext,
 ) => Promise<unknown>;
 
+/** An operation's method as stored: its input type erased (it is the schema's output). */
+type DeclaredMethod = (input: unknown, ctx: RequestContext) => Promise<unknown>;
+
 /** The operations of each resolver class, by method name: REST mounting reads them. */
 const operationsByClass = new WeakMap<object, Map<string, OperationDefinition>>();
 
@@ -42,20 +37,40 @@ export function operationOf(resolverClass: object, method: string): OperationDef
   return operation;
 }
 
+/** An operation's method as declared (it takes validated input): what REST calls. */
+export function declaredMethodOf(resolverClass: object, method: string): DeclaredMethod {
+  const declared = declaredMethods.get(resolverClass)?.get(method);
+  if (!declared) throw new Error(`${(resolverClass as ClassType).name}.${method} is not an @Operation`);
+  return declared;
+}
+
 /** Every @Operation of a resolver class, by method name. */
 export function operationsOf(resolverClass: object): ReadonlyMap<string, OperationDefinition> {
   return operationsByClass.get(resolverClass) ?? new Map();
 }
 
-/** Validates GraphQL arguments with the operation's schema; GraphQL `null` means "absent". */
-function validateWith(schema: z.ZodTypeAny): MethodDecorator {
-  return createMethodMiddlewareDecorator(async ({ args }, next) => {
-    const present = Object.fromEntries(Object.entries(args).filter(([, value]) => value !== null));
-    const parsed = parseInput(schema, present) as Record<string, unknown>;
-    for (const key of Object.keys(args)) delete args[key];
-    Object.assign(args, parsed);
-    return next();
-  });
+/** What GraphQL callers without a key are told (REST answers its documented 401 instead). */
+const MISSING_KEY = 'Missing or invalid API key: send it in the X-API-KEY header';
+
+/** The operations' methods as declared, by resolver class and name: what REST calls. */
+const declaredMethods = new WeakMap<object, Map<string, DeclaredMethod>>();
+
+/**
+ * The method GraphQL calls in place of the declared one: the key check (unless public), then the
+ * arguments validated with the operation's schema (GraphQL `null` means "absent"), then the
+ * declared method. A plain wrapper rather than type-graphql middlewares: those cost two async
+ * dispatches per call on the hot path.
+ */
+function graphqlEntry(
+  definition: OperationDefinition,
+  declared: DeclaredMethod,
+): (this: object, args: Record<string, unknown>, ctx: RequestContext) => Promise<unknown> {
+  return function (this: object, args, ctx) {
+    if (!definition.public && !ctx.account) throw new UnauthenticatedError(MISSING_KEY);
+    const present: Record<string, unknown> = {};
+    for (const key in args) if (args[key] !== null) present[key] = args[key];
+    return declared.call(this, parseInput(definition.input, present), ctx);
+  };
 }
 
 /** The input of an operation without fields: an empty object, so every method has the same shape. */
@@ -78,8 +93,8 @@ export function Operation<S extends z.ZodTypeAny>(definition: OperationDefinitio
     if (argsClass) Args(() => argsClass)(prototype, method, 0);
     else noArgs(prototype, method, 0);
     Ctx()(prototype, method, 1);
-    validateWith(definition.input)(prototype, method, descriptor);
-    if (!definition.public) Authorized()(prototype, method, descriptor);
+    const declared = descriptor.value as unknown as DeclaredMethod;
+    descriptor.value = graphqlEntry(definition, declared) as unknown as M;
     const declare = definition.kind === 'query' ? Query : Mutation;
     declare(() => definition.output, { description: definition.description })(prototype, method, descriptor);
 
@@ -87,5 +102,8 @@ export function Operation<S extends z.ZodTypeAny>(definition: OperationDefinitio
     const operations = operationsByClass.get(resolverClass) ?? new Map<string, OperationDefinition>();
     operations.set(method, definition);
     operationsByClass.set(resolverClass, operations);
+    const methods = declaredMethods.get(resolverClass) ?? new Map<string, DeclaredMethod>();
+    methods.set(method, declared);
+    declaredMethods.set(resolverClass, methods);
   };
 }

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
 import { requireAccount, type RequestContext } from '../context';
 import { AppError } from '../errors';
-import { operationOf } from '../graphql/operation';
+import { declaredMethodOf, operationOf } from '../graphql/operation';
 import { parseInput } from '../validation';
 import { sendError, type ErrorShapes } from './error-shapes';
 
@@ -75,9 +75,10 @@ export function mountRoutes<R extends object>(
 ): MountedRoute[] {
   for (const route of routes) {
     const operation = operationOf(resolver.constructor, route.operation);
-    const method = (
-      resolver[route.operation] as (input: unknown, ctx: RequestContext) => Promise<object>
-    ).bind(resolver);
+    const method = declaredMethodOf(resolver.constructor, route.operation).bind(resolver) as (
+      input: unknown,
+      ctx: RequestContext,
+    ) => Promise<object>;
     const { resultField } = route;
     const shape = (result: object): object => (resultField ? { [resultField]: result } : result);
     const status = (route.status ?? (() => 200)) as (result: object) => number;

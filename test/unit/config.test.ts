@@ -17,6 +17,7 @@ describe('loadConfig', () => {
     expect(config.chains).toEqual([]);
     expect(wantsLocalChain(config)).toBe(true);
     expect(config.transactions.executeWaitTimeoutSeconds).toBe(30);
+    expect(config.workerConcurrency).toBe(32);
   });
 
   it('reads chains from CHAINS and then skips the local chain', () => {
