@@ -18,7 +18,7 @@ import type { Pool } from 'pg';
 import type { Chain } from '../../chain/registry';
 import { ALL_XP_TOKEN } from '../../indexer/index-writer';
 import type { IndexReadCache } from '../../indexer/index-read-cache';
-import { SECONDS_PER_DAY, type WindowPlan } from './leaderboard-window';
+import { dayNumber, dayString, SECONDS_PER_DAY, type WindowPlan } from './leaderboard-window';
 
 /** Windows longer than this (whole days and partial ones) are summed by PostgreSQL instead. */
 export const MAX_CACHED_WINDOW_DAYS = 31;
@@ -47,9 +47,6 @@ interface DayRewards {
 
 /** Rough bytes of a cached row: an address string, a bigint, a map or array slot. */
 const BYTES_PER_ROW = 200;
-
-const dayNumber = (day: string) => Date.parse(day) / (SECONDS_PER_DAY * 1000);
-const dayString = (day: number) => new Date(day * SECONDS_PER_DAY * 1000).toISOString().slice(0, 10);
 
 const byRank = (a: RankedUser, b: RankedUser) =>
   a.total > b.total ? -1 : a.total < b.total ? 1 : a.order < b.order ? -1 : a.order > b.order ? 1 : 0;
