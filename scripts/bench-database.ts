@@ -9,7 +9,12 @@ import { startEmbeddedPostgres } from '../src/embedded/postgres';
 /** The chain the seeded index belongs to (anvil's chain id; the benchmark names it `bench`). */
 export const BENCH_CHAIN_ID = 31337;
 
-export async function openBenchDatabase(): Promise<{ databaseUrl: string; stop(): Promise<void> }> {
+export async function openBenchDatabase(): Promise<{
+  databaseUrl: string;
+  /** The embedded server's postmaster (undefined with DATABASE_URL). */
+  pid?: number;
+  stop(): Promise<void>;
+}> {
   if (process.env.DATABASE_URL) {
     await migrate(process.env.DATABASE_URL);
     return { databaseUrl: process.env.DATABASE_URL, stop: async () => undefined };
@@ -22,5 +27,5 @@ export async function openBenchDatabase(): Promise<{ databaseUrl: string; stop()
     await postgres.stop();
     throw error;
   }
-  return { databaseUrl: postgres.databaseUrl, stop: () => postgres.stop() };
+  return { databaseUrl: postgres.databaseUrl, pid: postgres.pid, stop: () => postgres.stop() };
 }

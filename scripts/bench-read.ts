@@ -1,19 +1,31 @@
 /**
  * Read throughput over HTTP on the seeded index (run `npm run seed:index` first): requests per
  * second, p50 and p99 of GET /v1/profile and GET /v1/leaderboard through the whole of Laurel (API
- * key, rate limit, validation, resolver, service, Prisma), at BENCH_CONCURRENCY (32) concurrent
+ * key, rate limit, validation, resolver, service, PostgreSQL), at BENCH_CONCURRENCY (32) concurrent
  * keep-alive clients for BENCH_SECONDS (10) per phase after a 2 s warm-up, next to a baseline in
  * the same run: a bare Express route per question running one hand-written SQL query (node-postgres,
  * same pool size) that gives the same answer. Both get the same request sequence. Laurel is measured
- * twice: as configured (its response cache on: "cached") and as a second instance with
- * READ_CACHE_MB=0 ("no cache"), so the figures without the cache are always printed too.
+ * twice: as configured (its read caches on: "cached") and as a second instance with
+ * READ_CACHE_MB=0 ("no cache"), so the figures without the caches are always printed too.
  *
  *   npm run bench:read
  *
+ * The clients run in a process of their own (scripts/lib/http-load.ts), as wrk or autocannon
+ * would, on bare keep-alive sockets: when they shared the servers' event loop, their work was
+ * queued behind the server's and counted in every latency. Laurel, its no-cache twin and the
+ * baseline each run in a process of their own too (this script with `--server <kind>`), so none
+ * pays for another's heap or event loop; one is measured at a time. Every side gets the same
+ * generator. Each line also shows the CPU time per request of the server's process and of
+ * PostgreSQL (from /proc, on Linux). BENCH_PHASES (e.g. `profile,7 days`) runs only the phases
+ * whose names contain one of its words.
+ *
  * Phases: a random user's profile in a random app; a random app's leaderboard over the last 7 days
- * (a window with partial days at both ends); a random app's all-time leaderboard.
+ * (a window with partial days at both ends, ending one second earlier with every request, as
+ * clients computing "the last 7 days" from the clock would: no two requests are the same, so a
+ * cache of whole answers does not help); a random app's all-time leaderboard.
  */
 import 'reflect-metadata';
+import { fork } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
@@ -25,6 +37,8 @@ import { loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
 import { startLaurel } from '../src/server';
 import { BENCH_CHAIN_ID, openBenchDatabase } from './bench-database';
+import { startLoadClient, type LoadClient, type Measured } from './lib/http-load';
+import { processTreeCpuSeconds } from './lib/process-cpu';
 import { seedPlan } from './seed-index';
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
@@ -38,13 +52,6 @@ interface Phase {
   request: (i: number) => { laurel: string; baseline: string };
 }
 
-interface Measured {
-  perSecond: number;
-  p50: number;
-  p99: number;
-  errors: number;
-}
-
 /** A small deterministic generator, so both sides get the same sequence. */
 function sequence(seed: number): () => number {
   let state = seed >>> 0;
@@ -54,51 +61,46 @@ function sequence(seed: number): () => number {
   };
 }
 
-async function load(baseUrl: string, apiKeys: readonly string[], phase: Phase, side: 'laurel' | 'baseline') {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const get = (path: string, client: number) =>
-    new Promise<number>((resolve, reject) => {
-      const started = performance.now();
-      const headers = apiKeys.length ? { 'x-api-key': apiKeys[client % apiKeys.length] } : {};
-      const req = http.get(`${baseUrl}${path}`, { agent, headers }, (res) => {
-        res.resume();
-        res.on('end', () =>
-          res.statusCode === 200
-            ? resolve(performance.now() - started)
-            : reject(new Error(`${res.statusCode} ${path}`)),
-        );
-      });
-      req.on('error', reject);
-    });
-  const run = async (seconds: number, record: boolean): Promise<Measured> => {
-    const latencies: number[] = [];
-    let errors = 0;
-    let next = 0;
-    const deadline = performance.now() + seconds * 1000;
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async (_, client) => {
-        while (performance.now() < deadline) {
-          const request = phase.request(next++)[side];
-          try {
-            const ms = await get(request, client);
-            if (record) latencies.push(ms);
-          } catch {
-            errors += 1;
-          }
-        }
-      }),
-    );
-    const elapsed = (performance.now() - started) / 1000;
-    latencies.sort((a, b) => a - b);
-    const at = (p: number) =>
-      latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
-    return { perSecond: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), errors };
+/** Requests a phase cycles through (more than any phase sends in its seconds at these rates). */
+const REQUESTS_PER_PHASE = 100_000;
+
+/** A phase's figures, with the CPU time per request of this process (the servers) and of PostgreSQL. */
+interface PhaseRun extends Measured {
+  /** Undefined where /proc cannot tell. */
+  serverCpuUs?: number;
+  postgresCpuUs?: number;
+}
+
+/** One phase on one side, by the load generator of another process (see scripts/lib/http-load.ts). */
+async function load(
+  client: LoadClient,
+  server: ServerProcess,
+  apiKeys: readonly string[],
+  phase: Phase,
+  side: 'laurel' | 'baseline',
+  postgresPid: number | undefined,
+): Promise<PhaseRun> {
+  const paths = Array.from({ length: REQUESTS_PER_PHASE }, (_, i) => phase.request(i)[side]);
+  const cpuOf = (pid: number | undefined) => (pid ? processTreeCpuSeconds([pid]) : undefined);
+  const [serverBefore, postgresBefore] = [cpuOf(server.pid), cpuOf(postgresPid)];
+  const measured = await client.run({
+    baseUrl: server.url,
+    apiKeys,
+    paths,
+    concurrency: CONCURRENCY,
+    seconds: SECONDS,
+    warmUpSeconds: WARM_UP_SECONDS,
+  });
+  const [serverAfter, postgresAfter] = [cpuOf(server.pid), cpuOf(postgresPid)];
+  const perRequest = (before?: number, after?: number) =>
+    before === undefined || after === undefined
+      ? undefined
+      : ((after - before) * 1e6) / Math.max(1, measured.requests);
+  return {
+    ...measured,
+    serverCpuUs: perRequest(serverBefore, serverAfter),
+    postgresCpuUs: perRequest(postgresBefore, postgresAfter),
   };
-  await run(WARM_UP_SECONDS, false);
-  const measured = await run(SECONDS, true);
-  agent.destroy();
-  return measured;
 }
 
 /** The baseline: one route per question, one SQL query each, no API key, no framework beyond Express. */
@@ -207,52 +209,114 @@ async function issueApiKey(url: string): Promise<string> {
   return api_key;
 }
 
+type ServerKind = 'laurel' | 'uncached' | 'baseline';
+
+/**
+ * In a child process of its own (`--server <kind>`): Laurel as configured, Laurel with
+ * READ_CACHE_MB=0, or the baseline. Tells the parent its URL, and stops when the parent lets go.
+ */
+async function runServer(kind: ServerKind, databaseUrl: string): Promise<void> {
+  let url: string;
+  let readCacheBytes = 0;
+  let stop: () => Promise<void>;
+  if (kind === 'baseline') {
+    const pool = new Pool({ connectionString: databaseUrl, max: 10 });
+    pool.on('error', () => undefined); // connections cut when the database stops at the end
+    const server = await new Promise<http.Server>((resolve) => {
+      const listening = baselineApp(pool).listen(0, '127.0.0.1', () => resolve(listening));
+    });
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    stop = async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await pool.end();
+    };
+  } else {
+    const config = loadConfig({
+      PORT: '0',
+      DATABASE_URL: databaseUrl,
+      LOCAL_CHAIN: 'off',
+      // Reads need no node: a chain entry whose RPC nobody answers (its indexer just waits).
+      CHAINS: JSON.stringify([
+        {
+          name: 'bench',
+          chainId: BENCH_CHAIN_ID,
+          rpcUrl: 'http://127.0.0.1:9',
+          explorerUrl: LOCAL_EXPLORER_URL,
+          factoryAddress: '0x0000000000000000000000000000000000000000',
+        },
+      ]),
+      LOG_LEVEL: 'silent',
+      RATE_LIMIT_MAX_REQUESTS: '1000000000',
+      KEY_REQUESTS_PER_CLIENT: '1000', // the benchmark issues one key per client from one address
+      INDEXER_POLL_INTERVAL_MS: '600000',
+      // "uncached": the same Laurel without its read caches: what every answer costs uncached.
+      ...(kind === 'uncached' ? { READ_CACHE_MB: '0' } : {}),
+    });
+    const laurel = await startLaurel(config, { log: createLogger('silent'), worker: false });
+    url = laurel.url;
+    readCacheBytes = config.readCacheBytes;
+    stop = () => laurel.stop();
+  }
+  process.once('disconnect', () => {
+    void stop().then(() => process.exit(0));
+  });
+  process.send!({ url, readCacheBytes });
+}
+
+interface ServerProcess {
+  url: string;
+  pid: number;
+  readCacheBytes: number;
+  stop: () => Promise<void>;
+}
+
+/** Forks a server process; resolves with its URL once it listens. */
+async function startServer(kind: ServerKind, databaseUrl: string): Promise<ServerProcess> {
+  const child = fork(__filename, ['--server', kind], {
+    env: { ...process.env, BENCH_DATABASE_URL: databaseUrl },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const { url, readCacheBytes } = await new Promise<{ url: string; readCacheBytes: number }>(
+    (resolve, reject) => {
+      child.once('message', (message: { url: string; readCacheBytes: number }) => resolve(message));
+      child.once('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)));
+    },
+  );
+  child.removeAllListeners('exit');
+  return {
+    url,
+    pid: child.pid!,
+    readCacheBytes,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.disconnect();
+      }),
+  };
+}
+
 async function main(): Promise<void> {
   const database = await openBenchDatabase();
-  const pool = new Pool({ connectionString: database.databaseUrl, max: 10 });
-  pool.on('error', () => undefined); // connections cut when the database stops at the end
+  const pool = new Pool({ connectionString: database.databaseUrl, max: 1 });
   const { rows } = await pool.query<{ n: string }>(
     'SELECT count(*) AS n FROM completed_actions WHERE chain_id = $1',
     [BENCH_CHAIN_ID],
   );
+  await pool.end();
   if (Number(rows[0].n) === 0) {
     console.error('bench:read: the bench database has no index: run `npm run seed:index` first');
-    await pool.end();
     await database.stop();
     process.exitCode = 1;
     return;
   }
-  // Before any connection is open: computing 100,000 addresses takes longer than a keep-alive timeout.
   const plan = seedPlan();
-  const config = loadConfig({
-    PORT: '0',
-    DATABASE_URL: database.databaseUrl,
-    LOCAL_CHAIN: 'off',
-    // Reads need no node: a chain entry whose RPC nobody answers (its indexer just waits).
-    CHAINS: JSON.stringify([
-      {
-        name: 'bench',
-        chainId: BENCH_CHAIN_ID,
-        rpcUrl: 'http://127.0.0.1:9',
-        explorerUrl: LOCAL_EXPLORER_URL,
-        factoryAddress: '0x0000000000000000000000000000000000000000',
-      },
-    ]),
-    LOG_LEVEL: 'silent',
-    RATE_LIMIT_MAX_REQUESTS: '1000000000',
-    KEY_REQUESTS_PER_CLIENT: '1000', // the benchmark issues one key per client from one address
-    INDEXER_POLL_INTERVAL_MS: '600000',
-  });
-  const laurel = await startLaurel(config, { log: createLogger('silent'), worker: false });
-  // The same Laurel without its response cache: what every answer costs when it is not cached.
-  const uncached = await startLaurel(
-    { ...config, readCacheBytes: 0 },
-    { log: createLogger('silent'), worker: false },
+  const [laurel, uncached, baseline] = await Promise.all(
+    (['laurel', 'uncached', 'baseline'] as const).map((kind) => startServer(kind, database.databaseUrl)),
   );
-  const baseline = await new Promise<http.Server>((resolve) => {
-    const server = baselineApp(pool).listen(0, '127.0.0.1', () => resolve(server));
-  });
-  const baselineUrl = `http://127.0.0.1:${(baseline.address() as AddressInfo).port}`;
+  const baselineUrl = baseline.url;
+  const client = await startLoadClient();
   try {
     // One key per client, as separate API users would have (each key has its own rate-limit row).
     const apiKeys: string[] = [];
@@ -285,7 +349,8 @@ async function main(): Promise<void> {
         name: 'leaderboard (last 7 days)',
         request: (i) => {
           const { app } = pick(i);
-          const end = now - (i % 1000);
+          // One second earlier every request: no two requests of a run ask for the same window.
+          const end = now - i;
           const window = `start=${end - WEEK}&end=${end}`;
           return {
             laurel: `/v1/leaderboard?chain=bench&app_id=${app}&${window}`,
@@ -305,9 +370,11 @@ async function main(): Promise<void> {
       },
     ];
 
-    // The same answers from both, before measuring anything.
-    for (const phase of phases.slice(1)) {
-      const request = phase.request(1);
+    // The same answers from all three, before measuring anything (a few requests of each phase).
+    for (const [phase, i] of phases
+      .slice(1)
+      .flatMap((phase) => [1, 4_321, 77_777].map((i) => [phase, i] as const))) {
+      const request = phase.request(i);
       const [a, b, c] = await Promise.all([
         fetch(`${laurel.url}${request.laurel}`, { headers: { 'x-api-key': apiKey } }).then((r) => r.json()),
         fetch(`${baselineUrl}${request.baseline}`).then((r) => r.json()),
@@ -315,25 +382,32 @@ async function main(): Promise<void> {
       ]);
       if (JSON.stringify(a) !== JSON.stringify(b) || JSON.stringify(c) !== JSON.stringify(b)) {
         throw new Error(
-          `${phase.name}: Laurel and the baseline disagree:\n${JSON.stringify(a)}\n${JSON.stringify(b)}`,
+          `${phase.name}: Laurel and the baseline disagree:\n${JSON.stringify(a)}\n${JSON.stringify(c)}\n${JSON.stringify(b)}`,
         );
       }
     }
 
     console.log(
       `bench:read  ${CONCURRENCY} concurrent clients, ${SECONDS} s per phase, loopback HTTP keep-alive\n` +
-        `  "cached": Laurel as configured, answering profiles and leaderboards from its response cache ` +
-        `(READ_CACHE_MB=${config.readCacheBytes / 1024 / 1024}; nothing is indexed during the run, so nothing invalidates it)\n` +
-        `  "no cache": a second Laurel on the same database with READ_CACHE_MB=0 (every request queries PostgreSQL)`,
+        `  "cached": Laurel as configured, with its read caches: answers, and the days leaderboard windows are ranked from ` +
+        `(READ_CACHE_MB=${laurel.readCacheBytes / 1024 / 1024}; nothing is indexed during the run, so nothing invalidates them)\n` +
+        `  "no cache": a second Laurel on the same database with READ_CACHE_MB=0 (every request queries PostgreSQL)\n` +
+        `  each server and the load generator in a process of its own`,
     );
-    const row = (label: string, m: Measured) =>
-      `  ${label.padEnd(9)} ${m.perSecond.toFixed(0).padStart(7)} req/s   p50 ${m.p50.toFixed(2).padStart(6)} ms   p99 ${m.p99.toFixed(2).padStart(6)} ms${m.errors ? `   ${m.errors} errors` : ''}`;
+    const cpu = (m: PhaseRun) =>
+      m.serverCpuUs === undefined
+        ? ''
+        : `   CPU/request: server ${m.serverCpuUs.toFixed(0).padStart(4)} µs` +
+          (m.postgresCpuUs === undefined ? '' : `, PostgreSQL ${m.postgresCpuUs.toFixed(0).padStart(4)} µs`);
+    const row = (label: string, m: PhaseRun) =>
+      `  ${label.padEnd(9)} ${m.perSecond.toFixed(0).padStart(7)} req/s   p50 ${m.p50.toFixed(2).padStart(6)} ms   p99 ${m.p99.toFixed(2).padStart(6)} ms${cpu(m)}${m.errors ? `   ${m.errors} errors` : ''}`;
     const ratio = (label: string, ours: Measured, bare: Measured) =>
       `  ${label.padEnd(9)} ${(ours.perSecond / bare.perSecond).toFixed(2)}x throughput (target >= 0.67), p99 ${ours.p99.toFixed(2)} ms (target < 25)`;
-    for (const phase of phases) {
-      const cachedRun = await load(laurel.url, apiKeys, phase, 'laurel');
-      const uncachedRun = await load(uncached.url, apiKeys, phase, 'laurel');
-      const bare = await load(baselineUrl, [], phase, 'baseline');
+    const only = process.env.BENCH_PHASES?.split(',');
+    for (const phase of phases.filter((p) => !only || only.some((word) => p.name.includes(word)))) {
+      const cachedRun = await load(client, laurel, apiKeys, phase, 'laurel', database.pid);
+      const uncachedRun = await load(client, uncached, apiKeys, phase, 'laurel', database.pid);
+      const bare = await load(client, baseline, [], phase, 'baseline', database.pid);
       console.log(`\n${phase.name}`);
       console.log(row('cached', cachedRun));
       console.log(row('no cache', uncachedRun));
@@ -342,16 +416,22 @@ async function main(): Promise<void> {
       console.log(ratio('no cache', uncachedRun, bare));
     }
   } finally {
-    await new Promise((resolve) => baseline.close(resolve));
-    baseline.closeAllConnections();
-    await laurel.stop();
-    await uncached.stop();
-    await pool.end();
+    await Promise.all([client.stop(), laurel.stop(), uncached.stop(), baseline.stop()]);
     await database.stop();
   }
 }
 
-main().catch((error: unknown) => {
-  console.error('bench:read failed:', error);
-  process.exitCode = 1;
-});
+const serverIndex = process.argv.indexOf('--server');
+if (serverIndex >= 0) {
+  void runServer(process.argv[serverIndex + 1] as ServerKind, process.env.BENCH_DATABASE_URL!).catch(
+    (error: unknown) => {
+      console.error('bench:read server failed:', error);
+      process.exit(1);
+    },
+  );
+} else {
+  main().catch((error: unknown) => {
+    console.error('bench:read failed:', error);
+    process.exitCode = 1;
+  });
+}

@@ -167,14 +167,20 @@ function byChainOrder(a: ChainLog, b: ChainLog): number {
 /**
  * Ingests one receipt's logs for read-your-writes: idempotent with the indexer (a log of a block the
  * cursor already passed, or of a receipt already ingested, is not counted again). Returns the
- * number of events written.
+ * number of events written and the first day of the rewards among them (Infinity: none).
  */
+export interface ReceiptIngested {
+  events: number;
+  rewardsFromDay: number;
+}
+
 export async function ingestReceiptLogs(
   pool: Pool,
   chain: Chain,
   receipt: ReceiptLogs,
   startBlock = 0,
-): Promise<number> {
+): Promise<ReceiptIngested> {
+  const nothing = { events: 0, rewardsFromDay: Infinity };
   const logs: ChainLog[] = receipt.logs.map((log) => ({
     address: log.address,
     topics: log.topics,
@@ -183,11 +189,11 @@ export async function ingestReceiptLogs(
     logIndex: log.index,
     transactionHash: log.transactionHash,
   }));
-  if (logs.length === 0) return 0;
+  if (logs.length === 0) return nothing;
   const known = await loadKnownContracts(pool, chain, [...new Set(logs.map((log) => checksum(log.address)))]);
   discoverContracts(logs, known);
   const events = decodeLogs(logs, known);
-  if (events.length === 0) return 0;
+  if (events.length === 0) return nothing;
   const block = (await chain.provider.send('eth_getBlockByNumber', [hex(receipt.blockNumber), false])) as {
     timestamp: string;
   };
@@ -199,7 +205,7 @@ export async function ingestReceiptLogs(
   try {
     return await inTransaction(db, async () => {
       const cursor = await lockCursor(db, chain.chainId, startBlock);
-      if (receipt.blockNumber <= cursor) return 0;
+      if (receipt.blockNumber <= cursor) return nothing;
       const { rows } = await db.query<{ log_index: number }>(
         `INSERT INTO indexer_receipt_logs (chain_id, block_number, log_index)
          SELECT $1, $2, l FROM unnest($3::int[]) AS x(l) ON CONFLICT DO NOTHING RETURNING log_index`,
@@ -207,9 +213,9 @@ export async function ingestReceiptLogs(
       );
       const fresh = new Set(rows.map((row) => row.log_index));
       const written = events.filter((event) => fresh.has(event.logIndex));
-      await writeIndexEvents(db, chain.chainId, written, blockTimes);
-      if (written.length > 0) await notifyIndexChanged(db, chain.chainId);
-      return written.length;
+      const { rewardsFromDay } = await writeIndexEvents(db, chain.chainId, written, blockTimes);
+      if (written.length > 0) await notifyIndexChanged(db, { chainId: chain.chainId, rewardsFromDay });
+      return { events: written.length, rewardsFromDay };
     });
   } finally {
     db.off('error', onLost);
@@ -420,7 +426,9 @@ export class ChainIndexer {
           )
         : range.writes;
       await applyIndexWrites(db, writes);
-      if (writes.events > 0) await notifyIndexChanged(db, chain.chainId);
+      if (writes.events > 0) {
+        await notifyIndexChanged(db, { chainId: chain.chainId, rewardsFromDay: writes.rewardsFromDay });
+      }
       await db.query(`UPDATE indexer_cursors SET block_number = $2, updated_at = now() WHERE chain_id = $1`, [
         chain.chainId,
         to,

@@ -1,9 +1,14 @@
 /**
  * Which chains' index rows changed: what read caches are invalidated by. Every transaction that
  * writes index rows (a block range, an ingested receipt) also sends a PostgreSQL NOTIFY naming its
- * chain, delivered to every listening process when (and only if) the transaction commits; the
- * process that committed also reports it here synchronously, before it answers anything, so its own
- * reads (execute-and-wait, then a profile) never see an older index.
+ * chain and the first UTC day whose rewards it wrote, delivered to every listening process when
+ * (and only if) the transaction commits; the process that committed also reports it here
+ * synchronously, before it answers anything, so its own reads (execute-and-wait, then a profile)
+ * never see an older index.
+ *
+ * The day lets caches of past days' rewards (leaderboard windows) outlive the commits of today's
+ * blocks. Any write of reward rows must name the earliest day it touched, including one that would
+ * remove rows (a reorganisation rolled back): the index only ever appends confirmed blocks today.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { Client, type ClientBase } from 'pg';
@@ -12,13 +17,36 @@ import type { Logger } from '../logger';
 const CHANNEL = 'laurel_index_changes';
 const RECONNECT_DELAY_MS = 1_000;
 
-/** Inside a transaction that writes index rows of `chainId`: tells listeners once it commits. */
-export async function notifyIndexChanged(db: ClientBase, chainId: number): Promise<void> {
-  await db.query('SELECT pg_notify($1, $2)', [CHANNEL, String(chainId)]);
+/** A commit of index rows of one chain. */
+export interface IndexChange {
+  chainId: number;
+  /**
+   * The first UTC day (days since the epoch) whose reward rows (completed actions, reward totals)
+   * changed; rows of earlier days did not. Infinity: no reward rows changed; -Infinity: unknown.
+   */
+  rewardsFromDay: number;
 }
 
-/** Told the chain whose index rows changed; `null`: any chain may have changed (changes were missed). */
-export type IndexChangeListener = (chainId: number | null) => void;
+/** Inside a transaction that writes index rows: tells listeners once it commits. */
+export async function notifyIndexChanged(db: ClientBase, change: IndexChange): Promise<void> {
+  await db.query('SELECT pg_notify($1, $2)', [CHANNEL, formatChange(change)]);
+}
+
+/** `<chainId>:<first reward day>` ('none': no reward rows). A payload of only a chain id: any day. */
+function formatChange({ chainId, rewardsFromDay }: IndexChange): string {
+  return `${chainId}:${rewardsFromDay === Infinity ? 'none' : rewardsFromDay}`;
+}
+
+function parseChange(payload: string): IndexChange | null {
+  const [chain, day] = payload.split(':');
+  const chainId = Number(chain);
+  if (!chain || !Number.isInteger(chainId)) return null;
+  const fromDay = day === 'none' ? Infinity : Number(day);
+  return { chainId, rewardsFromDay: day !== undefined && !Number.isNaN(fromDay) ? fromDay : -Infinity };
+}
+
+/** Told what changed; `null`: any chain may have changed (changes were missed). */
+export type IndexChangeListener = (change: IndexChange | null) => void;
 
 export class IndexChanges {
   private readonly listeners = new Set<IndexChangeListener>();
@@ -39,8 +67,8 @@ export class IndexChanges {
   }
 
   /** Reports a commit of this process. */
-  changed(chainId: number | null): void {
-    for (const listener of this.listeners) listener(chainId);
+  changed(change: IndexChange | null): void {
+    for (const listener of this.listeners) listener(change);
   }
 
   /** Opens the LISTEN session (kept open, reopened when lost); resolves once it listens or failed once. */
@@ -69,10 +97,7 @@ export class IndexChanges {
         });
         client.on('end', () => resolve());
       });
-      client.on('notification', (message) => {
-        const chainId = Number(message.payload);
-        this.changed(Number.isInteger(chainId) ? chainId : null);
-      });
+      client.on('notification', (message) => this.changed(parseChange(message.payload ?? '')));
       try {
         await client.connect();
         await client.query(`LISTEN ${CHANNEL}`);

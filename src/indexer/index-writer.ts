@@ -38,8 +38,11 @@ class Sums<K extends readonly string[]> {
   }
 }
 
+/** The UTC day (days since the epoch) of a time in seconds since the epoch. */
+export const dayNumberOf = (seconds: number) => Math.floor(seconds / SECONDS_PER_DAY);
+
 function dayOf(seconds: number): string {
-  return new Date(Math.floor(seconds / SECONDS_PER_DAY) * SECONDS_PER_DAY * 1000).toISOString().slice(0, 10);
+  return new Date(dayNumberOf(seconds) * SECONDS_PER_DAY * 1000).toISOString().slice(0, 10);
 }
 
 function timeOf(blockTimes: BlockTimes, blockNumber: number): number {
@@ -61,6 +64,8 @@ interface Statement {
 export interface PreparedWrites {
   /** Events written (what the statements hold). */
   events: number;
+  /** The first UTC day (days since the epoch) of the rewards written; Infinity when none. */
+  rewardsFromDay: number;
   statements: Statement[];
 }
 
@@ -78,6 +83,7 @@ export function prepareIndexWrites(
   const dailyRewards = new Sums<[string, string, string]>();
   const totalRewards = new Sums<[string, string]>();
   const actions: string[][] = Array.from({ length: 10 }, () => []);
+  let rewardsFromDay = Infinity;
 
   for (const event of events) {
     switch (event.type) {
@@ -151,6 +157,7 @@ export function prepareIndexWrites(
         ];
         row.forEach((value, i) => actions[i].push(value));
         if (event.kind === 'xp') balances.add([event.token, event.user], event.amount);
+        rewardsFromDay = Math.min(rewardsFromDay, dayNumberOf(time));
         const day = dayOf(time);
         dailyRewards.add([event.token, day, event.user], event.amount);
         totalRewards.add([event.token, event.user], event.amount);
@@ -217,7 +224,7 @@ export function prepareIndexWrites(
       [chainId, ...totalRewards.columns(2)],
     );
   }
-  return { events: events.length, statements };
+  return { events: events.length, rewardsFromDay, statements };
 }
 
 /** Runs prepared writes with `db`, which must be inside a transaction. */
@@ -225,12 +232,17 @@ export async function applyIndexWrites(db: ClientBase, writes: PreparedWrites): 
   for (const { sql, params } of writes.statements) await db.query(sql, params);
 }
 
-/** Applies `events` (in chain order) for `chainId` with `db`, which must be inside a transaction. */
+/**
+ * Applies `events` (in chain order) for `chainId` with `db`, which must be inside a transaction;
+ * returns what was written.
+ */
 export async function writeIndexEvents(
   db: ClientBase,
   chainId: number,
   events: readonly IndexEvent[],
   blockTimes: BlockTimes,
-): Promise<void> {
-  await applyIndexWrites(db, prepareIndexWrites(chainId, events, blockTimes));
+): Promise<PreparedWrites> {
+  const writes = prepareIndexWrites(chainId, events, blockTimes);
+  await applyIndexWrites(db, writes);
+  return writes;
 }

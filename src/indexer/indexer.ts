@@ -59,10 +59,12 @@ export class Indexer {
     const written = await ingestReceiptLogs(this.pool, chain, receipt, chain.startBlock ?? 0).catch(
       (error: unknown) => {
         this.options.log.warn({ chain: chain.name, err: error }, 'indexer: receipt not ingested');
-        return 0;
+        return null;
       },
     );
     // Before the caller answers: this process's cached reads of the chain are already outdated.
-    if (written > 0) this.changes.changed(chain.chainId);
+    if (written && written.events > 0) {
+      this.changes.changed({ chainId: chain.chainId, rewardsFromDay: written.rewardsFromDay });
+    }
   }
 }

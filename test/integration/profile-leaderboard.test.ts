@@ -1,11 +1,15 @@
 import { Contract, Wallet, parseEther, type ContractTransactionResponse } from 'ethers';
 import { appInterface, encodeActionId } from '../../src/chain/contracts';
 import { ingestReceiptLogs } from '../../src/indexer/chain-indexer';
+import { notifyIndexChanged, type IndexChange } from '../../src/indexer/index-changes';
+import { writeIndexEvents } from '../../src/indexer/index-writer';
+import type { IndexEvent } from '../../src/indexer/log-decoder';
 import { Pool } from 'pg';
 import type { RequestContext } from '../../src/context';
 import { IndexDirectory } from '../../src/indexer/index-directory';
 import { IndexReadCache } from '../../src/indexer/index-read-cache';
 import { createLogger } from '../../src/logger';
+import { LeaderboardService } from '../../src/modules/leaderboard/leaderboard.service';
 import { ProfileLoaders } from '../../src/modules/profile/profile.loader';
 import { ProfileService } from '../../src/modules/profile/profile.service';
 import { client, createApp, eventArg, issueApiKeys, type Client, type Unsigned } from '../helpers/flow';
@@ -339,6 +343,8 @@ describe('cached profiles and leaderboards', () => {
 
   it('are answered again from memory until the index of their chain changes', async () => {
     expect(laurel.services.indexer.changes.listening).toBe(true);
+    // Asked for twice: an answer is kept from the second time it is asked for.
+    await profile(`user_id=${erin}&app_id=${appId}`);
     const before = await profile(`user_id=${erin}&app_id=${appId}`);
     expect(before.body).toMatchObject({ xp_balance: '0', completed_actions: [] });
     // Changed behind Laurel's back (no index commit reported): the cached answer stays.
@@ -374,11 +380,198 @@ describe('cached profiles and leaderboards', () => {
       encodeActionId('elsewhere'),
     )) as ContractTransactionResponse;
     const receipt = (await sent.wait())!;
-    expect(await ingestReceiptLogs(pool(), chain, receipt)).toBe(1);
+    expect((await ingestReceiptLogs(pool(), chain, receipt)).events).toBe(1);
     await waitUntil('the cached leaderboard to show the reward', async () => {
       const { body } = await leaderboard(dayTen());
       return JSON.stringify(body) === JSON.stringify([{ user: erin, xp_rewarded: '6' }]);
     });
     expect((await profile(`user_id=${erin}&app_id=${appId}`)).body).toMatchObject({ xp_balance: '6' });
+  });
+});
+
+describe('leaderboard windows ranked from cached days', () => {
+  const pool = ownPool();
+  const FIRST = T0 + 20 * DAY; // after every other test's rewards
+  const users = Array.from({ length: 12 }, () => Wallet.createRandom().address);
+  let nextBlock = 50_000_000; // far above anvil's blocks: these rewards are written straight to the index
+  /** A deterministic generator, so a failure can be replayed. */
+  let state = 12345;
+  const random = () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+  const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)];
+
+  // The changes Laurel's read cache heard (it listens on this same feed, and is told first).
+  const heard: (IndexChange | null)[] = [];
+  beforeAll(() => laurel.services.indexer.changes.subscribe((change) => heard.push(change)));
+
+  /**
+   * Commits rewards of `token` through the index writer, with the change notification, over a
+   * connection of this test: Laurel hears of it only as it hears of another process's commits.
+   * Resolves once Laurel has heard it (a notification arrives after the commit, not with it).
+   */
+  async function commit(token: string, rewards: { user: string; amount: bigint; at: number }[]) {
+    const before = heard.length;
+    const chainId = laurel.services.chains.get('local').chainId;
+    const events: IndexEvent[] = rewards.map((reward, i) => ({
+      type: 'reward',
+      app: appId,
+      user: reward.user,
+      token,
+      kind: 'point',
+      amount: reward.amount,
+      actionName: 'synthetic',
+      blockNumber: nextBlock + i,
+      logIndex: 0,
+      transactionHash: `0x${(nextBlock + i).toString(16).padStart(64, '0')}`,
+    }));
+    const blockTimes = new Map(events.map((event, i) => [event.blockNumber, rewards[i].at]));
+    nextBlock += rewards.length;
+    const db = await pool().connect();
+    try {
+      await db.query('BEGIN');
+      const { rewardsFromDay } = await writeIndexEvents(db, chainId, events, blockTimes);
+      await notifyIndexChanged(db, { chainId, rewardsFromDay });
+      await db.query('COMMIT');
+      await waitUntil('Laurel to hear of the commit', async () =>
+        heard.slice(before).some((change) => change?.rewardsFromDay === rewardsFromDay),
+      );
+    } finally {
+      db.release();
+    }
+  }
+
+  it('answers random windows, pages and tokens exactly as PostgreSQL sums them', async () => {
+    const token = Wallet.createRandom().address;
+    // 400 rewards over 8 days, some at midnight and in a day's last second, amounts that tie often.
+    await commit(
+      token,
+      Array.from({ length: 400 }, () => {
+        const day = FIRST + Math.floor(random() * 8) * DAY;
+        return {
+          user: pick(users),
+          amount: pick([1n, 2n, 3n, 5n, 10n ** 20n]),
+          at: day + pick([0, DAY - 1, Math.floor(random() * DAY)]),
+        };
+      }),
+    );
+    const sqlOnly = new LeaderboardService({
+      pool: pool(),
+      chains: laurel.services.chains,
+      profiles: new ProfileService({
+        pool: pool(),
+        chains: laurel.services.chains,
+        directory: new IndexDirectory(pool()),
+        cache: new IndexReadCache(laurel.services.indexer.changes, 0),
+      }),
+      directory: new IndexDirectory(pool()),
+      cache: new IndexReadCache(laurel.services.indexer.changes, 0),
+    });
+    let ranked = 0;
+    const edge = (from: number) => from + pick([0, 1, DAY - 1, Math.floor(random() * 8 * DAY)]);
+    for (let i = 0; i < 150; i += 1) {
+      // Synthetic token windows around days 20-27, and XP (of the app, of every app) around days 0-4.
+      const [scope, origin] = pick([
+        [{ token_address: token, app_id: undefined }, FIRST - DAY],
+        [{ token_address: undefined, app_id: appId }, T0 - DAY],
+        [{ token_address: undefined, app_id: undefined }, T0 - DAY],
+      ] as const);
+      const start = edge(origin + Math.floor(random() * 3) * DAY);
+      const end = edge(start) - pick([0, 1]);
+      const input = {
+        chain: 'local',
+        ...scope,
+        start: random() < 0.1 ? undefined : start,
+        end,
+        page: pick([1, 1, 2, 3]),
+        page_size: pick([1, 3, 10, 100]),
+      };
+      const query = Object.entries(input)
+        .filter(([key, value]) => value !== undefined && key !== 'chain')
+        .map(([key, value]) => `${key}=${value}`)
+        .join('&');
+      const answer = await leaderboard(query);
+      expect({ query, body: answer.body }).toEqual({ query, body: await sqlOnly.leaderboard(input) });
+      if (Array.isArray(answer.body) && answer.body.length > 1) ranked += 1;
+    }
+    expect(ranked).toBeGreaterThan(20); // many windows rank several users
+  });
+
+  it("keeps past days while later days change, and drops a day once another process's commit reaches it", async () => {
+    const token = Wallet.createRandom().address;
+    const [first, second, late] = users;
+    await commit(token, [
+      { user: first, amount: 4n, at: FIRST + DAY + 10 },
+      { user: second, amount: 3n, at: FIRST + 2 * DAY + 10 },
+    ]);
+    // Whole days 21 and 22 and part of day 23 (an edge day), then day 23 alone (an edge).
+    const past = `token_address=${token}&start=${FIRST + DAY}&end=${FIRST + 3 * DAY + 100}`;
+    const later = `token_address=${token}&start=${FIRST + 5 * DAY}&end=${FIRST + 6 * DAY + 100}`;
+    const body = (query: string) => leaderboard(query).then((answer) => JSON.stringify(answer.body));
+    const expected = (entries: [string, string][]) =>
+      JSON.stringify(entries.map(([user, xp_rewarded]) => ({ user, xp_rewarded })));
+    expect(await body(past)).toBe(
+      expected([
+        [first, '4'],
+        [second, '3'],
+      ]),
+    );
+    expect(await body(later)).toBe('[]');
+
+    // Changed behind Laurel's back (nothing notified): the cached days stay as they were read.
+    await pool().query(
+      `INSERT INTO reward_daily_totals (chain_id, token_address, day, user_address, amount)
+       VALUES ($1, $2, $3::date, $4, 100)`,
+      [
+        laurel.services.chains.get('local').chainId,
+        token,
+        new Date((FIRST + DAY) * 1000).toISOString().slice(0, 10),
+        late,
+      ],
+    );
+    expect(await body(past)).toBe(
+      expected([
+        [first, '4'],
+        [second, '3'],
+      ]),
+    );
+
+    // A commit of a later day: once it is heard (the later window shows it), the past days are still cached.
+    await commit(token, [{ user: late, amount: 1n, at: FIRST + 5 * DAY + 50 }]);
+    await waitUntil(
+      'the later window to show the commit',
+      async () => (await body(later)) === expected([[late, '1']]),
+    );
+    expect(await body(past)).toBe(
+      expected([
+        [first, '4'],
+        [second, '3'],
+      ]),
+    );
+
+    // A commit of day 23 (the window's edge day) drops that day only: days 21-22 are still as read.
+    await commit(token, [{ user: second, amount: 2n, at: FIRST + 3 * DAY + 5 }]);
+    await waitUntil(
+      'the past window to show the commit of day 23',
+      async () =>
+        (await body(past)) ===
+        expected([
+          [second, '5'],
+          [first, '4'],
+        ]),
+    );
+    // A commit of day 21 drops it and the run of days 21-22: now read again, with the row added behind Laurel's back.
+    await commit(token, [{ user: first, amount: 2n, at: FIRST + DAY + 20 }]);
+    await waitUntil(
+      'the past window to show the commit of day 21',
+      async () =>
+        (await body(past)) ===
+        expected([
+          [late, '100'],
+          [first, '6'],
+          [second, '5'],
+        ]),
+    );
   });
 });

@@ -12,9 +12,11 @@ function setup(maxBytes = 1024 * 1024) {
   changes.listening = true;
   const cache = new IndexReadCache(changes, maxBytes);
   let loads = 0;
-  const read = (chainId: number, key: string) =>
+  // `reused`: kept from the first read (admission on the second read has a test of its own).
+  const read = (chainId: number, key: string, reused = true) =>
     cache.read(chainId, {
       key,
+      reused,
       load: async () => {
         loads += 1;
         return { key, load: loads };
@@ -30,12 +32,53 @@ describe('IndexReadCache', () => {
     const first = await read(1, 'a');
     expect(await read(1, 'a')).toBe(first);
     expect(loads()).toBe(1);
-    changes.changed(2); // another chain
+    changes.changed({ chainId: 2, rewardsFromDay: -Infinity }); // another chain
     expect(await read(1, 'a')).toBe(first);
-    changes.changed(1);
+    changes.changed({ chainId: 1, rewardsFromDay: Infinity }); // no rewards, other rows
     expect(await read(1, 'a')).toEqual({ key: 'a', load: 2 });
     changes.changed(null); // changes of every chain may have been missed
     expect(await read(1, 'a')).toEqual({ key: 'a', load: 3 });
+  });
+
+  it("keeps a read of past days' rewards until a change reaches one of its days", async () => {
+    const { changes, cache } = setup();
+    let loads = 0;
+    const readDay = (day: number) =>
+      cache.read(1, {
+        key: `day ${day}`,
+        rewardsUntilDay: day,
+        reused: true,
+        load: async () => `${day}: load ${(loads += 1)}`,
+        sizeOf: () => 10,
+      });
+    expect(await readDay(10)).toBe('10: load 1');
+    expect(await readDay(12)).toBe('12: load 2');
+    changes.changed({ chainId: 1, rewardsFromDay: 12 }); // today's block
+    changes.changed({ chainId: 1, rewardsFromDay: Infinity }); // no reward rows
+    changes.changed({ chainId: 2, rewardsFromDay: 0 }); // another chain
+    expect(await readDay(10)).toBe('10: load 1');
+    expect(await readDay(12)).toBe('12: load 3');
+    changes.changed({ chainId: 1, rewardsFromDay: 13 });
+    changes.changed({ chainId: 1, rewardsFromDay: 11 });
+    changes.changed({ chainId: 1, rewardsFromDay: 14 });
+    expect(await readDay(10)).toBe('10: load 1');
+    expect(await readDay(12)).toBe('12: load 4');
+    changes.changed({ chainId: 1, rewardsFromDay: -Infinity }); // a notification naming no day
+    expect(await readDay(10)).toBe('10: load 5');
+    changes.changed(null);
+    expect(await readDay(10)).toBe('10: load 6');
+  });
+
+  it('keeps an answer from the second read of its key, a reused part from the first', async () => {
+    const { read, loads } = setup();
+    await read(1, 'answer', false);
+    await read(1, 'answer', false);
+    expect(loads()).toBe(2);
+    await read(1, 'answer', false);
+    expect(loads()).toBe(2);
+    await read(1, 'part', true);
+    await read(1, 'part', true);
+    expect(loads()).toBe(3);
   });
 
   it('shares one load among identical reads arriving together', async () => {
@@ -50,13 +93,19 @@ describe('IndexReadCache', () => {
     let release!: () => void;
     const racing = cache.read(1, {
       key: 'a',
+      reused: true,
       load: () => new Promise<string>((resolve) => (release = () => resolve('before the commit'))),
       sizeOf: () => 10,
     });
-    changes.changed(1); // committed while the query ran
+    changes.changed({ chainId: 1, rewardsFromDay: 100 }); // committed while the query ran
     release();
     expect(await racing).toBe('before the commit');
-    const after = await cache.read(1, { key: 'a', load: async () => 'after', sizeOf: () => 10 });
+    const after = await cache.read(1, {
+      key: 'a',
+      reused: true,
+      load: async () => 'after',
+      sizeOf: () => 10,
+    });
     expect(after).toBe('after');
   });
 

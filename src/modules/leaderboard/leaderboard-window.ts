@@ -13,7 +13,9 @@ export interface WindowPlan {
   edges: { from: number; to: number }[];
 }
 
-const dayString = (day: number) => new Date(day * SECONDS_PER_DAY * 1000).toISOString().slice(0, 10);
+/** A UTC day (days since the epoch) as YYYY-MM-DD, and back. */
+export const dayString = (day: number) => new Date(day * SECONDS_PER_DAY * 1000).toISOString().slice(0, 10);
+export const dayNumber = (day: string) => Date.parse(day) / (SECONDS_PER_DAY * 1000);
 
 export function planWindow(start: number | undefined, end: number | undefined): WindowPlan {
   const from = start ?? 0;

@@ -4,7 +4,8 @@ import type { Chain, ChainRegistry } from '../../chain/registry';
 import { ALL_XP_TOKEN } from '../../indexer/index-writer';
 import type { IndexDirectory } from '../../indexer/index-directory';
 import type { IndexReadCache } from '../../indexer/index-read-cache';
-import { planWindow } from './leaderboard-window';
+import { LeaderboardDays } from './leaderboard-days';
+import { planWindow, type WindowPlan } from './leaderboard-window';
 import type { LeaderboardInput } from './leaderboard.schema';
 import type { RequestContext } from '../../context';
 import { ProfileLoaders } from '../profile/profile.loader';
@@ -28,7 +29,7 @@ export interface LeaderboardServiceDeps {
   chains: ChainRegistry;
   profiles: ProfileService;
   directory: IndexDirectory;
-  /** Answers kept until their chain's index changes (the profiles'). */
+  /** Answers kept until their chain's index changes (the profiles'), and the days windows are ranked from. */
   cache: IndexReadCache;
 }
 
@@ -46,11 +47,13 @@ interface RankedToken {
  */
 export class LeaderboardService {
   private readonly loaders: ProfileLoaders;
+  private readonly days: LeaderboardDays;
   /** Kept beside the entries, not in them: REST answers the entries as they are. */
   private readonly scopes = new WeakMap<LeaderboardEntry, EntryScope>();
 
   constructor(private readonly deps: LeaderboardServiceDeps) {
     this.loaders = new ProfileLoaders(deps.profiles);
+    this.days = new LeaderboardDays(deps.pool, deps.cache);
   }
 
   async leaderboard(input: LeaderboardInput): Promise<LeaderboardEntry[]> {
@@ -59,27 +62,34 @@ export class LeaderboardService {
     const limit = input.page_size;
     const offset = (input.page - 1) * input.page_size;
     const scope = { chain, appId: input.app_id };
+    const entriesOf = (rows: { user: string; total: bigint | string }[]) =>
+      rows.map((row) => {
+        const entry = { user: row.user, xp_rewarded: formatBaseUnits(BigInt(row.total), token.decimals) };
+        this.scopes.set(entry, scope);
+        return entry;
+      });
+    const windowed = input.start !== undefined || input.end !== undefined;
+    const plan = windowed ? planWindow(input.start, input.end) : null;
+    // A window of a few days is ranked from cached days: windows rarely repeat, so not kept whole.
+    if (plan && this.days.covers(plan)) {
+      return entriesOf(await this.days.rank(chain, token.address, plan, limit, offset));
+    }
     return this.deps.cache.read(chain.chainId, {
       // The app too: it is the scope of the entries' profiles.
       key: ['leaderboard', input.app_id, token.address, input.start, input.end, limit, offset].join('\n'),
-      load: async () => {
-        const rows =
-          input.start === undefined && input.end === undefined
-            ? (
+      load: async () =>
+        entriesOf(
+          plan
+            ? await this.windowed(chain, token, plan, limit, offset)
+            : (
                 await this.deps.pool.query<{ user: string; total: string }>(
                   `SELECT user_address AS "user", amount::text AS total FROM reward_totals
                    WHERE chain_id = $1 AND token_address = $2
                    ORDER BY amount DESC, lower(user_address) LIMIT $3 OFFSET $4`,
                   [chain.chainId, token.address, limit, offset],
                 )
-              ).rows
-            : await this.windowed(chain, token, input.start, input.end, limit, offset);
-        return rows.map((row) => {
-          const entry = { user: row.user, xp_rewarded: formatBaseUnits(BigInt(row.total), token.decimals) };
-          this.scopes.set(entry, scope);
-          return entry;
-        });
-      },
+              ).rows,
+        ),
       sizeOf: (entries) => 100 + entries.length * 100,
     });
   }
@@ -94,26 +104,26 @@ export class LeaderboardService {
   private async windowed(
     chain: Chain,
     token: RankedToken,
-    start: number | undefined,
-    end: number | undefined,
+    plan: WindowPlan,
     limit: number,
     offset: number,
   ): Promise<{ user: string; total: string }[]> {
-    const plan = planWindow(start, end);
     const params: unknown[] = [];
     const param = (value: unknown) => {
       params.push(value);
       return `$${params.length}`;
     };
     const chainId = param(chain.chainId);
-    const tokenAddress = param(token.address);
+    // Only when used (XP of every app over partial days is read by kind): an unused parameter has no type.
+    let tokenParam: string | undefined;
+    const tokenAddress = () => (tokenParam ??= param(token.address));
     const parts: string[] = [];
     if (plan.days) {
       parts.push(`SELECT user_address, amount FROM reward_daily_totals
-        WHERE chain_id = ${chainId} AND token_address = ${tokenAddress}
+        WHERE chain_id = ${chainId} AND token_address = ${tokenAddress()}
           AND day BETWEEN ${param(plan.days.first)}::date AND ${param(plan.days.last)}::date`);
     }
-    const rewardsOf = token.address === ALL_XP_TOKEN ? `kind = 'xp'` : `token_address = ${tokenAddress}`;
+    const rewardsOf = token.address === ALL_XP_TOKEN ? `kind = 'xp'` : `token_address = ${tokenAddress()}`;
     for (const edge of plan.edges) {
       parts.push(`SELECT user_address, amount FROM completed_actions
         WHERE chain_id = ${chainId} AND ${rewardsOf}

@@ -8,6 +8,14 @@ import type { ProfileInput } from './profile.schema';
 
 const XP_DECIMALS = 18;
 
+/**
+ * SQL formatting base units of XP as formatBaseUnits(amount, 18) does ("1.5", "100", no trailing
+ * zeros): multiplying by a numeric of scale 18 is exact. Done by PostgreSQL, a profile's actions,
+ * however many, arrive in their final shape.
+ */
+const XP_FORMATTED_SQL = (amount: string) =>
+  `trim_scale(${amount} * 0.${'0'.repeat(XP_DECIMALS - 1)}1)::text`;
+
 export interface CollectedBadge {
   id: string;
   name: string;
@@ -89,11 +97,16 @@ export class ProfileService {
 
   /** The profiles of `users` (checksummed), in that order; of one app when `appId` is given. */
   async profiles(chain: Chain, appId: string | undefined, users: readonly string[]): Promise<UserProfile[]> {
-    // $1 the chain, $2 the users, $3 the app when there is one.
+    // $1 the chain, $2 the user (or users), $3 the app when there is one.
     const ofApp = (column: string) => (appId ? `AND ${column} = $3` : '');
+    const single = users.length === 1;
     // One statement for every user: each part is a correlated subquery on the user's index rows.
-    const { rows } = await this.deps.pool.query<ProfileRow>(
-      `SELECT u.address AS "user",
+    const { rows } = await this.deps.pool.query<ProfileRow>({
+      // Named, so each connection parses it once and, for one user, soon runs one generic plan:
+      // planning costs more than running it. (For a list, unnest's row estimate from the actual
+      // array makes PostgreSQL plan every call.)
+      name: `profiles${appId ? '-of-app' : ''}${single ? '-one' : ''}`,
+      text: `SELECT u.address AS "user",
         (SELECT coalesce(sum(b.balance), 0)::text FROM token_balances b
          JOIN indexed_tokens t ON t.chain_id = b.chain_id AND t.address = b.token_address AND t.kind = 'xp'
          WHERE b.chain_id = $1 AND b.holder = u.address ${ofApp('t.app_address')}) AS xp,
@@ -101,8 +114,9 @@ export class ProfileService {
                   ORDER BY g.block_number, g.address), '[]')
          FROM badge_holdings h JOIN indexed_badges g ON g.chain_id = h.chain_id AND g.address = h.badge_address
          WHERE h.chain_id = $1 AND h.holder = u.address AND h.count > 0 ${ofApp('g.app_address')}) AS badges,
-        (SELECT coalesce(json_agg(json_build_object('name', a.action_name, 'kind', a.kind, 'amount', a.amount::text,
-                  'at', extract(epoch FROM a.block_time)::bigint::text) ORDER BY a.block_number DESC, a.log_index DESC), '[]')
+        (SELECT coalesce(json_agg(json_build_object('name', a.action_name,
+                  'xp_rewarded', CASE WHEN a.kind = 'xp' THEN ${XP_FORMATTED_SQL('a.amount')} ELSE '0' END,
+                  'createdAt', extract(epoch FROM a.block_time)::bigint::text) ORDER BY a.block_number DESC, a.log_index DESC), '[]')
          FROM completed_actions a
          WHERE a.chain_id = $1 AND a.user_address = u.address ${ofApp('a.app_address')}) AS actions,
         ${
@@ -114,9 +128,9 @@ export class ProfileService {
                 WHERE t.chain_id = $1 AND t.app_address = $3 AND t.kind <> 'xp')`
             : 'NULL::json'
         } AS credits
-      FROM unnest($2::varchar[]) AS u(address)`,
-      appId ? [chain.chainId, [...users], appId] : [chain.chainId, [...users]],
-    );
+      FROM ${single ? '(SELECT $2::varchar AS address) AS u' : 'unnest($2::varchar[]) AS u(address)'}`,
+      values: [chain.chainId, single ? users[0] : [...users], ...(appId ? [appId] : [])],
+    });
     const byUser = new Map(rows.map((row) => [row.user, row]));
     return users.map((user) => profileOf(user, byUser.get(user)!, appId !== undefined));
   }
@@ -136,7 +150,7 @@ interface ProfileRow {
   user: string;
   xp: string;
   badges: { id: string; name: string; uri: string }[];
-  actions: { name: string; kind: string; amount: string; at: string }[];
+  actions: CompletedActionEntry[];
   credits: { id: string; name: string; symbol: string; decimals: number; balance: string }[] | null;
 }
 
@@ -150,11 +164,7 @@ function profileOf(user: string, row: ProfileRow, withCredits: boolean): UserPro
       metadataURI: badge.uri || null,
       metadata: null,
     })),
-    completed_actions: row.actions.map((action) => ({
-      name: action.name,
-      xp_rewarded: action.kind === 'xp' ? formatBaseUnits(BigInt(action.amount), XP_DECIMALS) : '0',
-      createdAt: action.at,
-    })),
+    completed_actions: row.actions,
   };
   if (withCredits) {
     profile.credit_balances = (row.credits ?? []).map((token) => ({

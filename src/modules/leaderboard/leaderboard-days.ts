@@ -1,0 +1,186 @@
+/**
+ * Leaderboard windows ranked in memory from cached days, for windows nobody asked before (clients
+ * ask for "the last 7 days" from their clock: every request is a new window, so a cache of whole
+ * answers never hits). Three kinds of cached reads, each kept until a change of the index reaches
+ * its days (IndexReadCache `rewardsUntilDay`: past days outlive the commits of today's blocks):
+ *
+ * - one UTC day's per-user totals (reward_daily_totals);
+ * - a run of whole days merged and ranked (what "the last 7 days" shares all day long);
+ * - one UTC day's rewards in time order (completed_actions), so a partial day at either end of a
+ *   window is a binary-searched slice.
+ *
+ * A window is then its whole days' ranking with the partial days' users added: the entries
+ * not rewarded in the partial days keep their order, so only the first offset + limit of them and
+ * the partial days' users are ranked again. The answers equal the SQL path's: the same rows, summed
+ * per user, ordered by amount descending then lower-case address.
+ */
+import type { Pool } from 'pg';
+import type { Chain } from '../../chain/registry';
+import { ALL_XP_TOKEN } from '../../indexer/index-writer';
+import type { IndexReadCache } from '../../indexer/index-read-cache';
+import { dayNumber, dayString, SECONDS_PER_DAY, type WindowPlan } from './leaderboard-window';
+
+/** Windows longer than this (whole days and partial ones) are summed by PostgreSQL instead. */
+export const MAX_CACHED_WINDOW_DAYS = 31;
+
+/** A user's total in a window, with the key of its order among equal totals. */
+export interface RankedUser {
+  user: string;
+  /** lower(user): ties are ordered by it, as the SQL path's `ORDER BY ..., lower(user_address)`. */
+  order: string;
+  total: bigint;
+}
+
+/** Whole days of one token, merged: users by total descending, and each user's total. */
+interface DaysRanking {
+  ranked: RankedUser[];
+  totals: Map<string, bigint>;
+}
+
+/** One day's rewards of one token in time order (parallel arrays). */
+interface DayRewards {
+  /** Block times, seconds since the epoch, ascending. */
+  times: Float64Array;
+  users: string[];
+  amounts: bigint[];
+}
+
+/** Rough bytes of a cached row: an address string, a bigint, a map or array slot. */
+const BYTES_PER_ROW = 200;
+
+const byRank = (a: RankedUser, b: RankedUser) =>
+  a.total > b.total ? -1 : a.total < b.total ? 1 : a.order < b.order ? -1 : a.order > b.order ? 1 : 0;
+
+export class LeaderboardDays {
+  constructor(
+    private readonly pool: Pool,
+    private readonly cache: IndexReadCache,
+  ) {}
+
+  /** Whether `plan` is ranked here: the cache is on and the window spans few enough days. */
+  covers(plan: WindowPlan): boolean {
+    if (!this.cache.active) return false;
+    const days = plan.days ? dayNumber(plan.days.last) - dayNumber(plan.days.first) + 1 : 0;
+    return days + plan.edges.length <= MAX_CACHED_WINDOW_DAYS;
+  }
+
+  /** Entries offset..offset + limit of the window's ranking. */
+  async rank(
+    chain: Chain,
+    token: string,
+    plan: WindowPlan,
+    limit: number,
+    offset: number,
+  ): Promise<RankedUser[]> {
+    // A partial day is a part of one day, or of two days in a row (a window shorter than a day).
+    const edgeDays = plan.edges.flatMap((edge) => {
+      const first = Math.floor(edge.from / SECONDS_PER_DAY);
+      const last = Math.floor((edge.to - 1) / SECONDS_PER_DAY);
+      return Array.from({ length: last - first + 1 }, (_, i) => ({ edge, day: first + i }));
+    });
+    const [days, ...rewards] = await Promise.all([
+      plan.days
+        ? this.daysRanking(chain, token, dayNumber(plan.days.first), dayNumber(plan.days.last))
+        : null,
+      ...edgeDays.map(({ day }) => this.dayRewards(chain, token, day)),
+    ]);
+    const partial = new Map<string, bigint>();
+    rewards.forEach((day, d) => {
+      const { from, to } = edgeDays[d].edge;
+      for (let i = firstAtOrAfter(day.times, from), end = firstAtOrAfter(day.times, to); i < end; i += 1) {
+        partial.set(day.users[i], (partial.get(day.users[i]) ?? 0n) + day.amounts[i]);
+      }
+    });
+    const wanted = offset + limit;
+    // Users without partial-day rewards keep their whole-days order: only the first `wanted` can rank.
+    const candidates: RankedUser[] = [];
+    for (const entry of days?.ranked ?? []) {
+      if (candidates.length === wanted) break;
+      if (!partial.has(entry.user)) candidates.push(entry);
+    }
+    // With `wanted` of them, a user of the partial days below the last cannot rank either.
+    const floor = candidates.length === wanted ? candidates[wanted - 1].total : -1n;
+    for (const [user, amount] of partial) {
+      const total = amount + (days?.totals.get(user) ?? 0n);
+      if (total >= floor) candidates.push({ user, order: user.toLowerCase(), total });
+    }
+    return candidates.sort(byRank).slice(offset, wanted);
+  }
+
+  /** Whole days first..last (day numbers) merged and ranked. */
+  private daysRanking(chain: Chain, token: string, first: number, last: number): Promise<DaysRanking> {
+    return this.cache.read(chain.chainId, {
+      key: `leaderboard-days\n${token}\n${first}\n${last}`,
+      rewardsUntilDay: last,
+      reused: true,
+      load: async () => {
+        const days = await Promise.all(
+          Array.from({ length: last - first + 1 }, (_, i) => this.dayTotals(chain, token, first + i)),
+        );
+        const totals = new Map<string, bigint>();
+        for (const day of days) {
+          for (const [user, amount] of day) totals.set(user, (totals.get(user) ?? 0n) + amount);
+        }
+        const ranked = [...totals].map(([user, total]) => ({ user, order: user.toLowerCase(), total }));
+        return { ranked: ranked.sort(byRank), totals };
+      },
+      sizeOf: (ranking) => 100 + ranking.ranked.length * 2 * BYTES_PER_ROW,
+    });
+  }
+
+  /** One day's per-user totals. */
+  private dayTotals(chain: Chain, token: string, day: number): Promise<Map<string, bigint>> {
+    return this.cache.read(chain.chainId, {
+      key: `leaderboard-day-totals\n${token}\n${day}`,
+      rewardsUntilDay: day,
+      reused: true,
+      load: async () => {
+        const { rows } = await this.pool.query<{ user_address: string; amount: string }>(
+          `SELECT user_address, amount::text AS amount FROM reward_daily_totals
+           WHERE chain_id = $1 AND token_address = $2 AND day = $3::date`,
+          [chain.chainId, token, dayString(day)],
+        );
+        return new Map(rows.map((row) => [row.user_address, BigInt(row.amount)]));
+      },
+      sizeOf: (totals) => 100 + totals.size * BYTES_PER_ROW,
+    });
+  }
+
+  /** One day's rewards in time order. */
+  private dayRewards(chain: Chain, token: string, day: number): Promise<DayRewards> {
+    return this.cache.read(chain.chainId, {
+      key: `leaderboard-day-rewards\n${token}\n${day}`,
+      rewardsUntilDay: day,
+      reused: true,
+      load: async () => {
+        const allXp = token === ALL_XP_TOKEN;
+        const { rows } = await this.pool.query<{ user_address: string; amount: string; at: number }>(
+          `SELECT user_address, amount::text AS amount, extract(epoch FROM block_time)::float8 AS at
+           FROM completed_actions
+           WHERE chain_id = $1 AND block_time >= to_timestamp($2::float8) AND block_time < to_timestamp($3::float8)
+             AND ${allXp ? `kind = 'xp'` : 'token_address = $4'}
+           ORDER BY block_time`,
+          [chain.chainId, day * SECONDS_PER_DAY, (day + 1) * SECONDS_PER_DAY, ...(allXp ? [] : [token])],
+        );
+        return {
+          times: Float64Array.from(rows, (row) => row.at),
+          users: rows.map((row) => row.user_address),
+          amounts: rows.map((row) => BigInt(row.amount)),
+        };
+      },
+      sizeOf: (rewards) => 100 + rewards.users.length * BYTES_PER_ROW,
+    });
+  }
+}
+
+/** The index of the first time >= `time` in ascending `times` (its length when none). */
+function firstAtOrAfter(times: Float64Array, time: number): number {
+  let low = 0;
+  let high = times.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (times[middle] < time) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
