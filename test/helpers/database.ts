@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
+import { Client, Pool } from 'pg';
 import { migrate } from '../../src/db/migrator';
 
 export function testServerUrl(): string {
@@ -43,4 +43,15 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
   const database = await createEmptyDatabase();
   await migrate(database.url);
   return database;
+}
+
+/**
+ * A pool for a test's own queries. pg-pool's end() resolves before its connections have closed, so
+ * the database drop at teardown can still cut one of them: that error is expected, and without a
+ * listener it would fail whichever test the worker runs next.
+ */
+export function createTestPool(url: string, max: number): Pool {
+  const pool = new Pool({ connectionString: url, max });
+  pool.on('error', () => undefined);
+  return pool;
 }

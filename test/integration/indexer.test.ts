@@ -1,24 +1,17 @@
 import { Contract, Wallet, type ContractTransactionResponse } from 'ethers';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import { appFactoryInterface, appInterface, encodeActionId } from '../../src/chain/contracts';
 import { ChainRegistry, type Chain } from '../../src/chain/registry';
 import { ChainIndexer, ingestReceiptLogs } from '../../src/indexer/chain-indexer';
 import { ALL_XP_TOKEN } from '../../src/indexer/index-writer';
 import { createLogger } from '../../src/logger';
 import { chainConfigOf, mined, startTestChain, type TestChain } from '../helpers/chain';
-import { createTestDatabase } from '../helpers/database';
+import { createTestDatabase, createTestPool } from '../helpers/database';
 import { client, createApp, eventArg, issueApiKeys, type Client, type Unsigned } from '../helpers/flow';
 import { request, startTestLaurel, type TestLaurel } from '../helpers/laurel';
 import { waitUntil } from '../helpers/wait';
 
 const XP = 10n ** 18n;
-
-/** A pool for the test's own queries; a connection cut by the database drop at teardown is expected. */
-function testPool(url: string, max: number): Pool {
-  const pool = new Pool({ connectionString: url, max });
-  pool.on('error', () => undefined);
-  return pool;
-}
 
 async function cursorOf(pool: Pool, chainId: number): Promise<number> {
   const { rows } = await pool.query<{ block_number: string }>(
@@ -62,7 +55,7 @@ describe('the indexer of a Laurel server, fed by Laurel’s own builders', () =>
 
   beforeAll(async () => {
     laurel = await startTestLaurel({ chain: true, env: { INDEXER_POLL_INTERVAL_MS: '50' } });
-    pool = testPool(laurel.databaseUrl, 2);
+    pool = createTestPool(laurel.databaseUrl, 2);
     [, owner, operator] = laurel.chain!.wallets;
     const [ownerKey] = await issueApiKeys(laurel.url, [owner]);
     api = client(laurel.url, ownerKey, owner);
@@ -252,7 +245,7 @@ describe('ChainIndexer', () => {
   beforeAll(async () => {
     testChain = await startTestChain();
     database = await createTestDatabase();
-    pool = testPool(database.url, 8);
+    pool = createTestPool(database.url, 8);
     registry = new ChainRegistry([], 10_000);
     const owner = testChain.wallets[1];
     const factory = new Contract(testChain.factory, appFactoryInterface, owner);

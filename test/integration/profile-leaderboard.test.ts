@@ -4,7 +4,7 @@ import { ingestReceiptLogs } from '../../src/indexer/chain-indexer';
 import { notifyIndexChanged, type IndexChange } from '../../src/indexer/index-changes';
 import { writeIndexEvents } from '../../src/indexer/index-writer';
 import type { IndexEvent } from '../../src/indexer/log-decoder';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import type { RequestContext } from '../../src/context';
 import { IndexDirectory } from '../../src/indexer/index-directory';
 import { IndexReadCache } from '../../src/indexer/index-read-cache';
@@ -12,6 +12,7 @@ import { createLogger } from '../../src/logger';
 import { LeaderboardService } from '../../src/modules/leaderboard/leaderboard.service';
 import { ProfileLoaders } from '../../src/modules/profile/profile.loader';
 import { ProfileService } from '../../src/modules/profile/profile.service';
+import { createTestPool } from '../helpers/database';
 import { client, createApp, eventArg, issueApiKeys, type Client, type Unsigned } from '../helpers/flow';
 import { graphql, startTestLaurel, type TestLaurel } from '../helpers/laurel';
 import { waitUntil } from '../helpers/wait';
@@ -293,8 +294,7 @@ describe('GraphQL profile and leaderboard', () => {
 function ownPool(): () => Pool {
   let pool: Pool | undefined;
   beforeAll(() => {
-    pool = new Pool({ connectionString: laurel.databaseUrl, max: 2 });
-    pool.on('error', () => undefined); // connections cut by the database drop at teardown
+    pool = createTestPool(laurel.databaseUrl, 2);
   });
   afterAll(async () => {
     await pool?.end();

@@ -1,10 +1,10 @@
 import { Wallet } from 'ethers';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import type { Config } from '../../src/config';
 import { RateLimitedError } from '../../src/errors';
 import { createLogger } from '../../src/logger';
 import { RequestBudgets, WALLET_BUDGET_LOCAL_SHARE } from '../../src/modules/auth/request-budgets';
-import { createTestDatabase } from '../helpers/database';
+import { createTestDatabase, createTestPool } from '../helpers/database';
 import { waitUntil } from '../helpers/wait';
 
 /**
@@ -17,7 +17,7 @@ const pools: Pool[] = [];
 const started: RequestBudgets[] = [];
 
 function budgets(maxRequests: number): { budgets: RequestBudgets; pool: Pool } {
-  const pool = new Pool({ connectionString: database.url, max: 4 });
+  const pool = createTestPool(database.url, 4);
   pools.push(pool);
   const auth = {
     rateLimit: { maxRequests, windowSeconds: 3600 },
