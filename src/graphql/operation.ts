@@ -28,32 +28,38 @@ export type OperationMethod<S extends z.ZodTypeAny> = (
 /** An operation's method as stored: its input type erased (it is the schema's output). */
 type DeclaredMethod = (input: unknown, ctx: RequestContext) => Promise<unknown>;
 
+/** An @Operation as registered: its definition, and its method as declared (before GraphQL's wrapper). */
+interface RegisteredOperation {
+  definition: OperationDefinition;
+  declared: DeclaredMethod;
+}
+
 /** The operations of each resolver class, by method name: REST mounting reads them. */
-const operationsByClass = new WeakMap<object, Map<string, OperationDefinition>>();
+const operationsByClass = new WeakMap<object, Map<string, RegisteredOperation>>();
+
+function registeredOperation(resolverClass: object, method: string): RegisteredOperation {
+  const registered = operationsByClass.get(resolverClass)?.get(method);
+  if (!registered) throw new Error(`${(resolverClass as ClassType).name}.${method} is not an @Operation`);
+  return registered;
+}
 
 export function operationOf(resolverClass: object, method: string): OperationDefinition {
-  const operation = operationsByClass.get(resolverClass)?.get(method);
-  if (!operation) throw new Error(`${(resolverClass as ClassType).name}.${method} is not an @Operation`);
-  return operation;
+  return registeredOperation(resolverClass, method).definition;
 }
 
 /** An operation's method as declared (it takes validated input): what REST calls. */
 export function declaredMethodOf(resolverClass: object, method: string): DeclaredMethod {
-  const declared = declaredMethods.get(resolverClass)?.get(method);
-  if (!declared) throw new Error(`${(resolverClass as ClassType).name}.${method} is not an @Operation`);
-  return declared;
+  return registeredOperation(resolverClass, method).declared;
 }
 
 /** Every @Operation of a resolver class, by method name. */
 export function operationsOf(resolverClass: object): ReadonlyMap<string, OperationDefinition> {
-  return operationsByClass.get(resolverClass) ?? new Map();
+  const registered = operationsByClass.get(resolverClass) ?? new Map<string, RegisteredOperation>();
+  return new Map([...registered].map(([method, { definition }]) => [method, definition]));
 }
 
 /** What GraphQL callers without a key are told (REST answers its documented 401 instead). */
 const MISSING_KEY = 'Missing or invalid API key: send it in the X-API-KEY header';
-
-/** The operations' methods as declared, by resolver class and name: what REST calls. */
-const declaredMethods = new WeakMap<object, Map<string, DeclaredMethod>>();
 
 /**
  * The method GraphQL calls in place of the declared one: the key check (unless public), then the
@@ -99,11 +105,8 @@ export function Operation<S extends z.ZodTypeAny>(definition: OperationDefinitio
     declare(() => definition.output, { description: definition.description })(prototype, method, descriptor);
 
     const resolverClass = prototype.constructor;
-    const operations = operationsByClass.get(resolverClass) ?? new Map<string, OperationDefinition>();
-    operations.set(method, definition);
+    const operations = operationsByClass.get(resolverClass) ?? new Map<string, RegisteredOperation>();
+    operations.set(method, { definition, declared });
     operationsByClass.set(resolverClass, operations);
-    const methods = declaredMethods.get(resolverClass) ?? new Map<string, DeclaredMethod>();
-    methods.set(method, declared);
-    declaredMethods.set(resolverClass, methods);
   };
 }
