@@ -17,6 +17,7 @@
  * many answers are made of) are kept from the first.
  */
 import { LRUCache } from 'lru-cache';
+import { partitionPoint } from '../partition-point';
 import type { IndexChange, IndexChanges } from './index-changes';
 
 export interface CachedRead<T> {
@@ -67,14 +68,8 @@ class ChainGenerations {
   current(generation: number, untilDay: number): boolean {
     if (generation === this.generation) return true;
     // The first change after `generation` has the earliest day of all the changes since.
-    let low = 0;
-    let high = this.cuts.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (this.cuts[middle].generation > generation) high = middle;
-      else low = middle + 1;
-    }
-    return low === this.cuts.length || this.cuts[low].fromDay > untilDay;
+    const first = partitionPoint(this.cuts.length, (i) => this.cuts[i].generation <= generation);
+    return first === this.cuts.length || this.cuts[first].fromDay > untilDay;
   }
 }
 

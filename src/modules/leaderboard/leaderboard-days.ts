@@ -17,6 +17,7 @@
 import type { Pool } from 'pg';
 import type { Chain } from '../../chain/registry';
 import { ALL_XP_TOKEN } from '../../indexer/index-writer';
+import { partitionPoint } from '../../partition-point';
 import type { IndexReadCache } from '../../indexer/index-read-cache';
 import { dayNumber, dayString, SECONDS_PER_DAY, type WindowPlan } from './leaderboard-window';
 
@@ -175,12 +176,5 @@ export class LeaderboardDays {
 
 /** The index of the first time >= `time` in ascending `times` (its length when none). */
 function firstAtOrAfter(times: Float64Array, time: number): number {
-  let low = 0;
-  let high = times.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (times[middle] < time) low = middle + 1;
-    else high = middle;
-  }
-  return low;
+  return partitionPoint(times.length, (i) => times[i] < time);
 }
