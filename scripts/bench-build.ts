@@ -44,6 +44,7 @@ import { startEmbeddedPostgres } from '../src/embedded/postgres';
 import { createLogger } from '../src/logger';
 import { startLaurel } from '../src/server';
 import { envInt } from './lib/env';
+import { percentile } from './lib/percentile';
 import { startWorkCounters, type WorkCounts } from './lib/work-counters';
 
 const XP_AMOUNT = 1;
@@ -77,11 +78,6 @@ interface PhaseResult {
   cpuMsPerBuild: number;
 }
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
 /** What one run of builds recorded, before it is summed up (alone, or with the other rounds of a phase). */
 interface Run {
   latencies: number[];
@@ -102,7 +98,10 @@ async function runBuilds(
   maxBuilds: number,
   maxSeconds: number,
 ): Promise<Run> {
-  const run: Run = { latencies: [], builds: [], failures: 0, seconds: 0, work: emptyWork(), cpuMicros: 0 };
+  const latencies: number[] = [];
+  const builds: Build[] = [];
+  let failures = 0;
+  let firstFailure: string | undefined;
   let started = 0;
   const counting = startWorkCounters();
   const cpu = process.cpuUsage();
@@ -113,20 +112,27 @@ async function runBuilds(
       const i = started++;
       const begin = performance.now();
       try {
-        run.builds.push(await build(i));
-        run.latencies.push(performance.now() - begin);
+        builds.push(await build(i));
+        latencies.push(performance.now() - begin);
       } catch (error) {
-        run.failures += 1;
-        run.firstFailure ??= (error as Error).message;
+        failures += 1;
+        firstFailure ??= (error as Error).message;
       }
     }
   };
   await Promise.all(Array.from({ length: options.concurrency }, worker));
-  run.seconds = (performance.now() - t0) / 1000;
-  run.work = counting.stop();
+  const seconds = (performance.now() - t0) / 1000;
+  const work = counting.stop();
   const cpuUsed = process.cpuUsage(cpu);
-  run.cpuMicros = cpuUsed.user + cpuUsed.system;
-  return run;
+  return {
+    latencies,
+    builds,
+    failures,
+    firstFailure,
+    seconds,
+    work,
+    cpuMicros: cpuUsed.user + cpuUsed.system,
+  };
 }
 
 const emptyWork = (): WorkCounts => ({ rpcCalls: 0, rpcRequests: 0, sqlStatements: 0 });

@@ -25,7 +25,6 @@
  * cache of whole answers does not help); a random app's all-time leaderboard.
  */
 import 'reflect-metadata';
-import { fork } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
@@ -38,6 +37,7 @@ import { createLogger } from '../src/logger';
 import { startLaurel } from '../src/server';
 import { BENCH_CHAIN_ID, openBenchDatabase } from './bench-database';
 import { startLoadClient, type LoadClient, type Measured } from './lib/http-load';
+import { forkWithIpc } from './lib/ipc-child';
 import { processTreeCpuSeconds } from './lib/process-cpu';
 import { seedPlan } from './seed-index';
 
@@ -273,28 +273,12 @@ interface ServerProcess {
 
 /** Forks a server process; resolves with its URL once it listens. */
 async function startServer(kind: ServerKind, databaseUrl: string): Promise<ServerProcess> {
-  const child = fork(__filename, ['--server', kind], {
-    env: { ...process.env, BENCH_DATABASE_URL: databaseUrl },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const { url, readCacheBytes } = await new Promise<{ url: string; readCacheBytes: number }>(
-    (resolve, reject) => {
-      child.once('message', (message: { url: string; readCacheBytes: number }) => resolve(message));
-      child.once('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)));
-    },
+  const { child, ready, stop } = await forkWithIpc<{ url: string; readCacheBytes: number }>(
+    __filename,
+    ['--server', kind],
+    { ...process.env, BENCH_DATABASE_URL: databaseUrl },
   );
-  child.removeAllListeners('exit');
-  return {
-    url,
-    pid: child.pid!,
-    readCacheBytes,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.disconnect();
-      }),
-  };
+  return { ...ready, pid: child.pid!, stop };
 }
 
 async function main(): Promise<void> {

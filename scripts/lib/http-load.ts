@@ -9,8 +9,10 @@
  * Its connections are bare sockets speaking just enough HTTP/1.1 (see Connection), so that it takes
  * as little of the machine's CPU from the servers as it can.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import net from 'node:net';
+import { forkWithIpc } from './ipc-child';
+import { percentile } from './percentile';
 
 export interface LoadJob {
   baseUrl: string;
@@ -42,21 +44,8 @@ export interface LoadClient {
 
 /** Forks the generator process; it waits for jobs until stopped. */
 export async function startLoadClient(): Promise<LoadClient> {
-  const child = fork(__filename, ['--load-client'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  await new Promise<void>((resolve, reject) => {
-    child.once('message', () => resolve());
-    child.once('exit', (code) => reject(new Error(`load client exited with ${code}`)));
-  });
-  return {
-    run: (job) => runInChild(child, job),
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.removeAllListeners('exit');
-        child.once('exit', () => resolve());
-        child.disconnect();
-      }),
-  };
+  const { child, stop } = await forkWithIpc<unknown>(__filename, ['--load-client']);
+  return { run: (job) => runInChild(child, job), stop };
 }
 
 function runInChild(child: ChildProcess, job: LoadJob): Promise<Measured> {
@@ -159,9 +148,13 @@ async function load(job: LoadJob): Promise<Measured> {
     );
     const elapsed = (performance.now() - started) / 1000;
     latencies.sort((a, b) => a - b);
-    const at = (p: number) =>
-      latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
-    return { perSecond: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), errors, requests: 0 };
+    return {
+      perSecond: latencies.length / elapsed,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      errors,
+      requests: 0,
+    };
   };
   try {
     await run(job.warmUpSeconds, false);
