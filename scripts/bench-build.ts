@@ -17,8 +17,8 @@
  * an anvil with Laurel deployed, Laurel itself in-process. Each phase is bounded by a number of
  * builds and a number of seconds, whichever comes first, and runs in BENCH_ROUNDS shares
  * interleaved with the other phases' (so that the machine's slow spells fall on both sides of a
- * ratio). Environment knobs (defaults): BENCH_CONCURRENCY (16), BENCH_SENDERS (8),
- * BENCH_MAX_BUILDS (2000), BENCH_MAX_SECONDS (10), BENCH_ROUNDS (4).
+ * ratio), after an untimed round of the same shares that warms every path up. Environment knobs (defaults): BENCH_CONCURRENCY (16), BENCH_SENDERS (8),
+ * BENCH_MAX_BUILDS (4000), BENCH_MAX_SECONDS (10), BENCH_ROUNDS (4).
  */
 import 'reflect-metadata';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -53,7 +53,7 @@ const ACTION_ID = 'bench';
 const options = {
   concurrency: envInt('BENCH_CONCURRENCY', 16, 256),
   senders: envInt('BENCH_SENDERS', 8, 64),
-  maxBuilds: envInt('BENCH_MAX_BUILDS', 2000, 100_000),
+  maxBuilds: envInt('BENCH_MAX_BUILDS', 4000, 100_000),
   maxSeconds: envInt('BENCH_MAX_SECONDS', 10, 600),
   rounds: envInt('BENCH_ROUNDS', 4, 100),
 };
@@ -384,11 +384,6 @@ async function main(): Promise<void> {
       return { sender: from, nonce };
     };
 
-    // Warm-up (connections, caches, JIT) for both, not counted.
-    await Promise.all(Array.from({ length: 10 }, (_, i) => laurelBuild(i % senders.length)));
-    await Promise.all(Array.from({ length: 10 }, (_, i) => baselineBuild(i % senders.length)));
-    await Promise.all(Array.from({ length: 10 }, (_, i) => graphqlBuild(i % senders.length)));
-
     // Nothing the bench builds is sent, so each build leaves a nonce reservation open until its
     // lease ends; each Laurel run starts without the ones of the runs before it (a sender that
     // sends what it builds has none pending), so that every run meets the same conditions.
@@ -406,20 +401,22 @@ async function main(): Promise<void> {
     const names = Object.keys(phases) as PhaseName[];
     // Interleaved: every phase runs a share of its builds in each round (in reverse order every
     // other round), so a slow spell of this shared machine falls on both sides of every ratio.
+    // Round 0 is an untimed warm-up of every phase (connections, caches, and V8's compilation of
+    // each path, which takes a few hundred calls: with 10 warm-up builds a path's first timed share
+    // ran partly unoptimized, GraphQL's most of all, as it comes last in the first round).
     const runs = Object.fromEntries(names.map((name) => [name, [] as Run[]])) as Record<PhaseName, Run[]>;
-    for (let round = 0; round < options.rounds; round += 1) {
+    for (let round = 0; round <= options.rounds; round += 1) {
       for (const name of round % 2 === 0 ? names : [...names].reverse()) {
         const { of, build } = phases[name];
         if (of === 'laurel') await laurel.services.prisma.$executeRaw`DELETE FROM nonce_reservations`;
         const rss = sampleRss();
         try {
-          runs[name].push(
-            await runBuilds(
-              build,
-              Math.ceil(options.maxBuilds / options.rounds),
-              options.maxSeconds / options.rounds,
-            ),
+          const run = await runBuilds(
+            build,
+            Math.ceil(options.maxBuilds / options.rounds),
+            options.maxSeconds / options.rounds,
           );
+          if (round > 0) runs[name].push(run);
         } finally {
           peakRss[of] = Math.max(peakRss[of], rss.stop());
         }
