@@ -12,6 +12,7 @@ import helmet from 'helmet';
 import type { RequestContext } from '../context';
 import { isDatabaseUnavailable } from '../db/availability';
 import { AppError, DatabaseUnavailableError, ValidationError } from '../errors';
+import { compiledExecutionGateway } from '../graphql/executor';
 import { formatGraphQLError, graphqlErrorBody } from '../graphql/format-error';
 import { GRAPHQL_LIMITS, graphqlArmor, requestCostPlugin } from '../graphql/limits';
 import { operationLogPlugin } from '../graphql/operation-log';
@@ -261,7 +262,8 @@ async function mountApiSurface(
   // GraphQL: the key is optional at the HTTP level; operations that need it answer UNAUTHENTICATED.
   const armor = graphqlArmor();
   const apollo = new ApolloServer<RequestContext>({
-    schema: options.schema,
+    // The schema, executed by operations compiled for them (src/graphql/executor.ts).
+    gateway: compiledExecutionGateway(options.schema),
     introspection: true,
     formatError: formatGraphQLError,
     validationRules: armor.validationRules,
