@@ -171,11 +171,11 @@ export function revertDataOf(error: unknown): string | null {
 
 // ------------------------------------------------------------------ action ids
 
-/** Action ids encoded lately: an app rewards the same few actions over and over. */
 /**
  * Encodes an action id: its UTF-8 bytes right-padded with zeros to a bytes32. Throws a RangeError
  * when it is empty, longer than 32 UTF-8 bytes, or contains a NUL character (which would not
- * survive decoding). Remembered for the 10,000 most used ids.
+ * survive decoding). Remembered for the 10,000 most used ids: an app rewards the same few actions
+ * over and over.
  */
 export const encodeActionId: (id: string) => string = remembered(encodeActionIdOnce, 10_000);
 
