@@ -14,7 +14,6 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Pool, PoolClient } from 'pg';
 import type { Chain } from '../chain/registry';
 import type { Logger } from '../logger';
-import { notifyIndexChanged } from './index-changes';
 import { applyIndexWrites, prepareIndexWrites, writeIndexEvents, type PreparedWrites } from './index-writer';
 import { getLogs } from './logs-client';
 import {
@@ -214,7 +213,6 @@ export async function ingestReceiptLogs(
       const fresh = new Set(rows.map((row) => row.log_index));
       const written = events.filter((event) => fresh.has(event.logIndex));
       const { rewardsFromDay } = await writeIndexEvents(db, chain.chainId, written, blockTimes);
-      if (written.length > 0) await notifyIndexChanged(db, { chainId: chain.chainId, rewardsFromDay });
       return { events: written.length, rewardsFromDay };
     });
   } finally {
@@ -426,9 +424,6 @@ export class ChainIndexer {
           )
         : range.writes;
       await applyIndexWrites(db, writes);
-      if (writes.events > 0) {
-        await notifyIndexChanged(db, { chainId: chain.chainId, rewardsFromDay: writes.rewardsFromDay });
-      }
       await db.query(`UPDATE indexer_cursors SET block_number = $2, updated_at = now() WHERE chain_id = $1`, [
         chain.chainId,
         to,

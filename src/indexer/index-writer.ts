@@ -4,6 +4,7 @@
  * (set-based `unnest` inserts) however many events it holds.
  */
 import type { ClientBase } from 'pg';
+import { notifyIndexChanged } from './index-changes';
 import { ZERO_ADDRESS, type IndexEvent } from './log-decoder';
 
 /** The `token_address` under which reward_totals and reward_daily_totals sum the XP of every app. */
@@ -62,6 +63,7 @@ interface Statement {
  * the next block range while the current one is being written.
  */
 export interface PreparedWrites {
+  chainId: number;
   /** Events written (what the statements hold). */
   events: number;
   /** The first UTC day (days since the epoch) of the rewards written; Infinity when none. */
@@ -224,12 +226,18 @@ export function prepareIndexWrites(
       [chainId, ...totalRewards.columns(2)],
     );
   }
-  return { events: events.length, rewardsFromDay, statements };
+  return { chainId, events: events.length, rewardsFromDay, statements };
 }
 
-/** Runs prepared writes with `db`, which must be inside a transaction. */
+/**
+ * Runs prepared writes with `db`, which must be inside a transaction, and tells the read caches of
+ * every process once it commits (src/indexer/index-changes.ts): every write of index rows does.
+ */
 export async function applyIndexWrites(db: ClientBase, writes: PreparedWrites): Promise<void> {
   for (const { sql, params } of writes.statements) await db.query(sql, params);
+  if (writes.events > 0) {
+    await notifyIndexChanged(db, { chainId: writes.chainId, rewardsFromDay: writes.rewardsFromDay });
+  }
 }
 
 /**

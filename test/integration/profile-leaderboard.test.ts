@@ -1,7 +1,7 @@
 import { Contract, Wallet, parseEther, type ContractTransactionResponse } from 'ethers';
 import { appInterface, encodeActionId } from '../../src/chain/contracts';
 import { ingestReceiptLogs } from '../../src/indexer/chain-indexer';
-import { notifyIndexChanged, type IndexChange } from '../../src/indexer/index-changes';
+import type { IndexChange } from '../../src/indexer/index-changes';
 import { writeIndexEvents } from '../../src/indexer/index-writer';
 import type { IndexEvent } from '../../src/indexer/log-decoder';
 import type { Pool } from 'pg';
@@ -432,7 +432,6 @@ describe('leaderboard windows ranked from cached days', () => {
     try {
       await db.query('BEGIN');
       const { rewardsFromDay } = await writeIndexEvents(db, chainId, events, blockTimes);
-      await notifyIndexChanged(db, { chainId, rewardsFromDay });
       await db.query('COMMIT');
       await waitUntil('Laurel to hear of the commit', async () =>
         heard.slice(before).some((change) => change?.rewardsFromDay === rewardsFromDay),
