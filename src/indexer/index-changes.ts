@@ -27,7 +27,10 @@ export interface IndexChange {
   rewardsFromDay: number;
 }
 
-/** Inside a transaction that writes index rows (the index writer's applyIndexWrites): tells listeners once it commits. */
+/**
+ * Inside a transaction that writes index rows (the index writer's applyIndexWrites): tells
+ * listeners once it commits.
+ */
 export async function notifyIndexChanged(db: ClientBase, change: IndexChange): Promise<void> {
   await db.query('SELECT pg_notify($1, $2)', [CHANNEL, formatChange(change)]);
 }
