@@ -4,13 +4,12 @@
  * (set-based `unnest` inserts) however many events it holds.
  */
 import type { ClientBase } from 'pg';
+import { dayOfTime, dayString } from '../utc-days';
 import { notifyIndexChanged } from './index-changes';
 import { ZERO_ADDRESS, type IndexEvent } from './log-decoder';
 
 /** The `token_address` under which reward_totals and reward_daily_totals sum the XP of every app. */
 export const ALL_XP_TOKEN = ZERO_ADDRESS;
-
-const SECONDS_PER_DAY = 86_400;
 
 /** Seconds since the epoch of each block that holds an event. */
 export type BlockTimes = ReadonlyMap<number, number>;
@@ -37,13 +36,6 @@ class Sums<K extends readonly string[]> {
   get size(): number {
     return this.sums.size;
   }
-}
-
-/** The UTC day (days since the epoch) of a time in seconds since the epoch. */
-export const dayNumberOf = (seconds: number) => Math.floor(seconds / SECONDS_PER_DAY);
-
-function dayOf(seconds: number): string {
-  return new Date(dayNumberOf(seconds) * SECONDS_PER_DAY * 1000).toISOString().slice(0, 10);
 }
 
 function timeOf(blockTimes: BlockTimes, blockNumber: number): number {
@@ -159,8 +151,8 @@ export function prepareIndexWrites(
         ];
         row.forEach((value, i) => actions[i].push(value));
         if (event.kind === 'xp') balances.add([event.token, event.user], event.amount);
-        rewardsFromDay = Math.min(rewardsFromDay, dayNumberOf(time));
-        const day = dayOf(time);
+        rewardsFromDay = Math.min(rewardsFromDay, dayOfTime(time));
+        const day = dayString(dayOfTime(time));
         dailyRewards.add([event.token, day, event.user], event.amount);
         totalRewards.add([event.token, event.user], event.amount);
         if (event.kind === 'xp') {

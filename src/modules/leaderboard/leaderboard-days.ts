@@ -19,7 +19,8 @@ import type { Chain } from '../../chain/registry';
 import { ALL_XP_TOKEN } from '../../indexer/index-writer';
 import { partitionPoint } from '../../partition-point';
 import type { IndexReadCache } from '../../indexer/index-read-cache';
-import { dayNumber, dayString, SECONDS_PER_DAY, type WindowPlan } from './leaderboard-window';
+import { dayNumber, dayOfTime, dayString, SECONDS_PER_DAY } from '../../utc-days';
+import type { WindowPlan } from './leaderboard-window';
 
 /** Windows longer than this (whole days and partial ones) are summed by PostgreSQL instead. */
 export const MAX_CACHED_WINDOW_DAYS = 31;
@@ -75,8 +76,8 @@ export class LeaderboardDays {
   ): Promise<RankedUser[]> {
     // A partial day is a part of one day, or of two days in a row (a window shorter than a day).
     const edgeDays = plan.edges.flatMap((edge) => {
-      const first = Math.floor(edge.from / SECONDS_PER_DAY);
-      const last = Math.floor((edge.to - 1) / SECONDS_PER_DAY);
+      const first = dayOfTime(edge.from);
+      const last = dayOfTime(edge.to - 1);
       return Array.from({ length: last - first + 1 }, (_, i) => ({ edge, day: first + i }));
     });
     const [days, ...rewards] = await Promise.all([

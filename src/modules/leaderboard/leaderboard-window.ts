@@ -2,7 +2,8 @@
  * How a leaderboard window (seconds since the epoch, both ends inclusive) is read: the whole UTC
  * days inside it from the per-day totals, the partial days at its ends from the completed actions.
  */
-export const SECONDS_PER_DAY = 86_400;
+import { dayString, SECONDS_PER_DAY } from '../../utc-days';
+
 /** 9999-12-31T23:59:59Z: the open end of a window without `end`. */
 export const LATEST_SECOND = 253_402_300_799;
 
@@ -12,10 +13,6 @@ export interface WindowPlan {
   /** Half-open second ranges [from, to) read from the completed actions. */
   edges: { from: number; to: number }[];
 }
-
-/** A UTC day (days since the epoch) as YYYY-MM-DD, and back. */
-export const dayString = (day: number) => new Date(day * SECONDS_PER_DAY * 1000).toISOString().slice(0, 10);
-export const dayNumber = (day: string) => Date.parse(day) / (SECONDS_PER_DAY * 1000);
 
 export function planWindow(start: number | undefined, end: number | undefined): WindowPlan {
   const from = start ?? 0;
