@@ -3,8 +3,8 @@ import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../../config';
-import { LRUCache } from 'lru-cache';
 import type { PrismaClient } from '../../db/prisma';
+import { remembered } from '../../remembered';
 import {
   STANDARD_WEBHOOKS_SECRET_PREFIX,
   webhookSigningKey,
@@ -87,7 +87,10 @@ export class WebhookSecrets {
    * so a rotated secret is stored under a new text: a caller holding the current row finds its
    * current key, or decrypts it, and never gets a key of a replaced secret. Nothing to invalidate.
    */
-  private readonly signingKeys = new LRUCache<string, WebhookSigningKey>({ max: SIGNING_KEY_CACHE_SIZE });
+  private readonly signingKeys = remembered(
+    (secretEncrypted) => webhookSigningKey(this.box.decrypt(secretEncrypted)),
+    SIGNING_KEY_CACHE_SIZE,
+  );
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -96,12 +99,7 @@ export class WebhookSecrets {
 
   /** The signing key of a secret as read from its row (the delivery query reads it with the delivery). */
   signingKey(secretEncrypted: string): WebhookSigningKey {
-    let key = this.signingKeys.get(secretEncrypted);
-    if (!key) {
-      key = webhookSigningKey(this.box.decrypt(secretEncrypted));
-      this.signingKeys.set(secretEncrypted, key);
-    }
-    return key;
+    return this.signingKeys(secretEncrypted);
   }
 
   /** The signing key of the account's secret, created now when it has none yet. */
