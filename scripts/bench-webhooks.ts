@@ -145,6 +145,11 @@ function cpuReading(measured: Measured) {
   return postgres === undefined ? undefined : { postgres, workers: workers!, receiver: receiver! };
 }
 
+/** Resolves once `count()` is 0, asked every 20 ms. */
+async function untilNone(count: () => Promise<number>): Promise<void> {
+  while ((await count()) > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
 /**
  * Jobs per second from the commit of `enqueue()` (which makes all its jobs visible at once) until
  * `remaining()` reaches 0 (polled every 20 ms), and the CPU each process spent meanwhile.
@@ -157,7 +162,7 @@ async function timeUntilDone(
   await enqueue();
   const began = process.hrtime.bigint();
   const cpuBefore = cpuReading(measured);
-  while ((await remaining()) > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  await untilNone(remaining);
   const seconds = Number(process.hrtime.bigint() - began) / 1e9;
   const cpuAfter = cpuReading(measured);
   const perJob = (key: 'postgres' | 'workers' | 'receiver') =>
@@ -197,7 +202,7 @@ async function phase(options: {
   const workers = await startWorkers(options.kind, options.processes, options.env);
   try {
     await options.enqueue(warmup);
-    while ((await queuedJobs(prisma, task)) > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    await untilNone(() => queuedJobs(prisma, task));
     return await timeUntilDone(
       { ...options.pids, workers: workers.map((worker) => worker.pid!) },
       () => options.enqueue(jobsPerPhase),
