@@ -42,7 +42,7 @@ import { loadConfig } from '../src/config';
 import { ANVIL_MNEMONIC, startAnvil } from '../src/embedded/anvil';
 import { startEmbeddedPostgres } from '../src/embedded/postgres';
 import { createLogger } from '../src/logger';
-import { startLaurel } from '../src/server';
+import { startLaurel } from '../src/server/laurel';
 import { envInt } from './lib/env';
 import { percentile } from './lib/percentile';
 import { startWorkCounters, type WorkCounts } from './lib/work-counters';

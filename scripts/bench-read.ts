@@ -34,7 +34,7 @@ import { formatBaseUnits } from '../src/chain/amounts';
 import { LOCAL_EXPLORER_URL } from '../src/chain/registry';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
-import { startLaurel } from '../src/server';
+import { startLaurel } from '../src/server/laurel';
 import { BENCH_CHAIN_ID, openBenchDatabase } from './bench-database';
 import { startLoadClient, type LoadClient, type Measured } from './lib/http-load';
 import { forkWithIpc } from './lib/ipc-child';

@@ -31,11 +31,11 @@ import { connectDatabase, type PrismaClient } from '../src/db/prisma';
 import { migrate } from '../src/db/migrator';
 import { startEmbeddedPostgres } from '../src/embedded/postgres';
 import { jobs } from '../src/jobs/jobs';
-import { emitWebhookEvent } from '../src/jobs/webhooks/webhook-events';
+import { emitWebhookEvent } from '../src/modules/webhooks/webhooks.repository';
 import { createLogger } from '../src/logger';
 import { workerRunOptions } from '../src/jobs/worker';
-import { startLaurel } from '../src/server';
-import { createServerCertificate } from '../src/jobs/webhooks/certificates';
+import { startLaurel } from '../src/server/laurel';
+import { createServerCertificate } from '../src/modules/webhooks/certificates';
 import { envInt } from './lib/env';
 import { processTreeCpuSeconds } from './lib/process-cpu';
 

@@ -26,7 +26,11 @@ import { HDNodeWallet, type Interface, type Log } from 'ethers';
 import { Webhook } from 'standardwebhooks';
 import { appFactoryInterface, appInterface } from '../src/chain/contracts';
 import { ANVIL_MNEMONIC } from '../src/embedded/anvil';
-import { createServerCertificate, developmentCaFiles, type PemPair } from '../src/jobs/webhooks/certificates';
+import {
+  createServerCertificate,
+  developmentCaFiles,
+  type PemPair,
+} from '../src/modules/webhooks/certificates';
 
 const { values: args } = parseArgs({
   options: {

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { ConfigError, loadConfig } from './config';
 import { isDatabaseUnavailable } from './db/availability';
 import { createLogger, ThrottledLog } from './logger';
-import { startLaurel } from './server';
+import { startLaurel } from './server/laurel';
 
 async function main(): Promise<void> {
   let config;

@@ -1,5 +1,5 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
-import { checksumAddress } from './chain/addresses';
+import { checksumAddress } from './addresses';
 import { z } from 'zod';
 import { ValidationError, type ValidationIssue } from './errors';
 

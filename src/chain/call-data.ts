@@ -1,5 +1,5 @@
 import { AbiCoder, type FunctionFragment, type ParamType } from 'ethers';
-import { checksumAddress } from './addresses';
+import { checksumAddress } from '../addresses';
 import { laurelInterfaces, type laurelArtifacts } from './contracts';
 
 /** One static ABI value as its 32-byte word (64 hex digits), or null to leave it to ethers. */

@@ -51,6 +51,10 @@ export const laurelArtifacts = {
   Badge: BadgeArtifact,
 } as const;
 
+/** An app's XP token: 18 decimals, symbol "XP" (XPToken.sol). */
+export const XP_DECIMALS = 18;
+export const XP_SYMBOL = 'XP';
+
 export const appFactoryInterface = new Interface(AppFactoryArtifact.abi);
 export const appInterface = new Interface(AppArtifact.abi);
 export const xpTokenInterface = new Interface(XPTokenArtifact.abi);

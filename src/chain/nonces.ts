@@ -1,4 +1,4 @@
-import { checksumAddress } from './addresses';
+import { checksumAddress } from '../addresses';
 import type { Pool } from 'pg';
 import type { PrismaClient } from '../db/prisma';
 import { AppError } from '../errors';

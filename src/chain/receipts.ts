@@ -1,5 +1,6 @@
 import type { TransactionReceipt } from 'ethers';
 import type { Chain, ChainRegistry } from './registry';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** The receipt as the interface shows it: ethers' `TransactionReceipt.toJSON()`, as plain JSON. */
 export type ReceiptJson = Record<string, unknown>;
@@ -7,8 +8,6 @@ export type ReceiptJson = Record<string, unknown>;
 export function receiptJson(receipt: TransactionReceipt): ReceiptJson {
   return JSON.parse(JSON.stringify(receipt.toJSON())) as ReceiptJson;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Polls for a transaction's receipt until it has the chain's confirmations or `timeoutMs` passes

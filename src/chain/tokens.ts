@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { getAddress, isError } from 'ethers';
-import { checksumAddress } from './addresses';
+import { checksumAddress } from '../addresses';
 import { AppError } from '../errors';
 import { creditTokenInterface } from './contracts';
 import type { Chain, ChainRegistry } from './registry';

@@ -1,5 +1,5 @@
 import { isError, type JsonRpcProvider } from 'ethers';
-import { checksumAddress } from './addresses';
+import { checksumAddress } from '../addresses';
 import type { Config } from '../config';
 import type { Pool } from 'pg';
 import type { ContractCall, LaurelContractName, WriteFunctionName } from './abis';

@@ -23,7 +23,15 @@ const SOCKET_CODES = new Set([
 const SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
 /** node-postgres reports a lost connection or a pool timeout with these messages only. */
 const PG_MESSAGES =
-  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Can't reach database server/i;
+  /Connection terminated|connection.*(?:closed|ended)|timeout exceeded when trying to connect|Client has encountered a connection error|Can't reach database server/i;
+
+/**
+ * Whether node-postgres lost (or could not get) its connection, by its message only: unlike
+ * isDatabaseUnavailable, never true for a socket error of something else (an RPC node's fetch).
+ */
+export function isConnectionLost(error: unknown): boolean {
+  return error instanceof Error && PG_MESSAGES.test(error.message);
+}
 
 interface ErrorLike {
   code?: unknown;

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
+import { inTransaction } from './transaction';
 
 /** prisma/migrations, found from the source tree or from dist/. */
 export function migrationsDirectory(): string {
@@ -92,8 +93,7 @@ export async function migrate(
         continue;
       }
       const id = randomUUID();
-      await client.query('BEGIN');
-      try {
+      await inTransaction(client, async () => {
         await client.query(
           'INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())',
           [id, migration.checksum, migration.name],
@@ -103,11 +103,9 @@ export async function migrate(
           'UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1',
           [id],
         );
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK');
+      }).catch((error: unknown) => {
         throw new Error(`migration ${migration.name} failed: ${(error as Error).message}`);
-      }
+      });
       result.applied.push(migration.name);
     }
     return result;

@@ -1,10 +1,13 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { Pool } from 'pg';
-import { PrismaClient } from '../generated/prisma/client';
+import { PrismaClient, type Prisma } from '../generated/prisma/client';
 
 export { PrismaClient };
-export type { Prisma } from '../generated/prisma/client';
+export type { Prisma };
 export type { TransactionStatus } from '../generated/prisma/enums';
+
+/** The client or an interactive transaction's client: what a statement that may join a transaction runs on. */
+export type SqlClient = PrismaClient | Prisma.TransactionClient;
 
 /** How long a query waits for a connection: a database that does not answer becomes a 503, not a hang. */
 const CONNECTION_TIMEOUT_MS = 5000;

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { anvilPidFile } from './data-folder';
 import { restartWithBackoff, type SupervisorReport } from './supervisor';
 import { guardChildProcess } from './watchdog';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export const ANVIL_CHAIN_ID = 31337;
 export const ANVIL_HOST = '127.0.0.1';
@@ -153,8 +154,6 @@ async function rpcChainId(url: string, signal: AbortSignal): Promise<number> {
     throw new Error(`unexpected eth_chainId answer: ${JSON.stringify(body)}`);
   return Number(BigInt(body.result));
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 class AnvilStartError extends Error {
   override name = 'AnvilStartError';

@@ -1,7 +1,6 @@
 /** Facts about other processes by pid (liveness, command line, start time), and stopping one. */
 import { readFileSync } from 'node:fs';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export function processIsAlive(pid: number): boolean {
   try {

@@ -1,8 +1,8 @@
 import type { ApolloServerPlugin, GraphQLRequestListener } from '@apollo/server';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import { Kind, type DocumentNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
-import type { RequestContext } from '../context';
-import type { RequestAuthenticator } from '../http/authenticate';
+import type { RequestContext } from '../operations/request-context';
+import type { RequestAuthenticator } from '../operations/request-context';
 import { graphqlRequestError } from './format-error';
 
 /**

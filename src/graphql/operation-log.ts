@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin, GraphQLRequestListener } from '@apollo/server';
 import { Kind } from 'graphql';
-import type { RequestContext } from '../context';
+import type { RequestContext } from '../operations/request-context';
 
 /**
  * Names each GraphQL request for its log line: `mutation rewardXP`, `query Dashboard (profile,

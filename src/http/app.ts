@@ -1,27 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { ApolloServer } from '@apollo/server';
-import {
-  ApolloServerPluginCacheControlDisabled,
-  ApolloServerPluginLandingPageDisabled,
-} from '@apollo/server/plugin/disabled';
-import { expressMiddleware } from '@as-integrations/express5';
 import { STATUS_CODES } from 'node:http';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import helmet from 'helmet';
-import type { RequestContext } from '../context';
 import { isDatabaseUnavailable } from '../db/availability';
 import { AppError, DatabaseUnavailableError, ValidationError } from '../errors';
-import { compiledExecutionGateway } from '../graphql/executor';
-import { formatGraphQLError, graphqlErrorBody } from '../graphql/format-error';
-import { GRAPHQL_LIMITS, graphqlArmor, requestCostPlugin } from '../graphql/limits';
-import { operationLogPlugin } from '../graphql/operation-log';
-import { playgroundAssets, playgroundPage } from '../graphql/playground';
+import { graphqlErrorBody } from '../graphql/format-error';
+import { mountGraphQL } from '../graphql/graphql-server';
 import { ThrottledLog, type Logger } from '../logger';
-import { authenticateRequests, type RequestAuthenticator } from './authenticate';
+import { renderInternalError, SHAPE_A, SHAPE_C } from '../operations/error-shapes';
+import type { RequestAuthenticator, RequestContext } from '../operations/request-context';
+import type { ApiModule } from '../operations/routes';
+import { authenticateRequests } from './authenticate';
 import { docsAssets, docsPage } from './docs-page';
-import { renderInternalError, sendError, SHAPE_A, SHAPE_C } from './error-shapes';
-import { answerOtherMethods, requestContext } from './rest';
+import { answerOtherMethods, mountModuleRoutes, requestContext, sendError } from './rest';
 
 export const API_PREFIXES = ['/v1', '/api/v1'] as const;
 
@@ -29,10 +21,8 @@ export const API_PREFIXES = ['/v1', '/api/v1'] as const;
 export interface ApiSurfaceOptions {
   schema: GraphQLSchema;
   authenticator: RequestAuthenticator;
-  /** Mounts the unversioned {auth_url} routes (`/key/challenge`, `/key/verify`). */
-  mountRoot: (router: express.Router) => void;
-  /** Mounts the {base_url} routes; served under /v1 and /api/v1. */
-  mountApi: (router: express.Router) => void;
+  /** Every module's resolver and REST paths: {auth_url} ones at the root, {base_url} ones under /v1 and /api/v1. */
+  modules: readonly ApiModule[];
   /** The OpenAPI document, served at /openapi.json and rendered at /docs. */
   openApiDocument: object;
 }
@@ -247,7 +237,7 @@ async function mountApiSurface(
   app.use(reference);
 
   const root = express.Router();
-  options.mountRoot(root);
+  mountModuleRoutes(root, options.modules, 'auth');
   app.use(root);
 
   /** Every {base_url} route needs a valid key, counted against the key's rate limit. */
@@ -256,49 +246,16 @@ async function mountApiSurface(
     refuse: (res, error) => sendError(res, SHAPE_A, error),
   });
   const api = express.Router();
-  options.mountApi(api);
+  mountModuleRoutes(api, options.modules, 'api');
   for (const prefix of API_PREFIXES) app.use(prefix, requireApiKey, api);
 
-  // GraphQL: the key is optional at the HTTP level; operations that need it answer UNAUTHENTICATED.
-  const armor = graphqlArmor();
-  const apollo = new ApolloServer<RequestContext>({
-    // The schema, executed by operations compiled for them (src/graphql/executor.ts).
-    gateway: compiledExecutionGateway(options.schema),
-    introspection: true,
-    formatError: formatGraphQLError,
-    validationRules: armor.validationRules,
-    parseOptions: { maxTokens: GRAPHQL_LIMITS.maxTokens },
-    allowBatchedHttpRequests: false,
-    plugins: [
-      ...armor.plugins,
-      requestCostPlugin(options.authenticator),
-      operationLogPlugin(),
-      ApolloServerPluginLandingPageDisabled(),
-      // Answers carry Cache-Control: no-store; Apollo's cache-control plugin would otherwise wrap
-      // every field's resolver to compute a policy nobody reads.
-      ApolloServerPluginCacheControlDisabled(),
-    ],
-    // No stack traces or file paths in answers, whatever NODE_ENV says.
-    includeStacktraceInErrorResponses: false,
-    // Laurel stops Apollo itself, in order; Apollo's own SIGINT/SIGTERM handlers would race that.
-    stopOnTerminationSignals: false,
-  });
-  await apollo.start();
-  app.use('/graphql/assets', playgroundAssets());
-  app.get('/graphql', (req, res, next) => {
-    if (req.query.query === undefined && req.accepts(['application/json', 'text/html']) === 'text/html') {
-      res.type('html').send(playgroundPage('/graphql', '/graphql/assets'));
-      return;
-    }
-    next();
-  });
-  app.use(
-    '/graphql',
-    authenticateRequests(options.authenticator, {
+  return mountGraphQL(app, {
+    schema: options.schema,
+    authenticator: options.authenticator,
+    authenticate: authenticateRequests(options.authenticator, {
       required: false,
       refuse: (res, error) => res.set(error.headers).status(error.httpStatus).json(graphqlErrorBody(error)),
     }),
-    expressMiddleware(apollo, { context: async ({ res }) => requestContext(res) }),
-  );
-  return () => apollo.stop();
+    contextOf: requestContext,
+  });
 }

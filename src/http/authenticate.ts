@@ -1,16 +1,8 @@
 import type { Request, RequestHandler, Response } from 'express';
-import type { AuthenticatedAccount } from '../context';
 import { isDatabaseUnavailable } from '../db/availability';
 import { AppError, DatabaseUnavailableError, UnauthenticatedError } from '../errors';
+import type { RequestAuthenticator } from '../operations/request-context';
 import { requestContext } from './rest';
-
-/** What the HTTP layer needs from the accounts module. */
-export interface RequestAuthenticator {
-  /** Resolves an X-API-KEY value; throws UnauthenticatedError for an unknown or revoked key. */
-  authenticate(apiKey: string): Promise<AuthenticatedAccount>;
-  /** Spends `cost` of the account's request budget; throws RateLimitedError over it. */
-  countRequest(account: AuthenticatedAccount, cost?: number): Promise<void>;
-}
 
 function apiKeyOf(req: Request): string | undefined {
   const value = req.header('x-api-key');
@@ -22,7 +14,7 @@ function apiKeyOf(req: Request): string | undefined {
  * puts the account on the request context. `required` (REST {base_url}): a missing or invalid key
  * is refused, and the request costs one of the wallet's budget. Otherwise (GraphQL) the request
  * goes on without an account and operations that need one answer UNAUTHENTICATED; GraphQL spends
- * the budget per root field once the operation is parsed (src/graphql/request-cost.ts).
+ * the budget per root field once the operation is parsed (requestCostPlugin, src/graphql/limits.ts).
  */
 export function authenticateRequests(
   authenticator: RequestAuthenticator,

@@ -10,10 +10,10 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { z } from 'zod';
-import { operationOf } from '../graphql/operation';
-import { inputShape } from '../graphql/zod-args';
-import type { LaurelModule, ModulePath } from '../modules/module';
-import type { ErrorShapes } from './error-shapes';
+import { failureBodySchema, validationBodySchema } from '../operations/error-shapes';
+import { inputShape } from '../operations/graphql-args';
+import { operationOf } from '../operations/operation';
+import type { ApiModule, DeclaredRoute } from '../operations/routes';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -62,106 +62,13 @@ function outputSchema(type: GraphQLOutputType, components: Record<string, JsonSc
   return {};
 }
 
-const issue = { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } } };
-const zodIssue = {
-  type: 'object',
-  required: ['code', 'path', 'message'],
-  properties: { ...issue.properties, path: { type: 'array', items: { type: ['string', 'integer'] } } },
-};
-
-/** Shape A's fields (`{status:'failed', error}`), which its validation and failure bodies share. */
-const shapeAFields = { status: { const: 'failed' }, error: { type: 'string' } };
-
-/** The documented failure bodies (src/http/error-shapes.ts), as JSON Schemas. */
-function validationBody(shape: ErrorShapes['validation']): JsonSchema {
-  switch (shape) {
-    case 'A':
-      return {
-        type: 'object',
-        required: ['status', 'error'],
-        properties: { ...shapeAFields, issues: { type: 'array', items: zodIssue } },
-      };
-    case 'B':
-      return {
-        type: 'object',
-        required: ['success', 'error'],
-        properties: {
-          success: { const: false },
-          error: {
-            type: 'object',
-            properties: {
-              code: { const: 'validation_error' },
-              message: { type: 'string' },
-              issues: {
-                type: 'array',
-                items: {
-                  ...issue,
-                  properties: {
-                    ...issue.properties,
-                    parameter: { type: 'string' },
-                    path: { type: 'string' },
-                  },
-                },
-              },
-            },
-          },
-        },
-      };
-    case 'C':
-      return {
-        type: 'object',
-        required: ['error'],
-        properties: { error: { type: 'object', properties: { issues: { type: 'array', items: zodIssue } } } },
-      };
-    case 'zod':
-      return {
-        type: 'object',
-        required: ['success', 'error'],
-        properties: {
-          success: { const: false },
-          error: {
-            type: 'object',
-            properties: { issues: { type: 'array', items: zodIssue }, name: { const: 'ZodError' } },
-          },
-        },
-      };
-  }
-}
-
-function failureBody(shape: ErrorShapes['failure']): JsonSchema {
-  switch (shape) {
-    case 'A':
-      return {
-        type: 'object',
-        required: ['status', 'error'],
-        properties: shapeAFields,
-        additionalProperties: true,
-      };
-    case 'B':
-      return {
-        type: 'object',
-        required: ['success', 'error'],
-        properties: {
-          success: { const: false },
-          error: {
-            type: 'object',
-            required: ['code', 'message'],
-            properties: { code: { type: 'string' }, message: { type: 'string' } },
-          },
-        },
-      };
-    case 'bare':
-      return { type: 'object', required: ['error'], properties: { error: { type: 'string' } } };
-  }
-}
-
-const json = (schema: JsonSchema, description: string) => ({
+const json = (schema: JsonSchema | z.ZodTypeAny, description: string) => ({
   description,
   content: { 'application/json': { schema } },
 });
 
 /** `/keys/:id` → `/keys/{id}`. */
-function openApiPath(path: ModulePath): string {
+function openApiPath(path: DeclaredRoute): string {
   const relative = path.path.replace(/:(\w+)/g, '{$1}');
   return path.base === 'api' ? `/v1${relative}` : relative;
 }
@@ -172,7 +79,7 @@ function openApiPath(path: ModulePath): string {
  * for the success body) and its documented envelope and error shapes.
  */
 export function buildOpenApiDocument(
-  modules: readonly LaurelModule<unknown>[],
+  modules: readonly Pick<ApiModule, 'name' | 'resolverClass' | 'routes'>[],
   graphqlSchema: GraphQLSchema,
   version: string,
 ): Record<string, unknown> {
@@ -186,7 +93,7 @@ export function buildOpenApiDocument(
   const components: Record<string, JsonSchema> = {};
 
   for (const module of modules) {
-    for (const path of module.paths) {
+    for (const path of module.routes) {
       const operation = operationOf(module.resolverClass, path.operation);
       const root =
         operation.kind === 'query' ? graphqlSchema.getQueryType() : graphqlSchema.getMutationType();
@@ -219,7 +126,7 @@ export function buildOpenApiDocument(
               ],
             };
 
-      const failure = failureBody(path.errors.failure);
+      const failure = failureBodySchema(path.errors);
       const route: RouteConfig = {
         method: path.method,
         path: openApiPath(path),
@@ -246,7 +153,7 @@ export function buildOpenApiDocument(
           ...Object.fromEntries(
             (path.alsoAnswers ?? []).map(({ status, description }) => [status, json(success, description)]),
           ),
-          400: json(validationBody(path.errors.validation), 'Invalid parameters'),
+          400: json(validationBodySchema(path.errors), 'Invalid parameters'),
           ...(operation.public ? {} : { 401: json(failure, 'Missing, unknown or revoked API key') }),
           404: json(failure, 'Not found (app, token, badge, …)'),
           409: json(failure, 'Conflict (nonce, badge name, key cap, …)'),

@@ -1,54 +1,29 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
-import { requireAccount, type RequestContext } from '../context';
 import { AppError } from '../errors';
-import { declaredMethodOf, operationOf } from '../graphql/operation';
-import { parseInput } from '../validation';
-import { sendError, type ErrorShapes } from './error-shapes';
+import { renderError, type ErrorShapes } from '../operations/error-shapes';
+import { callableOperation } from '../operations/operation';
+import type { RequestContext } from '../operations/request-context';
+import type {
+  ApiModule,
+  DeclaredRoute,
+  HttpMethod,
+  MountedRoute,
+  SuccessEnvelope,
+} from '../operations/routes';
 
-/** The documented success envelope: `{status:'success', ...}`, `{success:true, ...}` or the result as is. */
-export type SuccessEnvelope = 'status' | 'success' | 'none';
-
-/** The names of a resolver's methods. */
-export type OperationName<R> = {
-  [K in keyof R]: R[K] extends (...args: never[]) => Promise<unknown> ? K : never;
-}[keyof R] &
-  string;
-
-type ResultOf<R, K extends OperationName<R>> = R[K] extends (...args: never[]) => Promise<infer T>
-  ? T
-  : never;
-
-export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
-
-interface RouteOf<R, K extends OperationName<R>> {
-  method: HttpMethod;
-  /** Express path, relative to {base_url} (or {auth_url} for the key routes). */
-  path: string;
-  /** The resolver method (an @Operation) this path calls: its input schema parses the request. */
-  operation: K;
-  /** The documented failure bodies of this path. */
-  errors: ErrorShapes;
-  envelope: SuccessEnvelope;
-  /** Where the input comes from; by default the query string and path parameters for GET and DELETE, the JSON body otherwise. */
-  source?: (req: Request) => unknown;
-  /** The documented body puts the result under this field (`{keys: [...]}`); by default the result is the body. */
-  resultField?: string;
-  /** HTTP status of a success (default 200). */
-  status?: (result: ResultOf<R, K>) => number;
-  /** Other statuses `status` answers with the success body, for the API reference. */
-  alsoAnswers?: readonly { status: number; description: string }[];
-  /** What the API reference adds about this path. */
-  description?: string;
-}
-
-/** A REST path of a resolver's operation. */
-export type RestRoute<R> = { [K in OperationName<R>]: RouteOf<R, K> }[OperationName<R>];
-
+/** The request's context, made by the app's first middleware. */
 export function requestContext(res: Response): RequestContext {
   return res.locals.ctx as RequestContext;
 }
 
-function defaultSource(method: HttpMethod, req: Request): unknown {
+/** Answers an AppError over HTTP in the given documented shape, with the headers it carries. */
+export function sendError(res: Response, shapes: ErrorShapes, error: AppError): void {
+  const { status, body } = renderError(shapes, error);
+  res.set(error.headers).status(status).json(body);
+}
+
+/** An operation's raw input: the query string and path parameters for GET and DELETE, the JSON body (with path parameters) otherwise. */
+function inputOf(method: HttpMethod, req: Request): unknown {
   if (method === 'get' || method === 'delete') return { ...req.query, ...req.params };
   const body: unknown = req.body ?? {};
   const params = Object.keys(req.params ?? {});
@@ -64,44 +39,45 @@ export function envelope(kind: SuccessEnvelope, result: object): object {
 }
 
 /**
- * Mounts REST paths onto a resolver's operations: parse the request with the operation's own
- * schema, call the very method GraphQL calls, wrap the documented envelope, and render an
- * AppError in the path's documented shape. Unexpected errors go on to the app's handler (500).
+ * One REST path onto its module's operation: the same call GraphQL makes (the operation's own
+ * schema parses the request, the key was checked by the router), the documented envelope around
+ * the result, and an AppError rendered in the path's documented shape. Unexpected errors go on to
+ * the app's handler (500).
  */
-export function mountRoutes<R extends object>(
-  router: Router,
-  resolver: R,
-  routes: readonly RestRoute<R>[],
-): MountedRoute[] {
-  for (const route of routes) {
-    const operation = operationOf(resolver.constructor, route.operation);
-    const method = declaredMethodOf(resolver.constructor, route.operation).bind(resolver) as (
-      input: unknown,
-      ctx: RequestContext,
-    ) => Promise<object>;
-    const { resultField } = route;
-    const shape = (result: object): object => (resultField ? { [resultField]: result } : result);
-    const status = (route.status ?? (() => 200)) as (result: object) => number;
-    const handler: RequestHandler = async (req, res, next) => {
-      const ctx = requestContext(res);
-      try {
-        if (!operation.public) requireAccount(ctx);
-        const raw = route.source ? route.source(req) : defaultSource(route.method, req);
-        const result = await method(parseInput(operation.input, raw), ctx);
-        res.status(status(result)).json(envelope(route.envelope, shape(result)));
-      } catch (error) {
-        if (error instanceof AppError) sendError(res, route.errors, error);
-        else next(error);
-      }
-    };
-    router[route.method](route.path, handler);
-  }
-  return routes.map(({ method, path }) => ({ method, path }));
+function routeHandler(module: ApiModule, route: DeclaredRoute): RequestHandler {
+  const operation = callableOperation(module.resolver, route.operation);
+  const { resultField } = route;
+  const status = (route.status ?? (() => 200)) as (result: unknown) => number;
+  return async (req, res, next) => {
+    try {
+      const result = (await operation.call(inputOf(route.method, req), requestContext(res))) as object;
+      const body = resultField ? { [resultField]: result } : result;
+      res.status(status(result)).json(envelope(route.envelope, body));
+    } catch (error) {
+      if (error instanceof AppError) sendError(res, route.errors, error);
+      else next(error);
+    }
+  };
 }
 
-export interface MountedRoute {
-  method: HttpMethod;
-  path: string;
+/**
+ * Mounts the paths of `base` (`auth`: {auth_url}, `api`: {base_url}) of every module on `router`,
+ * then the 405 answers of their other methods.
+ */
+export function mountModuleRoutes(
+  router: Router,
+  modules: readonly ApiModule[],
+  base: DeclaredRoute['base'],
+): void {
+  const mounted: MountedRoute[] = [];
+  for (const module of modules) {
+    for (const route of module.routes) {
+      if (route.base !== base) continue;
+      router[route.method](route.path, routeHandler(module, route));
+      mounted.push(route);
+    }
+  }
+  answerOtherMethods(router, mounted);
 }
 
 /**

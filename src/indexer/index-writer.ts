@@ -4,6 +4,7 @@
  * (set-based `unnest` inserts) however many events it holds.
  */
 import type { ClientBase } from 'pg';
+import { XP_DECIMALS, XP_SYMBOL } from '../chain/contracts';
 import { dayOfTime, dayString } from '../utc-days';
 import { notifyIndexChanged } from './index-changes';
 import { ZERO_ADDRESS, type IndexEvent } from './log-decoder';
@@ -90,8 +91,8 @@ export function prepareIndexWrites(
         );
         statement(
           `INSERT INTO indexed_tokens (chain_id, address, app_address, kind, name, symbol, decimals, block_number)
-           VALUES ($1, $2, $3, 'xp', $4, 'XP', 18, $5) ON CONFLICT DO NOTHING`,
-          [chainId, event.xpToken, event.app, event.name, event.blockNumber],
+           VALUES ($1, $2, $3, 'xp', $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
+          [chainId, event.xpToken, event.app, event.name, XP_SYMBOL, XP_DECIMALS, event.blockNumber],
         );
         break;
       }

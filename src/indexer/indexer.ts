@@ -2,14 +2,9 @@
 import { Pool } from 'pg';
 import type { Chain } from '../chain/registry';
 import type { Logger } from '../logger';
-import {
-  ChainIndexer,
-  ingestReceiptLogs,
-  type ChainIndexerOptions,
-  type ChainIndexerStatus,
-  type ReceiptLogs,
-} from './chain-indexer';
+import { ChainIndexer, type ChainIndexerOptions, type ChainIndexerStatus } from './chain-indexer';
 import { IndexChanges } from './index-changes';
+import { ingestReceiptLogs, type ReceiptLogs } from './receipt-ingestion';
 
 export interface IndexerOptions {
   databaseUrl: string;

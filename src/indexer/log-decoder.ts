@@ -230,18 +230,8 @@ function decodeLog(log: ChainLog, known: KnownContracts): IndexEvent | null {
   }
 }
 
-const actionNames = new Map<string, string>();
-
-/** decodeActionId, cached: a few action names recur in every range. */
-function actionNameOf(actionId: string): string {
-  let name = actionNames.get(actionId);
-  if (name === undefined) {
-    name = decodeActionId(actionId);
-    if (actionNames.size > 10_000) actionNames.clear();
-    actionNames.set(actionId, name);
-  }
-  return name;
-}
+/** decodeActionId, remembered: a few action names recur in every range. */
+const actionNameOf = remembered(decodeActionId, 10_000);
 
 function transferParties(log: ChainLog): { from: string; to: string } {
   return { from: topicAddress(log.topics[1]), to: topicAddress(log.topics[2]) };

@@ -1,6 +1,5 @@
 import type { JobHelpers, Task } from 'graphile-worker';
 import { z } from 'zod';
-import type { Services } from '../modules';
 
 /**
  * Thrown by a task whose work is not possible yet (a transaction not mined yet): graphile-worker
@@ -28,42 +27,41 @@ function defineJob<P>(
   return { name, payload, ...options };
 }
 
-/** Every job, by what it does: enqueueJob and each task take their definition from here. */
+/** Every job, by what it does: enqueueJob and each task (src/jobs/tasks) take their definition from here. */
 export const jobs = {
-  /** Waits for a broadcast transaction's receipt and records it (src/jobs/tasks/transactions__track_receipt.ts). */
+  /** Waits for a broadcast transaction's receipt and records it. */
   trackReceipt: defineJob(
     'transactions__track_receipt',
     z.object({ chainId: z.number().int().positive(), hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/) }),
     // graphile-worker retries a transaction not mined yet with exponential backoff, this many times.
     { maxAttempts: 20 },
   ),
-  /** Housekeeping of old rows (src/jobs/tasks/maintenance__prune.ts), from the crontab. */
+  /** Housekeeping of old rows, from the crontab. */
   prune: defineJob('maintenance__prune', z.object({}).passthrough()),
-  /** One attempt of one webhook delivery (src/jobs/tasks/webhook_deliveries__deliver.ts). */
+  /**
+   * One attempt of one webhook delivery. Enqueued by SQL only (laurel_add_delivery_job, migration
+   * 20261125090000: its key and job attempts are stated there), in the statements that record
+   * events and attempts.
+   */
   deliverWebhook: defineJob(
     'webhook_deliveries__deliver',
     z.object({ deliveryId: z.string().regex(/^\d+$/) }),
-    // Retries of the job itself (database unreachable...), not of the webhook call: those are scheduled.
-    { maxAttempts: 10 },
   ),
-  /** Frees delivery jobs of a worker that died mid-call (src/jobs/tasks/webhook_deliveries__recover.ts). */
+  /** Frees delivery jobs of a worker that died mid-call. */
   recoverDeliveries: defineJob('webhook_deliveries__recover', z.object({}).passthrough()),
 } as const;
 
-/** What tasks are built from: configuration, database and chains. */
-export type TaskDeps = Services;
-
-/** A task: the name of the job it runs, and its graphile-worker handler built from the dependencies. */
-export interface LaurelTask {
+/** A task: the name of the job it runs, and its graphile-worker handler built from what it needs. */
+export interface LaurelTask<D> {
   name: string;
-  create: (deps: TaskDeps) => Task;
+  create: (deps: D) => Task;
 }
 
 /** A task for `job`: its handler gets the payload parsed with the job's schema, typed as the job's. */
-export function defineTask<P>(
+export function defineTask<P, D>(
   job: JobDefinition<P>,
-  create: (deps: TaskDeps) => (payload: P, helpers: JobHelpers) => Promise<void>,
-): LaurelTask {
+  create: (deps: D) => (payload: P, helpers: JobHelpers) => Promise<void>,
+): LaurelTask<D> {
   return {
     name: job.name,
     create: (deps) => {

@@ -1,7 +1,5 @@
-import type { Prisma, PrismaClient } from '../db/prisma';
+import type { SqlClient } from '../db/prisma';
 import type { JobDefinition } from './jobs';
-
-type SqlClient = PrismaClient | Prisma.TransactionClient;
 
 export interface JobOptions {
   /** Dedupes: a job with the same key replaces the pending one. */

@@ -1,23 +1,24 @@
-import type { Router } from 'express';
 import { TokenDirectory } from '../chain/tokens';
 import { TransactionBuilder } from '../chain/transaction-builder';
-import type { RequestAuthenticator } from '../http/authenticate';
-import { answerOtherMethods } from '../http/rest';
+import type { RequestAuthenticator } from '../operations/request-context';
+import type { ApiModule } from '../operations/routes';
 import { appsModule } from './apps/apps.module';
 import { authModule } from './auth/auth.module';
 import { badgesModule } from './badges/badges.module';
 import { chainsModule } from './chains/chains.module';
 import { creditModule } from './credit/credit.module';
 import { leaderboardModule } from './leaderboard/leaderboard.module';
-import type { LaurelModule, ModuleDeps, ModuleInstance, ServiceSource, SharedDeps } from './module';
+import type { LaurelModule, ModuleDeps, Services } from './module';
 import { profileModule } from './profile/profile.module';
 import { rewardsModule } from './rewards/rewards.module';
 import { transactionsModule } from './transactions/transactions.module';
 import { webhooksModule } from './webhooks/webhooks.module';
 
+export type { LaurelModule, Services };
+
 /**
- * Every module, listed once. The GraphQL schema (and schema.graphql), the REST routes and the
- * services all come from this list.
+ * Every module, listed once. The GraphQL schema (and schema.graphql), the REST routes, the API
+ * reference and the services all come from this list.
  */
 export const laurelModules: readonly LaurelModule<unknown>[] = [
   authModule,
@@ -35,30 +36,25 @@ export const laurelModules: readonly LaurelModule<unknown>[] = [
 /** The resolver classes of every module, for building (or printing) the GraphQL schema. */
 export const resolverClasses = laurelModules.map((module) => module.resolverClass);
 
-/** The dependencies modules are built from: configuration, database and chains. */
-export type Services = Omit<SharedDeps, 'builder' | 'tokens'>;
-
 export interface Modules {
   /** Each module with its one resolver instance: GraphQL and REST call the same objects. */
-  instances: ModuleInstance[];
+  api: ApiModule[];
+  /** A module's service (the composition root hands some to the job tasks). */
+  serviceOf<S>(module: LaurelModule<S>): S;
   authenticator: RequestAuthenticator;
-  /** {auth_url} routes. */
-  mountRoot(router: Router): void;
-  /** {base_url} routes. */
-  mountApi(router: Router): void;
   /** Stops what services run in the background (request counts held in memory go to the database). */
   stop(): Promise<void>;
 }
 
 /** Builds every module's service and resolver once (a service is built when first needed). */
 export function createModules(services: Services): Modules {
-  const built = new Map<ServiceSource<unknown>, unknown>();
-  const building = new Set<ServiceSource<unknown>>();
+  const built = new Map<LaurelModule<unknown>, unknown>();
+  const building = new Set<LaurelModule<unknown>>();
   const deps: ModuleDeps = {
     ...services,
     builder: new TransactionBuilder(services),
     tokens: new TokenDirectory(services.chains),
-    serviceOf: <S>(module: ServiceSource<S>): S => {
+    serviceOf: <S>(module: LaurelModule<S>): S => {
       if (!built.has(module)) {
         if (building.has(module)) throw new Error(`module ${module.name}: its service depends on itself`);
         building.add(module);
@@ -68,21 +64,7 @@ export function createModules(services: Services): Modules {
       return built.get(module) as S;
     },
   };
-  const instances = laurelModules.map((module) => module.instantiate(deps));
+  const api = laurelModules.map((module) => module.instantiate(deps.serviceOf(module)));
   const auth = deps.serviceOf(authModule);
-  return {
-    instances,
-    authenticator: auth,
-    stop: () => auth.stop(),
-    mountRoot: (router) =>
-      answerOtherMethods(
-        router,
-        instances.flatMap((instance) => instance.mountAuthRoutes(router)),
-      ),
-    mountApi: (router) =>
-      answerOtherMethods(
-        router,
-        instances.flatMap((instance) => instance.mountRoutes(router)),
-      ),
-  };
+  return { api, serviceOf: deps.serviceOf, authenticator: auth, stop: () => auth.stop() };
 }

@@ -13,7 +13,7 @@ const silent = new Logger(() => () => undefined);
 export async function runDueJobs(laurel: TestLaurel): Promise<void> {
   await runOnce({
     connectionString: laurel.databaseUrl,
-    taskList: createTaskList(laurel.services),
+    taskList: createTaskList(laurel.tasks),
     logger: silent,
   });
 }

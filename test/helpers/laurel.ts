@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
-import { startLaurel, type Laurel } from '../../src/server';
+import { startLaurel, type Laurel } from '../../src/server/laurel';
 import { chainConfigOf, startTestChain } from './chain';
 import { createTestDatabase } from './database';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { PemPair } from '../../src/jobs/webhooks/certificates';
+import type { PemPair } from '../../src/modules/webhooks/certificates';
 
 /** The committed test CA (test/fixtures/tls), trusted by the test processes through NODE_EXTRA_CA_CERTS. */
 export const TEST_CA_CERT_FILE = path.resolve(__dirname, '../fixtures/tls/test-ca.pem');

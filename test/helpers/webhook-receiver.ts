@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:https';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { testCa } from './test-ca';
-import { createServerCertificate } from '../../src/jobs/webhooks/certificates';
+import { createServerCertificate } from '../../src/modules/webhooks/certificates';
 
 export interface ReceivedCall {
   path: string;

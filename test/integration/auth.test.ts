@@ -5,7 +5,7 @@ import { loadConfig } from '../../src/config';
 import { crontab } from '../../src/jobs/tasks';
 import { jobs } from '../../src/jobs/jobs';
 import { createLogger } from '../../src/logger';
-import { startLaurel, type Laurel } from '../../src/server';
+import { startLaurel, type Laurel } from '../../src/server/laurel';
 import { issueApiKey } from '../helpers/auth';
 import { runJobOnce } from '../helpers/jobs';
 import { waitUntil } from '../helpers/wait';

@@ -4,7 +4,7 @@ import pino from 'pino';
 import { loadConfig } from '../../src/config';
 import { migrate } from '../../src/db/migrator';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../src/embedded/postgres';
-import { startLaurel, type Laurel } from '../../src/server';
+import { startLaurel, type Laurel } from '../../src/server/laurel';
 import { issueApiKey } from '../helpers/auth';
 import { graphql, request } from '../helpers/laurel';
 import { makeDataDir } from '../helpers/laurel-process';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { Wallet } from 'ethers';
-import { operationOf, operationsOf } from '../../src/graphql/operation';
-import { inputShape } from '../../src/graphql/zod-args';
+import { operationOf, operationsOf } from '../../src/operations/operation';
+import { inputShape } from '../../src/operations/graphql-args';
 import { laurelModules } from '../../src/modules';
 import { issueApiKey } from '../helpers/auth';
 import { startTestLaurel, type TestLaurel } from '../helpers/laurel';
@@ -77,7 +77,7 @@ const hostileValue = fc.oneof(
 );
 
 const restPaths = laurelModules.flatMap((module) =>
-  module.paths.map((path) => ({
+  module.routes.map((path) => ({
     ...path,
     fields: Object.keys(inputShape(operationOf(module.resolverClass, path.operation).input)),
   })),

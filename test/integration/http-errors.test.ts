@@ -1,10 +1,23 @@
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
+import { Resolver } from 'type-graphql';
+import { z } from 'zod';
 import { buildGraphQLSchema } from '../../src/graphql/schema';
 import { createHttpApp } from '../../src/http/app';
 import { ChainsResolver } from '../../src/modules/chains/chains.resolver';
+import { SHAPE_A } from '../../src/operations/error-shapes';
+import { Operation } from '../../src/operations/operation';
 import { request } from '../helpers/laurel';
+
+/** An operation that fails the way a bug would. */
+@Resolver()
+class BoomResolver {
+  @Operation({ kind: 'query', public: true, input: z.object({}), output: String, description: 'test only' })
+  async boom(): Promise<string> {
+    throw new Error('secret internal detail');
+  }
+}
 
 /** The HTTP layer alone, with a route that fails the way a bug would. */
 it('answers an unexpected error with 500 JSON, no stack trace, logged with the request id', async () => {
@@ -27,11 +40,23 @@ it('answers an unexpected error with 500 JSON, no stack trace, logged with the r
         authenticate: async () => ({ address: '0x0000000000000000000000000000000000000001', apiKeyId: 'k' }),
         countRequest: async () => undefined,
       },
-      mountRoot: (router) =>
-        router.get('/boom', () => {
-          throw new Error('secret internal detail');
-        }),
-      mountApi: () => undefined,
+      modules: [
+        {
+          name: 'boom',
+          resolverClass: BoomResolver,
+          resolver: new BoomResolver(),
+          routes: [
+            {
+              base: 'auth',
+              method: 'get',
+              path: '/boom',
+              operation: 'boom',
+              errors: SHAPE_A,
+              envelope: 'none',
+            },
+          ],
+        },
+      ],
     },
     readiness: async () => ({ ready: true, failing: [], checks: {} }),
   });

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { openApiText } from '../../scripts/emit-openapi';
-import { operationOf } from '../../src/graphql/operation';
-import { inputShape } from '../../src/graphql/zod-args';
+import { operationOf } from '../../src/operations/operation';
+import { inputShape } from '../../src/operations/graphql-args';
 import { laurelModules } from '../../src/modules';
 import { request, startTestLaurel, type TestLaurel } from '../helpers/laurel';
 
@@ -38,11 +38,11 @@ describe('the OpenAPI document', () => {
       Object.keys(methods).map((m) => `${m} ${p}`),
     );
     const mounted = laurelModules.flatMap((module) =>
-      module.paths.map((route) => `${route.method} ${documentedPath(route.base, route.path)}`),
+      module.routes.map((route) => `${route.method} ${documentedPath(route.base, route.path)}`),
     );
     expect(documented.sort()).toEqual(mounted.sort());
     for (const module of laurelModules) {
-      for (const route of module.paths) {
+      for (const route of module.routes) {
         const url = (route.base === 'api' ? '/v1' : '') + route.path.replace(/:(\w+)/g, 'x');
         const answer = await request(laurel.url, route.method.toUpperCase(), url, {
           body: route.method === 'get' ? undefined : {},
@@ -72,7 +72,7 @@ describe('the OpenAPI document', () => {
   it('every example validates against the field it illustrates', () => {
     let checked = 0;
     for (const module of laurelModules) {
-      for (const route of module.paths) {
+      for (const route of module.routes) {
         const shape = inputShape(operationOf(module.resolverClass, route.operation).input);
         const operation = (committed().paths as Record<string, Record<string, Json>>)[
           documentedPath(route.base, route.path)

@@ -1,17 +1,20 @@
 import { Contract, Wallet, parseEther, type ContractTransactionResponse } from 'ethers';
 import { appInterface, encodeActionId } from '../../src/chain/contracts';
-import { ingestReceiptLogs } from '../../src/indexer/chain-indexer';
+import { ingestReceiptLogs } from '../../src/indexer/receipt-ingestion';
 import type { IndexChange } from '../../src/indexer/index-changes';
 import { writeIndexEvents } from '../../src/indexer/index-writer';
 import type { IndexEvent } from '../../src/indexer/log-decoder';
 import type { Pool } from 'pg';
-import type { RequestContext } from '../../src/context';
-import { IndexDirectory } from '../../src/indexer/index-directory';
-import { IndexReadCache } from '../../src/indexer/index-read-cache';
+import { callableOperation } from '../../src/operations/operation';
+import type { AuthenticatedContext } from '../../src/operations/request-context';
+import { IndexReader } from '../../src/indexer/read/index-reader';
 import { createLogger } from '../../src/logger';
+import { appsModule } from '../../src/modules/apps/apps.module';
+import { leaderboardModule } from '../../src/modules/leaderboard/leaderboard.module';
+import { LeaderboardResolver } from '../../src/modules/leaderboard/leaderboard.resolver';
 import { LeaderboardService } from '../../src/modules/leaderboard/leaderboard.service';
-import { ProfileLoaders } from '../../src/modules/profile/profile.loader';
-import { ProfileService } from '../../src/modules/profile/profile.service';
+import type { LeaderboardEntryInfo } from '../../src/modules/leaderboard/leaderboard.types';
+import { profileModule } from '../../src/modules/profile/profile.module';
 import { createTestPool } from '../helpers/database';
 import { client, createApp, eventArg, issueApiKeys, type Client, type Unsigned } from '../helpers/flow';
 import { graphql, startTestLaurel, type TestLaurel } from '../helpers/laurel';
@@ -302,36 +305,32 @@ function ownPool(): () => Pool {
   return () => pool!;
 }
 
-describe('ProfileLoaders', () => {
-  const pool = ownPool();
-
+describe("leaderboard entries' profiles (GraphQL)", () => {
   it('loads the profiles asked for in one request together, in one batch', async () => {
-    const service = new ProfileService({
-      pool: pool(),
-      chains: laurel.services.chains,
-      directory: new IndexDirectory(pool()),
-      cache: new IndexReadCache(laurel.services.indexer.changes, 0),
-    });
-    const batches: (readonly string[])[] = [];
-    const profiles = service.profiles.bind(service);
-    service.profiles = (chain, appId, users) => {
-      batches.push(users);
-      return profiles(chain, appId, users);
-    };
-    const loaders = new ProfileLoaders(service);
-    const ctx: RequestContext = {
+    const service = laurel.modules.serviceOf(leaderboardModule);
+    const profilesOf = jest.spyOn(service, 'profilesOf');
+    const resolver = new LeaderboardResolver(service);
+    const ctx: AuthenticatedContext = {
       requestId: 'test',
       log: createLogger('silent'),
-      account: null,
+      account: { address: alice, apiKeyId: 'test' },
       clientAddress: '127.0.0.1',
       logFields: {},
     };
-    const chain = laurel.services.chains.get('local');
-    const loaded = await Promise.all(
-      [alice, bob, carol].map((user) => loaders.load(ctx, chain, appId, user)),
-    );
-    expect(batches).toEqual([[alice, bob, carol]]);
-    expect(loaded.map((entry) => entry.xp_balance)).toEqual(['6.5', '3', '7']);
+    try {
+      const entries = (await callableOperation(resolver, 'leaderboard').call(
+        { chain: 'local', app_id: appId, page_size: '100' },
+        ctx,
+      )) as LeaderboardEntryInfo[];
+      const byUser = new Map(entries.map((entry) => [entry.user, entry]));
+      const loaded = await Promise.all(
+        [alice, bob, carol].map((user) => resolver.profile(byUser.get(user)!, ctx)),
+      );
+      expect(profilesOf.mock.calls.map((call) => call[2])).toEqual([[alice, bob, carol]]);
+      expect(loaded.map((entry) => entry.xp_balance)).toEqual(['6.5', '3', '7']);
+    } finally {
+      profilesOf.mockRestore();
+    }
   });
 });
 
@@ -456,16 +455,10 @@ describe('leaderboard windows ranked from cached days', () => {
       }),
     );
     const sqlOnly = new LeaderboardService({
-      pool: pool(),
       chains: laurel.services.chains,
-      profiles: new ProfileService({
-        pool: pool(),
-        chains: laurel.services.chains,
-        directory: new IndexDirectory(pool()),
-        cache: new IndexReadCache(laurel.services.indexer.changes, 0),
-      }),
-      directory: new IndexDirectory(pool()),
-      cache: new IndexReadCache(laurel.services.indexer.changes, 0),
+      index: new IndexReader(pool(), laurel.services.indexer.changes, 0),
+      apps: laurel.modules.serviceOf(appsModule),
+      profiles: laurel.modules.serviceOf(profileModule),
     });
     let ranked = 0;
     const edge = (from: number) => from + pick([0, 1, DAY - 1, Math.floor(random() * 8 * DAY)]);

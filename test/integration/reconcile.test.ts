@@ -1,6 +1,6 @@
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
-import { startLaurel, type Laurel } from '../../src/server';
+import { startLaurel, type Laurel } from '../../src/server/laurel';
 import { issueApiKey } from '../helpers/auth';
 import { chainConfigOf, startTestChain, type TestChain } from '../helpers/chain';
 import { createTestDatabase } from '../helpers/database';

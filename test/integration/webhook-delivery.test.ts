@@ -8,8 +8,9 @@ import { createHmac } from 'node:crypto';
 import { Wallet } from 'ethers';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import type { Prisma } from '../../src/db/prisma';
-import { emitWebhookEvent } from '../../src/jobs/webhooks/webhook-events';
-import { WebhookHttpClient } from '../../src/jobs/webhooks/webhook-http-client';
+import { emitWebhookEvent } from '../../src/modules/webhooks/webhooks.repository';
+import { webhooksModule } from '../../src/modules/webhooks/webhooks.module';
+import { WebhookHttpClient } from '../../src/modules/webhooks/webhook-http-client';
 import { startTestLaurel, type TestLaurel } from '../helpers/laurel';
 import { waitUntil } from '../helpers/wait';
 import {
@@ -56,7 +57,7 @@ function emit(accountAddress: string, payload: Prisma.InputJsonObject = { hello:
   );
 }
 
-const deliverer = () => laurel.services.webhooks.deliverer;
+const deliverer = () => laurel.modules.serviceOf(webhooksModule).deliverer;
 
 describe('verification (the test call)', () => {
   it('activates a webhook whose receiver answers the challenge, and logs the attempt', async () => {
@@ -152,7 +153,7 @@ describe('event deliveries', () => {
     await newWebhook(account, receiver.url(path));
     expect(await emit(account, { n: 1 })).toBe(1);
     const [first] = await receiver.waitForCalls(path, 1);
-    const secret = await laurel.services.webhooks.secrets.get(account);
+    const secret = await laurel.modules.serviceOf(webhooksModule).secrets.get(account);
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
 
     const body = JSON.parse(first!.body) as { event: string; idempotency_key: string; payload: unknown };
@@ -166,7 +167,7 @@ describe('event deliveries', () => {
       body,
     );
 
-    const rotated = await laurel.services.webhooks.secrets.rotate(account);
+    const rotated = await laurel.modules.serviceOf(webhooksModule).secrets.rotate(account);
     expect(rotated).not.toBe(secret);
     await emit(account, { n: 2 });
     const [, second] = await receiver.waitForCalls(path, 2);

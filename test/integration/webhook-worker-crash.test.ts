@@ -10,7 +10,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Wallet } from 'ethers';
-import { emitWebhookEvent } from '../../src/jobs/webhooks/webhook-events';
+import { emitWebhookEvent } from '../../src/modules/webhooks/webhooks.repository';
 import { startTestLaurel, type TestLaurel } from '../helpers/laurel';
 import { waitUntil } from '../helpers/wait';
 import { json, startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';

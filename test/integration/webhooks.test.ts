@@ -7,9 +7,10 @@
 import type { Wallet } from 'ethers';
 import { connectDatabase, type Prisma } from '../../src/db/prisma';
 import { AppError } from '../../src/errors';
-import { renderError, SHAPE_A } from '../../src/http/error-shapes';
+import { renderError, SHAPE_A } from '../../src/operations/error-shapes';
 import { WebhooksService } from '../../src/modules/webhooks/webhooks.service';
-import { emitWebhookEvent } from '../../src/jobs/webhooks/webhook-events';
+import { emitWebhookEvent, WebhooksRepository } from '../../src/modules/webhooks/webhooks.repository';
+import { webhooksModule } from '../../src/modules/webhooks/webhooks.module';
 import { issueApiKey } from '../helpers/auth';
 import { graphql, request, startTestLaurel, type HttpResult, type TestLaurel } from '../helpers/laurel';
 import { waitUntil } from '../helpers/wait';
@@ -90,7 +91,11 @@ describe('POST /webhook', () => {
   it.each([
     ['http://example.com/hook', undefined, 'only HTTPS urls allowed'],
     ['not a url', undefined, 'invalid url'],
-    ['https://example.com/hook', ['transaction', 'nope'], 'webhook events not found'],
+    [
+      'https://example.com/hook',
+      ['transaction', 'nope'],
+      'webhook events not found: "nope"; the events are "transaction" (or omit events for all)',
+    ],
   ])('refuses %s %j with the documented message', async (url, events, error) => {
     expect(await call('POST', '/webhook', { url, events })).toEqual(
       expect.objectContaining({ status: 400, body: { status: 'failed', error } }),
@@ -107,7 +112,12 @@ describe('POST /webhook', () => {
     // The service over a client whose database does not answer (nothing listens on port 1).
     const unreachable = connectDatabase('postgresql://laurel@127.0.0.1:1/laurel');
     try {
-      const service = new WebhooksService({ prisma: unreachable.prisma, ...laurel.services.webhooks });
+      const { secrets, deliverer } = laurel.modules.serviceOf(webhooksModule);
+      const service = new WebhooksService({
+        repository: new WebhooksRepository(unreachable.prisma),
+        secrets,
+        deliverer,
+      });
       const failure = await service
         .create({ url: 'https://example.com/hook' }, owner.address)
         .catch((error: unknown) => error);

@@ -1,6 +1,6 @@
 import { Wallet, verifyMessage } from 'ethers';
 import { ValidationError } from '../../src/errors';
-import { renderError, SHAPE_C } from '../../src/http/error-shapes';
+import { renderError, SHAPE_C } from '../../src/operations/error-shapes';
 import {
   verifyChallengeSchema,
   requestChallengeSchema,

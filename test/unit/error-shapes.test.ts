@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AppError, ValidationError, type ValidationIssue } from '../../src/errors';
-import { renderError, SHAPE_A, SHAPE_B, SHAPE_C, SHAPE_ZOD } from '../../src/http/error-shapes';
+import { renderError, SHAPE_A, SHAPE_B, SHAPE_C, SHAPE_ZOD } from '../../src/operations/error-shapes';
 import { addressSchema, parseInput } from '../../src/validation';
 
 function validationErrorOf(schema: z.ZodTypeAny, input: unknown): ValidationError {

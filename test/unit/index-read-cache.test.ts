@@ -1,5 +1,5 @@
 import { IndexChanges } from '../../src/indexer/index-changes';
-import { IndexReadCache } from '../../src/indexer/index-read-cache';
+import { IndexReadCache } from '../../src/indexer/read/index-read-cache';
 import { createLogger } from '../../src/logger';
 
 /**

@@ -1,4 +1,4 @@
-import { LATEST_SECOND, planWindow } from '../../src/modules/leaderboard/leaderboard-window';
+import { LATEST_SECOND, planWindow } from '../../src/indexer/read/leaderboard-window';
 
 const DAY = 86_400;
 const jan2 = Date.UTC(2026, 0, 2) / 1000;

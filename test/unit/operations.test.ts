@@ -3,8 +3,8 @@ import { getNamedType, isNonNullType, type GraphQLField, type GraphQLSchema } fr
 import { Resolver } from 'type-graphql';
 import { z } from 'zod';
 import { buildGraphQLSchema } from '../../src/graphql/schema';
-import { Operation, operationsOf, type OperationDefinition } from '../../src/graphql/operation';
-import { inputShape, unwrapField } from '../../src/graphql/zod-args';
+import { Operation, operationsOf, type OperationDefinition } from '../../src/operations/operation';
+import { inputShape, unwrapField } from '../../src/operations/graphql-args';
 import { laurelModules, resolverClasses } from '../../src/modules';
 import { ZodAmount } from '../../src/validation';
 

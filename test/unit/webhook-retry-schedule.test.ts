@@ -1,5 +1,5 @@
-import { retryDelayMs, WEBHOOK_MAX_ATTEMPTS } from '../../src/jobs/webhooks/webhook-retry-schedule';
-import { parseRetryAfter } from '../../src/jobs/webhooks/webhook-http-client';
+import { retryDelayMs, WEBHOOK_MAX_ATTEMPTS } from '../../src/modules/webhooks/webhook-retry-schedule';
+import { parseRetryAfter } from '../../src/modules/webhooks/webhook-http-client';
 
 const MINUTE = 60_000;
 const low = () => 0;

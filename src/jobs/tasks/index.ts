@@ -1,19 +1,36 @@
 import type { TaskList } from 'graphile-worker';
-import { jobs, type LaurelTask, type TaskDeps } from '../jobs';
-import { pruneTask } from './maintenance__prune';
-import { trackReceiptTask } from './transactions__track_receipt';
-import { deliverWebhookTask } from './webhook_deliveries__deliver';
+import { jobs } from '../jobs';
+import { pruneTask, type Housekeeping } from './maintenance__prune';
+import { trackReceiptTask, type ReceiptTracking } from './transactions__track_receipt';
+import { deliverWebhookTask, type DeliveryAttempts } from './webhook_deliveries__deliver';
 import { recoverDeliveriesTask } from './webhook_deliveries__recover';
 
-/** Every task Laurel runs: one file per task, named after its job (`<table>__<action>`). */
-const tasks: readonly LaurelTask[] = [pruneTask, trackReceiptTask, deliverWebhookTask, recoverDeliveriesTask];
+export type { DeliveryAttempts, Housekeeping, ReceiptTracking };
 
 /**
- * graphile-worker's task list, each handler built once from `deps`. Jobs are enqueued in the same
- * database transaction as the change that causes them (see enqueueJob in ../queue.ts).
+ * What the tasks are built from: the module methods they call, each declared by its task. The
+ * composition root (src/server) hands the modules' services in.
+ */
+export interface TaskDeps {
+  receipts: ReceiptTracking;
+  deliveries: DeliveryAttempts;
+  housekeeping: readonly Housekeeping[];
+  /** A delivery job locked longer than this has lost its worker (WEBHOOK_DELIVERY_LEASE_SECONDS). */
+  deliveryLeaseSeconds: number;
+}
+
+/**
+ * graphile-worker's task list, each handler built once from `deps`: one file per task, named after
+ * its job (`<table>__<action>`). Jobs are enqueued in the same database transaction as the change
+ * that causes them (enqueueJob in ../queue.ts, or the SQL functions of the migrations).
  */
 export function createTaskList(deps: TaskDeps): TaskList {
-  return Object.fromEntries(tasks.map((task) => [task.name, task.create(deps)]));
+  return {
+    [pruneTask.name]: pruneTask.create(deps),
+    [trackReceiptTask.name]: trackReceiptTask.create(deps),
+    [deliverWebhookTask.name]: deliverWebhookTask.create(deps),
+    [recoverDeliveriesTask.name]: recoverDeliveriesTask.create(deps),
+  };
 }
 
 /** Recurring tasks, in graphile-worker crontab syntax. */

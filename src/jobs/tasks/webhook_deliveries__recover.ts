@@ -20,10 +20,11 @@ export async function unlockAbandonedDeliveries(client: PoolClient, leaseSeconds
 /** webhook_deliveries__recover: unlockAbandonedDeliveries, from the crontab every minute and at each worker start. */
 export const recoverDeliveriesTask = defineTask(
   jobs.recoverDeliveries,
-  ({ config }) =>
+  ({ deliveryLeaseSeconds }: { deliveryLeaseSeconds: number }) =>
     async (_payload, helpers) => {
-      const leaseSeconds = config.webhooks.deliveryLeaseSeconds;
-      const freed = await helpers.withPgClient((client) => unlockAbandonedDeliveries(client, leaseSeconds));
+      const freed = await helpers.withPgClient((client) =>
+        unlockAbandonedDeliveries(client, deliveryLeaseSeconds),
+      );
       if (freed)
         helpers.logger.warn(`unlocked the jobs of ${freed} worker(s) that died during a webhook call`);
     },

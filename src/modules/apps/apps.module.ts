@@ -6,7 +6,7 @@ import { AppsService } from './apps.service';
 /** Apps: creation (AppFactory.createApp), listing, and the app lookup other modules use. */
 export const appsModule = defineModule({
   name: 'apps',
-  service: ({ chains, builder, prisma }) => new AppsService({ chains, builder, prisma }),
+  service: ({ chains, builder, index }) => new AppsService({ chains, builder, index }),
   resolver: AppsResolver,
   routes: appsRoutes,
 });

@@ -1,7 +1,7 @@
 import { Resolver } from 'type-graphql';
-import { requireAccount, type RequestContext } from '../../context';
-import { Operation } from '../../graphql/operation';
-import { unsignedTransactionPayload, UnsignedTransactionPayload } from '../../graphql/shared-types';
+import type { AuthenticatedContext } from '../../operations/request-context';
+import { Operation } from '../../operations/operation';
+import { unsignedTransactionPayload, UnsignedTransactionPayload } from '../../operations/shared-types';
 import { createAppSchema, listAppsSchema, type CreateAppInput, type ListAppsInput } from './apps.schema';
 import type { AppsService } from './apps.service';
 import { AppInfo } from './apps.types';
@@ -16,8 +16,8 @@ export class AppsResolver {
     output: UnsignedTransactionPayload,
     description: 'Builds the transaction that creates an app (with its XP token) owned by the caller',
   })
-  async createApp(args: CreateAppInput, ctx: RequestContext): Promise<UnsignedTransactionPayload> {
-    return unsignedTransactionPayload(await this.service.createApp(args, requireAccount(ctx).address));
+  async createApp(args: CreateAppInput, ctx: AuthenticatedContext): Promise<UnsignedTransactionPayload> {
+    return unsignedTransactionPayload(await this.service.createApp(args, ctx.account.address));
   }
 
   @Operation({
@@ -26,7 +26,7 @@ export class AppsResolver {
     output: [AppInfo],
     description: 'The apps the caller owns or operates',
   })
-  async apps(args: ListAppsInput, ctx: RequestContext): Promise<AppInfo[]> {
-    return this.service.listApps(args, requireAccount(ctx).address);
+  async apps(args: ListAppsInput, ctx: AuthenticatedContext): Promise<AppInfo[]> {
+    return this.service.listApps(args, ctx.account.address);
   }
 }

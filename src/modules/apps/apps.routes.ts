@@ -1,5 +1,5 @@
-import { SHAPE_A } from '../../http/error-shapes';
-import type { RestRoute } from '../../http/rest';
+import { SHAPE_A } from '../../operations/error-shapes';
+import type { RestRoute } from '../../operations/routes';
 import type { AppsResolver } from './apps.resolver';
 
 /** Failures (validation included): Shape A `{status:'failed', error, ...}`. */

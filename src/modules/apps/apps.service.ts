@@ -1,13 +1,14 @@
-import { checksumAddress } from '../../chain/addresses';
-import { LRUCache } from 'lru-cache';
 import type { ContractCall, WriteFunctionName } from '../../chain/abis';
-import { appFactoryInterface } from '../../chain/contracts';
+import { appFactoryInterface, appInterface } from '../../chain/contracts';
 import type { Chain, ChainRegistry } from '../../chain/registry';
-import type { PrismaClient } from '../../db/prisma';
 import type { TransactionBuilder, UnsignedTransactionJson } from '../../chain/transaction-builder';
 import { viewCall } from '../../chain/view-call';
+import { checksumAddress } from '../../addresses';
 import { NotFoundError } from '../../errors';
+import type { IndexReader } from '../../indexer/read/index-reader';
+import { LRUCache } from 'lru-cache';
 import type { CreateAppInput, ListAppsInput } from './apps.schema';
+import type { AppInfo } from './apps.types';
 
 /**
  * 404 `app_not_found`: the address is not an app of the chain's AppFactory. The message is the
@@ -19,29 +20,27 @@ export class AppNotFoundError extends NotFoundError {
   }
 }
 
-export interface AppSummary {
-  id: string;
-  name: string;
-  owner: string;
-  xp_token: string;
+/** What every operation on an app needs to know of it. */
+export interface KnownApp {
+  /** Its XP token (checksummed). */
+  xpToken: string;
 }
 
 export interface AppsServiceDeps {
   chains: ChainRegistry;
   builder: TransactionBuilder;
-  prisma: PrismaClient;
+  index: IndexReader;
 }
 
-/** Apps known to exist, kept in memory (an app never stops existing). */
+/** Apps known to exist, kept in memory (an app never stops existing, nor changes its XP token). */
 const APP_CACHE_SIZE = 10_000;
 
 /**
- * Apps live on chain: AppFactory.createApp makes one (an App clone with its XP token). Whether an
- * address is an app is asked of the factory (and remembered); listings come from the index of
- * contract events (src/indexer), which also follows operators.
+ * Apps live on chain: AppFactory.createApp makes one (an App clone with its XP token). Listings
+ * come from the index of contract events (src/indexer), which also follows operators.
  */
 export class AppsService {
-  private readonly knownApps = new LRUCache<string, true>({ max: APP_CACHE_SIZE });
+  private readonly knownApps = new LRUCache<string, KnownApp>({ max: APP_CACHE_SIZE });
 
   constructor(private readonly deps: AppsServiceDeps) {}
 
@@ -72,31 +71,36 @@ export class AppsService {
   }
 
   /** The apps `account` owns or operates on the chain, in creation order, from the index. */
-  async listApps(input: ListAppsInput, account: string): Promise<AppSummary[]> {
+  async listApps(input: ListAppsInput, account: string): Promise<AppInfo[]> {
     const chain = this.deps.chains.get(input.chain);
-    const caller = checksumAddress(account);
-    return this.deps.prisma.$queryRaw<AppSummary[]>`
-      SELECT a.address AS id, a.name, a.owner, a.xp_token
-      FROM indexed_apps a
-      WHERE a.chain_id = ${chain.chainId}
-        AND (a.owner = ${caller} OR EXISTS (
-          SELECT 1 FROM indexed_app_operators o
-          WHERE o.chain_id = a.chain_id AND o.app_address = a.address AND o.operator = ${caller}))
-      ORDER BY a.block_number, a.address`;
+    return this.deps.index.appsOf(chain.chainId, checksumAddress(account));
   }
 
-  /** Throws AppNotFoundError unless `appId` is an app of the chain's factory. */
-  async requireApp(chain: Chain, appId: string): Promise<void> {
-    const key = this.key(chain, appId);
-    if (this.knownApps.has(key)) return;
-    const isApp = await this.deps.chains.call(chain, (provider) =>
-      viewCall<boolean>(provider, appFactoryInterface, chain.factoryAddress, 'isApp', [appId]),
-    );
-    if (!isApp) throw new AppNotFoundError(chain, appId);
-    this.knownApps.set(key, true);
+  /**
+   * The one rule of whether an address is an app: the chain's factory made it. The index answers
+   * for the apps it has reached; an app too new for it (created a block ago by a plain execute) is
+   * asked of the factory, so it can be rewarded and read at once. Throws AppNotFoundError.
+   */
+  async requireApp(chain: Chain, appId: string): Promise<KnownApp> {
+    const app = checksumAddress(appId);
+    const key = `${chain.chainId}:${app}`;
+    const known = this.knownApps.get(key);
+    if (known) return known;
+    const indexed = await this.deps.index.xpTokenOf(chain.chainId, app);
+    const found = indexed ? { xpToken: indexed } : await this.askFactory(chain, app);
+    if (!found) throw new AppNotFoundError(chain, app);
+    this.knownApps.set(key, found);
+    return found;
   }
 
-  private key(chain: Chain, address: string): string {
-    return `${chain.chainId}:${checksumAddress(address)}`;
+  private async askFactory(chain: Chain, app: string): Promise<KnownApp | null> {
+    return this.deps.chains.call(chain, async (provider) => {
+      // One JSON-RPC batch; xpToken() of an address that is no app reverts or answers nothing.
+      const [isApp, xpToken] = await Promise.all([
+        viewCall<boolean>(provider, appFactoryInterface, chain.factoryAddress, 'isApp', [app]),
+        viewCall<string>(provider, appInterface, app, 'xpToken').catch(() => null),
+      ]);
+      return isApp && xpToken ? { xpToken: checksumAddress(xpToken) } : null;
+    });
   }
 }

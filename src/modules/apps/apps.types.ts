@@ -1,7 +1,8 @@
 import { Field, ObjectType } from 'type-graphql';
+import type { IndexedApp } from '../../indexer/read/index-reader';
 
 @ObjectType({ description: 'A Laurel app the caller owns or operates' })
-export class AppInfo {
+export class AppInfo implements IndexedApp {
   @Field({ description: 'The app id: its App contract address' })
   id!: string;
 

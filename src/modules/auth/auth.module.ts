@@ -1,4 +1,5 @@
 import { defineModule } from '../module';
+import { AuthRepository } from './auth.repository';
 import { AuthResolver } from './auth.resolver';
 import { authApiRoutes, authRootRoutes } from './auth.routes';
 import { AuthService } from './auth.service';
@@ -8,7 +9,7 @@ import { RequestBudgets } from './request-budgets';
 export const authModule = defineModule({
   name: 'auth',
   service: ({ prisma, pool, config, log }) =>
-    new AuthService(prisma, config, new RequestBudgets(pool, config.auth, log), log),
+    new AuthService(new AuthRepository(prisma), config, new RequestBudgets(pool, config.auth, log), log),
   resolver: AuthResolver,
   authRoutes: authRootRoutes,
   routes: authApiRoutes,

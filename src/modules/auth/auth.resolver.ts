@@ -1,6 +1,6 @@
 import { Resolver } from 'type-graphql';
-import { requireAccount, type RequestContext } from '../../context';
-import { Operation } from '../../graphql/operation';
+import type { AuthenticatedContext, RequestContext } from '../../operations/request-context';
+import { Operation } from '../../operations/operation';
 import {
   listApiKeysSchema,
   requestChallengeSchema,
@@ -46,8 +46,8 @@ export class AuthResolver {
     output: [ApiKeyInfo],
     description: 'The API keys of the logged-in account (GET /keys)',
   })
-  async apiKeys(_args: object, ctx: RequestContext): Promise<ApiKeyInfo[]> {
-    return this.auth.listApiKeys(requireAccount(ctx).address);
+  async apiKeys(_args: object, ctx: AuthenticatedContext): Promise<ApiKeyInfo[]> {
+    return this.auth.listApiKeys(ctx.account.address);
   }
 
   @Operation({
@@ -57,7 +57,7 @@ export class AuthResolver {
     description:
       'Revokes one of the logged-in account’s API keys: refused at once by this process, within a second by any other (DELETE /keys/:id)',
   })
-  async revokeApiKey(args: RevokeApiKeyInput, ctx: RequestContext): Promise<ApiKeyInfo> {
-    return this.auth.revokeApiKey(requireAccount(ctx).address, args.id);
+  async revokeApiKey(args: RevokeApiKeyInput, ctx: AuthenticatedContext): Promise<ApiKeyInfo> {
+    return this.auth.revokeApiKey(ctx.account.address, args.id);
   }
 }

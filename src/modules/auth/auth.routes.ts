@@ -1,5 +1,5 @@
-import { SHAPE_A, SHAPE_C, type ErrorShapes } from '../../http/error-shapes';
-import type { RestRoute } from '../../http/rest';
+import { SHAPE_A, SHAPE_C, type ErrorShapes } from '../../operations/error-shapes';
+import type { RestRoute } from '../../operations/routes';
 import type { AuthResolver } from './auth.resolver';
 
 /** POST /key/verify: validation issues in Shape C, a failed verification as `{error}`. */

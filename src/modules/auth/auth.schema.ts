@@ -1,6 +1,6 @@
 import { ID } from 'type-graphql';
 import { z } from 'zod';
-import { withGraphQLType } from '../../graphql/zod-args';
+import { withGraphQLType } from '../../operations/graphql-args';
 import { addressSchema } from '../../validation';
 
 /**

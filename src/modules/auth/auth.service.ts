@@ -2,12 +2,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { getAddress, verifyMessage } from 'ethers';
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../../config';
-import type { AuthenticatedAccount } from '../../context';
-import type { PrismaClient } from '../../db/prisma';
 import { AppError, NotFoundError, UnauthenticatedError } from '../../errors';
-import type { RequestAuthenticator } from '../../http/authenticate';
 import type { Logger } from '../../logger';
+import type { AuthenticatedAccount, RequestAuthenticator } from '../../operations/request-context';
 import { generateApiKey, hashApiKey, isWellFormedApiKey, sameKeyHash } from './api-key';
+import type { AuthRepository } from './auth.repository';
+import type { ApiKeyInfo } from './auth.types';
 import { buildChallengeMessage } from './challenge-message';
 import type { RequestBudgets } from './request-budgets';
 
@@ -39,15 +39,6 @@ export class TooManyApiKeysError extends AppError {
   }
 }
 
-/** An API key as its owner sees it in listings. */
-export interface ApiKeyRecord {
-  id: string;
-  prefix: string;
-  created_at: Date;
-  last_used_at: Date | null;
-  revoked_at: Date | null;
-}
-
 function signerOf(message: string, signature: string): string | null {
   try {
     return getAddress(verifyMessage(message, signature));
@@ -69,7 +60,7 @@ export class AuthService implements RequestAuthenticator {
   });
 
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly repository: AuthRepository,
     private readonly config: Config,
     private readonly budgets: RequestBudgets,
     log: Logger,
@@ -88,7 +79,7 @@ export class AuthService implements RequestAuthenticator {
     const issuedAt = new Date();
     const expiresAt = new Date(issuedAt.getTime() + this.config.auth.challengeTtlSeconds * 1000);
     const message = buildChallengeMessage({ address, nonce, issuedAt, expiresAt });
-    await this.prisma.apiKeyChallenge.create({ data: { address, nonce, message, expiresAt } });
+    await this.repository.createChallenge({ address, nonce, message, expiresAt });
     return { challenge: message };
   }
 
@@ -106,11 +97,7 @@ export class AuthService implements RequestAuthenticator {
     clientAddress: string,
   ): Promise<{ api_key: string }> {
     await this.budgets.spendKeyRequest(clientAddress);
-    const open = await this.prisma.$queryRaw<{ id: bigint; message: string }[]>`
-      SELECT id, message FROM api_key_challenges
-      WHERE address = ${address} AND consumed_at IS NULL AND expires_at > now()
-      ORDER BY id DESC
-      LIMIT ${OPEN_CHALLENGES_CHECKED}`;
+    const open = await this.repository.openChallenges(address, OPEN_CHALLENGES_CHECKED);
     const match = open.find((challenge) => signerOf(challenge.message, signature) === address);
     if (!match) {
       this.log.info({ address, open: open.length }, 'API key challenge verification failed');
@@ -119,26 +106,21 @@ export class AuthService implements RequestAuthenticator {
     return { api_key: await this.issueApiKey(address, match.id) };
   }
 
-  /**
-   * Consumes the challenge and stores the new key's hash in one transaction, serialised per wallet
-   * so that the active-key cap holds under concurrent verifications; returns the key (shown once).
-   */
+  /** Stores a new key for the wallet, consuming its challenge; returns the key (shown once). */
   private async issueApiKey(address: string, challengeId: bigint): Promise<string> {
     const { key, prefix, hash } = generateApiKey();
     const id = randomUUID();
     const limit = this.config.auth.keysPerWallet;
-    await this.prisma.$transaction(async (db) => {
-      await db.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`api-keys:${address}`}))`;
-      const consumed = await db.$queryRaw<{ id: bigint }[]>`
-        UPDATE api_key_challenges SET consumed_at = now()
-        WHERE id = ${challengeId} AND consumed_at IS NULL AND expires_at > now()
-        RETURNING id`;
-      if (consumed.length === 0) throw new UnauthenticatedError(SIGNATURE_VERIFICATION_FAILED);
-      const active = await db.apiKey.count({ where: { accountAddress: address, revokedAt: null } });
-      if (active >= limit) throw new TooManyApiKeysError(limit);
-      await db.$executeRaw`INSERT INTO accounts (address) VALUES (${address}) ON CONFLICT (address) DO NOTHING`;
-      await db.apiKey.create({ data: { id, accountAddress: address, prefix, keyHash: hash } });
+    const refused = await this.repository.issueKey({
+      id,
+      address,
+      prefix,
+      keyHash: hash,
+      challengeId,
+      activeKeysAllowed: limit,
     });
+    if (refused === 'challenge_used') throw new UnauthenticatedError(SIGNATURE_VERIFICATION_FAILED);
+    if (refused === 'too_many_keys') throw new TooManyApiKeysError(limit);
     this.log.info({ address, apiKeyId: id, prefix }, 'API key issued');
     return key;
   }
@@ -153,17 +135,11 @@ export class AuthService implements RequestAuthenticator {
     const hash = hashApiKey(apiKey);
     const remembered = this.authenticated.get(hash);
     if (remembered) return remembered;
-    const row = await this.prisma.apiKey.findUnique({
-      where: { keyHash: hash },
-      select: { id: true, accountAddress: true, keyHash: true, lastUsedAt: true, revokedAt: true },
-    });
+    const row = await this.repository.findKeyByHash(hash);
     if (!row || !sameKeyHash(row.keyHash, hash)) throw new UnauthenticatedError('Invalid API key');
     if (row.revokedAt) throw new UnauthenticatedError('API key revoked');
     if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
-      await this.prisma.$executeRaw`
-        UPDATE api_keys SET last_used_at = now()
-        WHERE id = ${row.id}::uuid
-          AND (last_used_at IS NULL OR last_used_at <= now() - ${LAST_USED_RESOLUTION_MS}::int * interval '1 millisecond')`;
+      await this.repository.touchKey(row.id, LAST_USED_RESOLUTION_MS);
     }
     const account = { address: row.accountAddress, apiKeyId: row.id };
     this.authenticated.set(hash, account);
@@ -175,32 +151,24 @@ export class AuthService implements RequestAuthenticator {
     await this.budgets.spendWallet(account.address, cost);
   }
 
+  /** Housekeeping (maintenance__prune): expired request budgets and old challenges. */
+  pruneExpired(): Promise<Record<string, number>> {
+    return this.repository.pruneExpired();
+  }
+
   /** Sends the request counts held in memory to the database and stops sending them. */
   stop(): Promise<void> {
     return this.budgets.stop();
   }
 
   /** The account's keys, oldest first, revoked ones included. */
-  async listApiKeys(address: string): Promise<ApiKeyRecord[]> {
-    const keys = await this.prisma.apiKey.findMany({
-      where: { accountAddress: address },
-      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-    });
-    return keys.map((key) => ({
-      id: key.id,
-      prefix: key.prefix,
-      created_at: key.createdAt,
-      last_used_at: key.lastUsedAt,
-      revoked_at: key.revokedAt,
-    }));
+  listApiKeys(address: string): Promise<ApiKeyInfo[]> {
+    return this.repository.listKeys(address);
   }
 
   /** Revokes one of the account's keys (idempotent); another account's key is "not found". */
-  async revokeApiKey(address: string, id: string): Promise<ApiKeyRecord> {
-    const [key] = await this.prisma.$queryRaw<ApiKeyRecord[]>`
-      UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now())
-      WHERE id = ${id}::uuid AND account_address = ${address}
-      RETURNING id::text AS id, prefix, created_at, last_used_at, revoked_at`;
+  async revokeApiKey(address: string, id: string): Promise<ApiKeyInfo> {
+    const key = await this.repository.revokeKey(address, id);
     if (!key) throw new NotFoundError('api_key_not_found', 'API key not found');
     for (const [hash, account] of this.authenticated.entries()) {
       if (account.apiKeyId === key.id) this.authenticated.delete(hash);

@@ -7,8 +7,8 @@ import { BadgesService } from './badges.service';
 /** Badges: ERC-721 collections of an app; creation, listing, and the badge lookup rewards use. */
 export const badgesModule = defineModule({
   name: 'badges',
-  service: ({ chains, prisma, serviceOf }) =>
-    new BadgesService({ chains, prisma, apps: serviceOf(appsModule) }),
+  service: ({ chains, index, serviceOf }) =>
+    new BadgesService({ chains, index, apps: serviceOf(appsModule) }),
   resolver: BadgesResolver,
   routes: badgesRoutes,
 });

@@ -1,7 +1,7 @@
 import { Resolver } from 'type-graphql';
-import { requireAccount, type RequestContext } from '../../context';
-import { Operation } from '../../graphql/operation';
-import { unsignedTransactionPayload, UnsignedTransactionPayload } from '../../graphql/shared-types';
+import type { AuthenticatedContext } from '../../operations/request-context';
+import { Operation } from '../../operations/operation';
+import { unsignedTransactionPayload, UnsignedTransactionPayload } from '../../operations/shared-types';
 import {
   createBadgeSchema,
   listBadgesSchema,
@@ -21,8 +21,8 @@ export class BadgesResolver {
     output: UnsignedTransactionPayload,
     description: 'Builds the transaction that creates a badge (ERC-721 collection) of an app',
   })
-  async createBadge(args: CreateBadgeInput, ctx: RequestContext): Promise<UnsignedTransactionPayload> {
-    return unsignedTransactionPayload(await this.service.createBadge(args, requireAccount(ctx).address));
+  async createBadge(args: CreateBadgeInput, ctx: AuthenticatedContext): Promise<UnsignedTransactionPayload> {
+    return unsignedTransactionPayload(await this.service.createBadge(args, ctx.account.address));
   }
 
   @Operation({ kind: 'query', input: listBadgesSchema, output: [BadgeInfo], description: "An app's badges" })

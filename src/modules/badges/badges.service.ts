@@ -2,19 +2,16 @@ import { getAddress } from 'ethers';
 import { LRUCache } from 'lru-cache';
 import { appInterface, badgeInterface } from '../../chain/contracts';
 import type { Chain, ChainRegistry } from '../../chain/registry';
-import type { PrismaClient } from '../../db/prisma';
 import type { UnsignedTransactionJson } from '../../chain/transaction-builder';
 import { viewCall } from '../../chain/view-call';
 import { AppError, NotFoundError } from '../../errors';
+import type { IndexReader } from '../../indexer/read/index-reader';
 import type { AppsService } from '../apps/apps.service';
 import type { CreateBadgeInput, ListBadgesInput } from './badges.schema';
+import type { BadgeInfo } from './badges.types';
 
-export interface BadgeSummary {
-  id: string;
-  name: string;
-  /** The badge's base URI, null when it has none. */
-  metadataURI: string | null;
-}
+/** A badge as a reward names it: read from the chain (the app's badges() and each badge's views). */
+export type BadgeSummary = Omit<BadgeInfo, 'holders'>;
 
 /** 404 `badge_not_found`: no badge of the app has this name or id. */
 export class BadgeNotFoundError extends NotFoundError {
@@ -35,15 +32,9 @@ export class TooManyBadgesError extends AppError {
 /** Badges whose immutable facts are kept in memory (least recently used first out). */
 const BADGE_CACHE_SIZE = 10_000;
 
-/** A badge as GET /badges lists it. */
-export interface BadgeListing extends BadgeSummary {
-  /** Users holding at least one of its tokens. */
-  holders: number;
-}
-
 export interface BadgesServiceDeps {
   chains: ChainRegistry;
-  prisma: PrismaClient;
+  index: IndexReader;
   apps: AppsService;
 }
 
@@ -68,14 +59,10 @@ export class BadgesService {
   }
 
   /** An app's badges in creation order with their holder counts, from the index; AppNotFoundError for an unknown app. */
-  async listBadges(input: ListBadgesInput): Promise<BadgeListing[]> {
+  async listBadges(input: ListBadgesInput): Promise<BadgeInfo[]> {
     const chain = this.deps.chains.get(input.chain);
     await this.deps.apps.requireApp(chain, input.app_id);
-    return this.deps.prisma.$queryRaw<BadgeListing[]>`
-      SELECT b.address AS id, b.name, NULLIF(b.base_uri, '') AS "metadataURI", b.holders
-      FROM indexed_badges b
-      WHERE b.chain_id = ${chain.chainId} AND b.app_address = ${input.app_id}
-      ORDER BY b.block_number, b.address`;
+    return this.deps.index.badgesOf(chain.chainId, input.app_id);
   }
 
   /** The app's badge given by id or by name: BadgeNotFoundError, or TooManyBadgesError for a shared name. */

@@ -1,7 +1,8 @@
 import { Field, Int, ObjectType } from 'type-graphql';
+import type { IndexedBadge } from '../../indexer/read/index-reader';
 
 @ObjectType({ description: 'A badge (ERC-721 collection) of an app' })
-export class BadgeInfo {
+export class BadgeInfo implements IndexedBadge {
   @Field({ description: 'The badge contract address' })
   id!: string;
 

@@ -1,6 +1,6 @@
 import { Resolver } from 'type-graphql';
 import type { ChainRegistry } from '../../chain/registry';
-import { Operation } from '../../graphql/operation';
+import { Operation } from '../../operations/operation';
 import { listChainsSchema } from './chains.schema';
 import { ChainInfo } from './chains.types';
 

@@ -7,8 +7,8 @@ import { CreditService } from './credit.service';
 /** Credit and point tokens of an app: creation, approvals, permit data, balances, listing. */
 export const creditModule = defineModule({
   name: 'credit',
-  service: ({ config, prisma, chains, builder, tokens, serviceOf }) =>
-    new CreditService({ config, prisma, chains, builder, tokens, apps: serviceOf(appsModule) }),
+  service: ({ config, index, chains, builder, tokens, serviceOf }) =>
+    new CreditService({ config, index, chains, builder, tokens, apps: serviceOf(appsModule) }),
   resolver: CreditResolver,
   routes: creditRoutes,
 });

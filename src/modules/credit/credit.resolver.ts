@@ -1,7 +1,7 @@
 import { Resolver } from 'type-graphql';
-import { requireAccount, type RequestContext } from '../../context';
-import { Operation } from '../../graphql/operation';
-import { unsignedTransactionPayload, UnsignedTransactionPayload } from '../../graphql/shared-types';
+import type { AuthenticatedContext } from '../../operations/request-context';
+import { Operation } from '../../operations/operation';
+import { unsignedTransactionPayload, UnsignedTransactionPayload } from '../../operations/shared-types';
 import {
   approveCreditSchema,
   createCreditTokenSchema,
@@ -30,9 +30,9 @@ export class CreditResolver {
   })
   async createCreditToken(
     args: CreateCreditTokenInput,
-    ctx: RequestContext,
+    ctx: AuthenticatedContext,
   ): Promise<UnsignedTransactionPayload> {
-    const transaction = await this.service.createToken(args, requireAccount(ctx).address);
+    const transaction = await this.service.createToken(args, ctx.account.address);
     return unsignedTransactionPayload(transaction, { withGas: true });
   }
 
@@ -43,8 +43,11 @@ export class CreditResolver {
     description:
       "Builds the transaction that lets spender_address transfer up to amount of the caller's tokens",
   })
-  async approveCredit(args: ApproveCreditInput, ctx: RequestContext): Promise<UnsignedTransactionPayload> {
-    const transaction = await this.service.approve(args, requireAccount(ctx).address);
+  async approveCredit(
+    args: ApproveCreditInput,
+    ctx: AuthenticatedContext,
+  ): Promise<UnsignedTransactionPayload> {
+    const transaction = await this.service.approve(args, ctx.account.address);
     return unsignedTransactionPayload(transaction, { withGas: true });
   }
 

@@ -1,5 +1,5 @@
-import { SHAPE_B } from '../../http/error-shapes';
-import type { RestRoute } from '../../http/rest';
+import { SHAPE_B } from '../../operations/error-shapes';
+import type { RestRoute } from '../../operations/routes';
 import type { CreditResolver } from './credit.resolver';
 
 /**

@@ -6,8 +6,8 @@ import type { TokenDirectory, TokenInfo } from '../../chain/tokens';
 import type { TransactionBuilder, UnsignedTransactionJson } from '../../chain/transaction-builder';
 import { viewCall, viewCallResult } from '../../chain/view-call';
 import type { Config } from '../../config';
-import type { PrismaClient } from '../../db/prisma';
 import { NotFoundError, ValidationError } from '../../errors';
+import type { IndexReader } from '../../indexer/read/index-reader';
 import type { AppsService } from '../apps/apps.service';
 import type {
   ApproveCreditInput,
@@ -16,6 +16,7 @@ import type {
   CreditPermitDataInput,
   CreditTokensInput,
 } from './credit.schema';
+import type { CreditBalance, CreditTokenInfo, PermitData } from './credit.types';
 
 /** EIP-2612's Permit struct, as OpenZeppelin's ERC20Permit hashes it. */
 export const PERMIT_TYPES = {
@@ -35,30 +36,9 @@ export class TokenNotFoundError extends NotFoundError {
   }
 }
 
-export interface PermitDataResult {
-  nonce: string;
-  domainSeparator: string;
-  deadline: number;
-  hashToSign: string;
-}
-
-export interface CreditBalanceResult {
-  balance: string;
-  balance_formatted: string;
-  decimals: number;
-}
-
-export interface CreditTokenSummary {
-  id: string;
-  name: string;
-  symbol: string;
-  decimals: number;
-  is_point: boolean;
-}
-
 export interface CreditServiceDeps {
   config: Config;
-  prisma: PrismaClient;
+  index: IndexReader;
   chains: ChainRegistry;
   builder: TransactionBuilder;
   tokens: TokenDirectory;
@@ -110,7 +90,7 @@ export class CreditService {
    * token's own domain: the holder signs it (a raw digest signature, the same as eth_signTypedData
    * with this domain and Permit), and anyone may submit it to the token's `permit`.
    */
-  async permitData(input: CreditPermitDataInput): Promise<PermitDataResult> {
+  async permitData(input: CreditPermitDataInput): Promise<PermitData> {
     const chain = this.deps.chains.get(input.chain);
     const token = await this.token(chain, input.token_id);
     if (token.isPoint) {
@@ -144,7 +124,7 @@ export class CreditService {
     return { nonce: nonce.toString(), domainSeparator, deadline, hashToSign };
   }
 
-  async balance(input: CreditBalanceInput): Promise<CreditBalanceResult> {
+  async balance(input: CreditBalanceInput): Promise<CreditBalance> {
     const chain = this.deps.chains.get(input.chain);
     const token = await this.token(chain, input.token_id);
     const raw = await this.deps.chains.call(chain, (provider) =>
@@ -158,14 +138,10 @@ export class CreditService {
   }
 
   /** The app's credit and point tokens, in creation order, from the index. */
-  async tokens(input: CreditTokensInput): Promise<CreditTokenSummary[]> {
+  async tokens(input: CreditTokensInput): Promise<CreditTokenInfo[]> {
     const chain = this.deps.chains.get(input.chain);
     await this.deps.apps.requireApp(chain, input.app_id);
-    return this.deps.prisma.$queryRaw<CreditTokenSummary[]>`
-      SELECT address AS id, name, symbol, decimals, kind = 'point' AS is_point
-      FROM indexed_tokens
-      WHERE chain_id = ${chain.chainId} AND app_address = ${input.app_id} AND kind <> 'xp'
-      ORDER BY block_number, address`;
+    return this.deps.index.tokensOf(chain.chainId, input.app_id);
   }
 
   private async token(chain: Chain, address: string): Promise<TokenInfo> {

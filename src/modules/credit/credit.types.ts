@@ -1,4 +1,5 @@
 import { Field, Int, ObjectType } from 'type-graphql';
+import type { IndexedToken } from '../../indexer/read/index-reader';
 
 @ObjectType({ description: 'EIP-2612 permit data: the holder signs `hashToSign` (a raw EIP-712 digest)' })
 export class PermitData {
@@ -28,7 +29,7 @@ export class CreditBalance {
 }
 
 @ObjectType({ description: "One of an app's credit or point tokens" })
-export class CreditTokenInfo {
+export class CreditTokenInfo implements IndexedToken {
   @Field({ description: 'Token address' })
   id!: string;
 

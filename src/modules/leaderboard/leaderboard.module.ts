@@ -1,3 +1,4 @@
+import { appsModule } from '../apps/apps.module';
 import { defineModule } from '../module';
 import { profileModule } from '../profile/profile.module';
 import { LeaderboardResolver } from './leaderboard.resolver';
@@ -7,16 +8,13 @@ import { LeaderboardService } from './leaderboard.service';
 /** Leaderboards read from the index, with each entry's profile for GraphQL. */
 export const leaderboardModule = defineModule({
   name: 'leaderboard',
-  service: ({ pool, chains, serviceOf }) => {
-    const profiles = serviceOf(profileModule);
-    return new LeaderboardService({
-      pool,
+  service: ({ chains, index, serviceOf }) =>
+    new LeaderboardService({
       chains,
-      profiles,
-      directory: profiles.directory,
-      cache: profiles.cache,
-    });
-  },
+      index,
+      apps: serviceOf(appsModule),
+      profiles: serviceOf(profileModule),
+    }),
   resolver: LeaderboardResolver,
   routes: leaderboardRoutes,
 });

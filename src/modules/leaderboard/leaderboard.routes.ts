@@ -1,5 +1,5 @@
-import { SHAPE_ZOD } from '../../http/error-shapes';
-import type { RestRoute } from '../../http/rest';
+import { SHAPE_ZOD } from '../../operations/error-shapes';
+import type { RestRoute } from '../../operations/routes';
 import type { LeaderboardResolver } from './leaderboard.resolver';
 
 /**

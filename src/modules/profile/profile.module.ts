@@ -1,5 +1,4 @@
-import { IndexDirectory } from '../../indexer/index-directory';
-import { IndexReadCache } from '../../indexer/index-read-cache';
+import { appsModule } from '../apps/apps.module';
 import { defineModule } from '../module';
 import { ProfileResolver } from './profile.resolver';
 import { profileRoutes } from './profile.routes';
@@ -8,13 +7,8 @@ import { ProfileService } from './profile.service';
 /** User profiles read from the index: XP, badges, completed actions, credit balances. */
 export const profileModule = defineModule({
   name: 'profile',
-  service: ({ pool, chains, indexer, config }) =>
-    new ProfileService({
-      pool,
-      chains,
-      directory: new IndexDirectory(pool),
-      cache: new IndexReadCache(indexer.changes, config.readCacheBytes),
-    }),
+  service: ({ chains, index, serviceOf }) =>
+    new ProfileService({ chains, index, apps: serviceOf(appsModule) }),
   resolver: ProfileResolver,
   routes: profileRoutes,
 });

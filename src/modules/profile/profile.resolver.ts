@@ -1,6 +1,6 @@
 import { Resolver } from 'type-graphql';
-import { requireAccount, type RequestContext } from '../../context';
-import { Operation } from '../../graphql/operation';
+import type { AuthenticatedContext } from '../../operations/request-context';
+import { Operation } from '../../operations/operation';
 import { profileSchema, type ProfileInput } from './profile.schema';
 import type { ProfileService } from './profile.service';
 import { UserProfileInfo } from './profile.types';
@@ -15,7 +15,7 @@ export class ProfileResolver {
     output: UserProfileInfo,
     description: "A user's profile on a chain (the caller's by default), across apps or for one app",
   })
-  async profile(args: ProfileInput, ctx: RequestContext): Promise<UserProfileInfo> {
-    return this.service.profile(args, requireAccount(ctx).address);
+  async profile(args: ProfileInput, ctx: AuthenticatedContext): Promise<UserProfileInfo> {
+    return this.service.profile(args, ctx.account.address);
   }
 }

@@ -1,5 +1,5 @@
-import { SHAPE_C } from '../../http/error-shapes';
-import type { RestRoute } from '../../http/rest';
+import { SHAPE_C } from '../../operations/error-shapes';
+import type { RestRoute } from '../../operations/routes';
 import type { ProfileResolver } from './profile.resolver';
 
 /** Validation: Shape C (`path` an array of strings); an unknown app: 404 `{status:'failed', error:'App not found', app_id, chain}`. */

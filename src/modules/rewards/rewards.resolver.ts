@@ -1,7 +1,7 @@
 import { Resolver } from 'type-graphql';
-import { requireAccount, type RequestContext } from '../../context';
-import { Operation } from '../../graphql/operation';
-import { unsignedTransactionPayload, UnsignedTransactionPayload } from '../../graphql/shared-types';
+import type { AuthenticatedContext } from '../../operations/request-context';
+import { Operation } from '../../operations/operation';
+import { unsignedTransactionPayload, UnsignedTransactionPayload } from '../../operations/shared-types';
 import {
   rewardBadgeSchema,
   rewardCreditSchema,
@@ -24,8 +24,8 @@ export class RewardsResolver {
     output: UnsignedTransactionPayload,
     description: 'Builds the transaction that rewards badges (by badge_name or badge_id) for an action',
   })
-  async rewardBadge(args: RewardBadgeInput, ctx: RequestContext): Promise<UnsignedTransactionPayload> {
-    return unsignedTransactionPayload(await this.service.rewardBadge(args, requireAccount(ctx).address));
+  async rewardBadge(args: RewardBadgeInput, ctx: AuthenticatedContext): Promise<UnsignedTransactionPayload> {
+    return unsignedTransactionPayload(await this.service.rewardBadge(args, ctx.account.address));
   }
 
   @Operation({
@@ -35,8 +35,11 @@ export class RewardsResolver {
     description:
       "Builds the transaction that transfers (or, with mint, mints) an app's credit token to a user",
   })
-  async rewardCredit(args: RewardCreditInput, ctx: RequestContext): Promise<UnsignedTransactionPayload> {
-    const transaction = await this.service.rewardCredit(args, requireAccount(ctx).address);
+  async rewardCredit(
+    args: RewardCreditInput,
+    ctx: AuthenticatedContext,
+  ): Promise<UnsignedTransactionPayload> {
+    const transaction = await this.service.rewardCredit(args, ctx.account.address);
     return unsignedTransactionPayload(transaction, { withGas: true });
   }
 
@@ -46,8 +49,8 @@ export class RewardsResolver {
     output: UnsignedTransactionPayload,
     description: "Builds the transaction that mints an app's point token to a user for an action",
   })
-  async rewardPoint(args: RewardPointInput, ctx: RequestContext): Promise<UnsignedTransactionPayload> {
-    return unsignedTransactionPayload(await this.service.rewardPoint(args, requireAccount(ctx).address));
+  async rewardPoint(args: RewardPointInput, ctx: AuthenticatedContext): Promise<UnsignedTransactionPayload> {
+    return unsignedTransactionPayload(await this.service.rewardPoint(args, ctx.account.address));
   }
 
   @Operation({
@@ -56,7 +59,7 @@ export class RewardsResolver {
     output: UnsignedTransactionPayload,
     description: "Builds the transaction that mints an app's XP to a user for an action",
   })
-  async rewardXP(args: RewardXPInput, ctx: RequestContext): Promise<UnsignedTransactionPayload> {
-    return unsignedTransactionPayload(await this.service.rewardXP(args, requireAccount(ctx).address));
+  async rewardXP(args: RewardXPInput, ctx: AuthenticatedContext): Promise<UnsignedTransactionPayload> {
+    return unsignedTransactionPayload(await this.service.rewardXP(args, ctx.account.address));
   }
 }

@@ -1,5 +1,5 @@
-import { SHAPE_B, SHAPE_ZOD } from '../../http/error-shapes';
-import type { RestRoute } from '../../http/rest';
+import { SHAPE_B, SHAPE_ZOD } from '../../operations/error-shapes';
+import type { RestRoute } from '../../operations/routes';
 import type { RewardsResolver } from './rewards.resolver';
 
 /**

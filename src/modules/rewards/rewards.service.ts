@@ -1,6 +1,6 @@
-import { checksumAddress } from '../../chain/addresses';
+import { checksumAddress } from '../../addresses';
 import { toBaseUnits } from '../../chain/amounts';
-import { encodeActionId } from '../../chain/contracts';
+import { encodeActionId, XP_DECIMALS } from '../../chain/contracts';
 import type { Chain, ChainRegistry } from '../../chain/registry';
 import type { TokenDirectory, TokenInfo } from '../../chain/tokens';
 import type { UnsignedTransactionJson } from '../../chain/transaction-builder';
@@ -8,9 +8,6 @@ import type { AppsService } from '../apps/apps.service';
 import type { BadgesService } from '../badges/badges.service';
 import { TokenNotFoundError } from '../credit/credit.service';
 import type { RewardBadgeInput, RewardCreditInput, RewardPointInput, RewardXPInput } from './rewards.schema';
-
-/** XP tokens have 18 decimals. */
-export const XP_DECIMALS = 18;
 
 export interface RewardsServiceDeps {
   chains: ChainRegistry;

@@ -7,9 +7,10 @@ import { TransactionsService } from './transactions.service';
 /** Broadcasting signed transactions and following them to their receipts. */
 export const transactionsModule = defineModule({
   name: 'transactions',
-  service: ({ config, prisma, chains, indexer }) =>
+  service: ({ config, log, prisma, chains, indexer }) =>
     new TransactionsService({
       config,
+      log,
       prisma,
       chains,
       indexer,

@@ -4,7 +4,7 @@ import type { Chain } from '../../chain/registry';
 import type { Prisma, PrismaClient, TransactionStatus } from '../../db/prisma';
 import { jobs } from '../../jobs/jobs';
 import { enqueueJob, removeJob } from '../../jobs/queue';
-import { emitWebhookEvent } from '../../jobs/webhooks/webhook-events';
+import { emitWebhookEvent } from '../webhooks/webhooks.repository';
 
 function trackReceiptJobKey(chainId: number, hash: string): string {
   return `${jobs.trackReceipt.name}:${chainId}:${hash}`;

@@ -1,6 +1,6 @@
 import { Resolver } from 'type-graphql';
-import { requireAccount, type RequestContext } from '../../context';
-import { Operation } from '../../graphql/operation';
+import type { AuthenticatedContext } from '../../operations/request-context';
+import { Operation } from '../../operations/operation';
 import { executeTransactionSchema, type ExecuteTransactionInput } from './transactions.schema';
 import type { TransactionsService } from './transactions.service';
 import { TransactionExecution } from './transactions.types';
@@ -17,9 +17,9 @@ export class TransactionsResolver {
   })
   async executeTransaction(
     args: ExecuteTransactionInput,
-    ctx: RequestContext,
+    ctx: AuthenticatedContext,
   ): Promise<TransactionExecution> {
-    return this.transactions.execute(args, requireAccount(ctx));
+    return this.transactions.execute(args, ctx.account);
   }
 
   @Operation({
@@ -30,8 +30,8 @@ export class TransactionsResolver {
   })
   async executeTransactionAndWait(
     args: ExecuteTransactionInput,
-    ctx: RequestContext,
+    ctx: AuthenticatedContext,
   ): Promise<TransactionExecution> {
-    return this.transactions.executeAndWait(args, requireAccount(ctx));
+    return this.transactions.executeAndWait(args, ctx.account);
   }
 }

@@ -1,5 +1,5 @@
-import { SHAPE_C } from '../../http/error-shapes';
-import type { RestRoute } from '../../http/rest';
+import { SHAPE_C } from '../../operations/error-shapes';
+import type { RestRoute } from '../../operations/routes';
 import type { TransactionsResolver } from './transactions.resolver';
 
 /**

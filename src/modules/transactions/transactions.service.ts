@@ -1,36 +1,35 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Transaction } from 'ethers';
 import { rejectionOf } from '../../chain/node-rejections';
 import {
+  freeNoncesOf,
   markNonceBroadcast,
   NONCE_GAP_GRACE_MS,
   NonceGapError,
   releaseUnsentNonces,
 } from '../../chain/nonces';
 import { minedRevertReason } from '../../chain/reverts';
-import { receiptJson, waitForReceipt, type ReceiptJson } from '../../chain/receipts';
+import { receiptJson, waitForReceipt } from '../../chain/receipts';
 import type { Chain, ChainRegistry } from '../../chain/registry';
 import type { Config } from '../../config';
-import type { AuthenticatedAccount } from '../../context';
 import type { PrismaClient } from '../../db/prisma';
 import { AppError, ChainUnavailableError, ValidationError } from '../../errors';
 import type { Indexer } from '../../indexer/indexer';
+import { RetryLaterError } from '../../jobs/jobs';
+import type { Logger } from '../../logger';
+import type { AuthenticatedAccount } from '../../operations/request-context';
 import type { ExecuteTransactionInput } from './transactions.schema';
 import type { TransactionsRepository } from './transactions.repository';
+import type { TransactionExecution } from './transactions.types';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** What execute and execute-and-wait answer (REST body and GraphQL object alike). */
-export interface ExecutionOutcome {
-  status: 'success' | 'failed';
-  transactionHash: string;
-  blockExplorerUrl: string;
-  receipt?: ReceiptJson;
-  /** 'Timeout' when the receipt did not come in time; `Transaction reverted: <reason>` when it reverted. */
-  error?: string;
-}
+/** How long one attempt of the receipt job waits for the receipt before handing the job back for a retry. */
+export const TRACK_RECEIPT_ATTEMPT_WAIT_MS = 2000;
+/** Blocks below the head that a recorded mined transaction is checked in (deeper ones are final). */
+export const RECONCILE_DEPTH_BLOCKS = 64;
 
 export interface TransactionsServiceDeps {
   config: Config;
+  log: Logger;
   prisma: PrismaClient;
   chains: ChainRegistry;
   indexer: Pick<Indexer, 'ingestReceipt'>;
@@ -42,7 +41,10 @@ export class TransactionsService {
   constructor(private readonly deps: TransactionsServiceDeps) {}
 
   /** Fire and forget: answers once the node accepted the transaction; a job follows the receipt. */
-  async execute(input: ExecuteTransactionInput, account: AuthenticatedAccount): Promise<ExecutionOutcome> {
+  async execute(
+    input: ExecuteTransactionInput,
+    account: AuthenticatedAccount,
+  ): Promise<TransactionExecution> {
     const { chain, hash } = await this.broadcast(input, account, new Date());
     return {
       status: 'success',
@@ -60,7 +62,7 @@ export class TransactionsService {
   async executeAndWait(
     input: ExecuteTransactionInput,
     account: AuthenticatedAccount,
-  ): Promise<ExecutionOutcome> {
+  ): Promise<TransactionExecution> {
     const timeoutMs = this.deps.config.transactions.executeWaitTimeoutSeconds * 1000;
     const { chain, hash } = await this.broadcast(input, account, new Date(Date.now() + timeoutMs));
     const blockExplorerUrl = this.deps.chains.transactionUrl(chain, hash);
@@ -88,6 +90,95 @@ export class TransactionsService {
       receipt: receiptJson(receipt),
       error: `Transaction reverted: ${reason ?? 'reason unknown'}`,
     };
+  }
+
+  /**
+   * One attempt of the receipt job (transactions__track_receipt): waits briefly for the receipt
+   * and writes its outcome on the transaction's row; not mined yet: RetryLaterError, and
+   * graphile-worker retries with exponential backoff. A transaction the node does not know (never
+   * received, e.g. after an ambiguous broadcast, or dropped from its pool) is marked dropped and
+   * its nonce freed once it was recorded TRANSACTION_DROP_AFTER_SECONDS ago, or on the last attempt.
+   */
+  async trackReceipt(chainId: number, hash: string, lastAttempt: boolean): Promise<void> {
+    const { chains, transactions, log } = this.deps;
+    const chain = chains.byChainId(chainId);
+    if (!chain) {
+      log.warn({ chainId, hash }, 'chain id is not served any more: not tracking the transaction');
+      return;
+    }
+    const receipt = await waitForReceipt(chains, chain, hash, TRACK_RECEIPT_ATTEMPT_WAIT_MS);
+    if (receipt) {
+      await transactions.recordReceipt(chainId, receipt);
+      return;
+    }
+    const known = await chains
+      .call(chain, (provider) => provider.getTransaction(hash))
+      .catch(() => undefined);
+    if (known === null) {
+      const recordedAt = await transactions.recordedAt(chainId, hash);
+      const dropAfterMs = this.deps.config.transactions.dropAfterSeconds * 1000;
+      if (!recordedAt || Date.now() - recordedAt.getTime() >= dropAfterMs || lastAttempt) {
+        if (await transactions.markDropped(chainId, hash)) {
+          await freeNoncesOf(this.deps.prisma, chainId, [hash]);
+          log.warn(
+            { chain: chain.name, hash },
+            'transaction unknown to the node: marked dropped, its nonce freed',
+          );
+        }
+        return;
+      }
+    }
+    throw new RetryLaterError(`transaction ${hash} on chain ${chain.name} has no receipt yet`);
+  }
+
+  /**
+   * Makes what Laurel recorded agree with a chain again (on every start, and after the local chain
+   * restarts): a transaction recorded as broadcast or mined that the node does not know, such as
+   * one mined in blocks a crashed anvil did not save, or one a node dropped from its pool, is
+   * marked `dropped`, its receipt job removed and its nonce freed, so the sender's next build uses
+   * the chain's next nonce instead of waiting behind a gap. Pending rows younger than
+   * TRANSACTION_DROP_AFTER_SECONDS are left to their receipt job. Returns the hashes marked dropped.
+   */
+  async reconcile(chain: Chain): Promise<string[]> {
+    const { chains, transactions, log } = this.deps;
+    const head = await chains.call(chain, (provider) => provider.getBlockNumber());
+    const rows = await transactions.unsettled(
+      chain.chainId,
+      head - RECONCILE_DEPTH_BLOCKS,
+      new Date(Date.now() - this.deps.config.transactions.dropAfterSeconds * 1000),
+    );
+    const dropped: string[] = [];
+    for (const row of rows) {
+      const known = await chains.call(chain, (provider) => provider.getTransaction(row.hash));
+      if (known || !(await transactions.markDropped(chain.chainId, row.hash, row.status))) continue;
+      dropped.push(row.hash);
+      log.warn(
+        {
+          chain: chain.name,
+          hash: row.hash,
+          sender: row.fromAddress,
+          nonce: Number(row.nonce),
+          was: row.status,
+        },
+        'transaction unknown to the node: marked dropped, its nonce freed',
+      );
+    }
+    await freeNoncesOf(this.deps.prisma, chain.chainId, dropped);
+    return dropped;
+  }
+
+  /** reconcile() for every served chain; a chain that does not answer is skipped (and logged). */
+  async reconcileAllChains(): Promise<void> {
+    for (const chain of this.deps.chains.list()) {
+      try {
+        await this.reconcile(chain);
+      } catch (error) {
+        this.deps.log.warn(
+          { chain: chain.name, err: (error as Error).message },
+          'could not reconcile recorded transactions with the chain; will do on the next start',
+        );
+      }
+    }
   }
 
   /** The chain a signed transaction goes to: `chain` when given (it must match), else its chain id's. */

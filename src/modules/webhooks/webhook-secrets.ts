@@ -3,13 +3,13 @@ import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../../config';
-import type { PrismaClient } from '../../db/prisma';
 import { remembered } from '../../remembered';
 import {
   STANDARD_WEBHOOKS_SECRET_PREFIX,
   webhookSigningKey,
   type WebhookSigningKey,
-} from '../../jobs/webhooks/webhook-signature';
+} from './webhook-signature';
+import type { WebhooksRepository } from './webhooks.repository';
 
 /** Where the generated encryption key is kept when WEBHOOK_SECRET_ENCRYPTION_KEY is unset. */
 export const WEBHOOK_KEY_FILE = 'webhook-secret-encryption.key';
@@ -93,7 +93,7 @@ export class WebhookSecrets {
   );
 
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly repository: WebhooksRepository,
     private readonly box: WebhookSecretBox,
   ) {}
 
@@ -114,26 +114,19 @@ export class WebhookSecrets {
 
   /** The account's stored (encrypted) secret, created now when it has none yet. */
   private async stored(accountAddress: string): Promise<string> {
-    const existing = await this.prisma.webhookSecret.findUnique({ where: { accountAddress } });
-    if (existing) return existing.secretEncrypted;
+    const existing = await this.repository.storedSecret(accountAddress);
+    if (existing) return existing;
     // Two first calls at once: both insert-or-ignore, then both read the one that won.
-    await this.prisma.webhookSecret.createMany({
-      data: [{ accountAddress, secretEncrypted: this.box.encrypt(generateWebhookSecret()) }],
-      skipDuplicates: true,
-    });
-    const created = await this.prisma.webhookSecret.findUniqueOrThrow({ where: { accountAddress } });
-    return created.secretEncrypted;
+    await this.repository.insertSecret(accountAddress, this.box.encrypt(generateWebhookSecret()));
+    const created = await this.repository.storedSecret(accountAddress);
+    if (!created) throw new Error(`the webhook secret of ${accountAddress} was not stored`);
+    return created;
   }
 
   /** Replaces the account's secret with a new one; calls signed from now on use it. */
   async rotate(accountAddress: string): Promise<string> {
     const secret = generateWebhookSecret();
-    const secretEncrypted = this.box.encrypt(secret);
-    await this.prisma.webhookSecret.upsert({
-      where: { accountAddress },
-      create: { accountAddress, secretEncrypted },
-      update: { secretEncrypted, createdAt: new Date() },
-    });
+    await this.repository.replaceSecret(accountAddress, this.box.encrypt(secret));
     return secret;
   }
 }

@@ -1,6 +1,6 @@
 import { Resolver } from 'type-graphql';
-import { requireAccount, type RequestContext } from '../../context';
-import { Operation } from '../../graphql/operation';
+import { Operation } from '../../operations/operation';
+import type { AuthenticatedContext } from '../../operations/request-context';
 import {
   createWebhookSchema,
   noInputSchema,
@@ -28,8 +28,8 @@ export class WebhooksResolver {
     output: WebhookInfo,
     description: 'Registers a webhook, disabled until verified with testWebhook (POST /webhook)',
   })
-  async createWebhook(args: CreateWebhookInput, ctx: RequestContext): Promise<WebhookInfo> {
-    return this.service.create(args, requireAccount(ctx).address);
+  async createWebhook(args: CreateWebhookInput, ctx: AuthenticatedContext): Promise<WebhookInfo> {
+    return this.service.create(args, ctx.account.address);
   }
 
   @Operation({
@@ -39,8 +39,8 @@ export class WebhooksResolver {
     description:
       'Sends the `test` call; a receiver answering the challenge activates (or re-activates) the webhook (POST /webhook/:id/test)',
   })
-  async testWebhook(args: WebhookByIdInput, ctx: RequestContext): Promise<WebhookInfo> {
-    return this.service.test(Number(args.id), requireAccount(ctx).address);
+  async testWebhook(args: WebhookByIdInput, ctx: AuthenticatedContext): Promise<WebhookInfo> {
+    return this.service.test(Number(args.id), ctx.account.address);
   }
 
   @Operation({
@@ -49,8 +49,8 @@ export class WebhooksResolver {
     output: WebhookSecretPayload,
     description: 'The account’s webhook signing secret (GET /webhook/secret)',
   })
-  async webhookSecret(_args: object, ctx: RequestContext): Promise<WebhookSecretPayload> {
-    return { webhook_secret: await this.service.secret(requireAccount(ctx).address) };
+  async webhookSecret(_args: object, ctx: AuthenticatedContext): Promise<WebhookSecretPayload> {
+    return { webhook_secret: await this.service.secret(ctx.account.address) };
   }
 
   @Operation({
@@ -59,8 +59,8 @@ export class WebhooksResolver {
     output: WebhookSecretPayload,
     description: 'Replaces the account’s webhook secret with a new one (POST /webhook/secret)',
   })
-  async rotateWebhookSecret(_args: object, ctx: RequestContext): Promise<WebhookSecretPayload> {
-    return { webhook_secret: await this.service.rotateSecret(requireAccount(ctx).address) };
+  async rotateWebhookSecret(_args: object, ctx: AuthenticatedContext): Promise<WebhookSecretPayload> {
+    return { webhook_secret: await this.service.rotateSecret(ctx.account.address) };
   }
 
   @Operation({
@@ -69,8 +69,8 @@ export class WebhooksResolver {
     output: WebhookLogPage,
     description: 'A webhook’s call attempts, newest first (GET /webhook/:id/logs)',
   })
-  async webhookLogs(args: WebhookLogsInput, ctx: RequestContext): Promise<WebhookLogPage> {
-    return this.service.logs(args, requireAccount(ctx).address);
+  async webhookLogs(args: WebhookLogsInput, ctx: AuthenticatedContext): Promise<WebhookLogPage> {
+    return this.service.logs(args, ctx.account.address);
   }
 
   @Operation({
@@ -79,8 +79,8 @@ export class WebhooksResolver {
     output: [WebhookInfo],
     description: 'The account’s webhooks (GET /webhooks)',
   })
-  async webhooks(_args: object, ctx: RequestContext): Promise<WebhookInfo[]> {
-    return this.service.list(requireAccount(ctx).address);
+  async webhooks(_args: object, ctx: AuthenticatedContext): Promise<WebhookInfo[]> {
+    return this.service.list(ctx.account.address);
   }
 
   @Operation({
@@ -89,8 +89,8 @@ export class WebhooksResolver {
     output: WebhookInfo,
     description: 'One of the account’s webhooks (GET /webhook/:id)',
   })
-  async webhook(args: WebhookByIdInput, ctx: RequestContext): Promise<WebhookInfo> {
-    return this.service.get(Number(args.id), requireAccount(ctx).address);
+  async webhook(args: WebhookByIdInput, ctx: AuthenticatedContext): Promise<WebhookInfo> {
+    return this.service.get(Number(args.id), ctx.account.address);
   }
 
   @Operation({
@@ -100,8 +100,8 @@ export class WebhooksResolver {
     description:
       'Changes a webhook’s url or events; a new url is disabled until verified again (PATCH /webhook/:id)',
   })
-  async updateWebhook(args: UpdateWebhookInput, ctx: RequestContext): Promise<WebhookInfo> {
-    return this.service.update(args, requireAccount(ctx).address);
+  async updateWebhook(args: UpdateWebhookInput, ctx: AuthenticatedContext): Promise<WebhookInfo> {
+    return this.service.update(args, ctx.account.address);
   }
 
   @Operation({
@@ -110,8 +110,8 @@ export class WebhooksResolver {
     output: WebhookInfo,
     description: 'Deletes a webhook and its logs; its pending deliveries are cancelled (DELETE /webhook/:id)',
   })
-  async deleteWebhook(args: WebhookByIdInput, ctx: RequestContext): Promise<WebhookInfo> {
-    return this.service.delete(Number(args.id), requireAccount(ctx).address);
+  async deleteWebhook(args: WebhookByIdInput, ctx: AuthenticatedContext): Promise<WebhookInfo> {
+    return this.service.delete(Number(args.id), ctx.account.address);
   }
 
   @Operation({
@@ -121,7 +121,7 @@ export class WebhooksResolver {
     description:
       'Sends a logged event again now, same idempotency key, as a new logged attempt (POST /webhook/:id/logs/:log_id/retry)',
   })
-  async retryWebhookLog(args: RetryWebhookLogInput, ctx: RequestContext): Promise<WebhookLogEntry> {
-    return this.service.retry(Number(args.id), BigInt(args.log_id), requireAccount(ctx).address);
+  async retryWebhookLog(args: RetryWebhookLogInput, ctx: AuthenticatedContext): Promise<WebhookLogEntry> {
+    return this.service.retry(Number(args.id), BigInt(args.log_id), ctx.account.address);
   }
 }

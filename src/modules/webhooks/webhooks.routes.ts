@@ -1,5 +1,5 @@
-import { SHAPE_A } from '../../http/error-shapes';
-import type { RestRoute } from '../../http/rest';
+import { SHAPE_A } from '../../operations/error-shapes';
+import type { RestRoute } from '../../operations/routes';
 import type { WebhooksResolver } from './webhooks.resolver';
 
 /**

@@ -1,9 +1,10 @@
-import type { Prisma, PrismaClient } from '../../db/prisma';
+import type { Prisma } from '../../db/prisma';
 import { AppError, NotFoundError, ValidationError } from '../../errors';
-import { removeJob } from '../../jobs/queue';
-import type { WebhookAttemptLog, WebhookDeliverer } from '../../jobs/webhooks/webhook-deliverer';
-import { deliveryJobKey, SUBSCRIBABLE_EVENTS } from '../../jobs/webhooks/webhook-events';
+import type { WebhookAttemptLog } from './webhook-deliveries.repository';
+import type { WebhookDeliverer } from './webhook-deliverer';
+import { SUBSCRIBABLE_EVENTS } from './webhook-events';
 import type { WebhookSecrets } from './webhook-secrets';
+import type { WebhookRow, WebhooksRepository } from './webhooks.repository';
 import {
   MAX_LOGS_PAGE_SIZE,
   type CreateWebhookInput,
@@ -18,12 +19,10 @@ const MAX_INT4 = 2 ** 31 - 1;
 const MAX_INT8 = 2n ** 63n - 1n;
 
 export interface WebhooksServiceDeps {
-  prisma: PrismaClient;
+  repository: WebhooksRepository;
   secrets: WebhookSecrets;
   deliverer: WebhookDeliverer;
 }
-
-type WebhookRow = Prisma.WebhookGetPayload<object>;
 
 /** A webhook as the interface shows it. */
 function webhookInfo(row: WebhookRow): WebhookInfo {
@@ -62,7 +61,13 @@ function checkedEvents(events: string[] | undefined): string[] {
   const unknown = (events ?? []).filter(
     (event) => !(SUBSCRIBABLE_EVENTS as readonly string[]).includes(event),
   );
-  if (unknown.length) throw new WebhookRejectedError('webhook_events_not_found', 'webhook events not found');
+  if (unknown.length) {
+    throw new WebhookRejectedError(
+      'webhook_events_not_found',
+      `webhook events not found: ${unknown.map((event) => JSON.stringify(event)).join(', ')}; ` +
+        `the events are ${SUBSCRIBABLE_EVENTS.map((event) => JSON.stringify(event)).join(', ')} (or omit events for all)`,
+    );
+  }
   return [...new Set(events ?? [])];
 }
 
@@ -76,11 +81,6 @@ async function databaseOperation<T>(operation: () => Promise<T>): Promise<T> {
   }
 }
 
-/**
- * The account's webhooks: registration, verification, secret, logs, and the management users of
- * Svix or Stripe expect. Another account's webhook is "not found". Calls are made by the delivery
- * layer (src/jobs/webhooks).
- */
 /** 404 for a webhook that is not the account's, or that a concurrent request deleted meanwhile. */
 export class WebhookNotFoundError extends NotFoundError {
   constructor() {
@@ -102,24 +102,32 @@ async function unlessDeleted<T>(work: Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * The account's webhooks: registration, verification, secret, logs, and the management users of
+ * Svix or Stripe expect. Another account's webhook is "not found". Calls are made by the
+ * WebhookDeliverer.
+ */
 export class WebhooksService {
   constructor(private readonly deps: WebhooksServiceDeps) {}
+
+  /** Makes the calls and records their attempts (the delivery job runs its `attempt`). */
+  get deliverer(): WebhookDeliverer {
+    return this.deps.deliverer;
+  }
+
+  get secrets(): WebhookSecrets {
+    return this.deps.secrets;
+  }
 
   async create(input: CreateWebhookInput, accountAddress: string): Promise<WebhookInfo> {
     const url = checkedUrl(input.url);
     const events = checkedEvents(input.events);
-    const row = await databaseOperation(() =>
-      this.deps.prisma.webhook.create({ data: { accountAddress, url, events } }),
-    );
+    const row = await databaseOperation(() => this.deps.repository.create(accountAddress, url, events));
     return webhookInfo(row);
   }
 
   async list(accountAddress: string): Promise<WebhookInfo[]> {
-    const rows = await this.deps.prisma.webhook.findMany({
-      where: { accountAddress },
-      orderBy: { id: 'asc' },
-    });
-    return rows.map(webhookInfo);
+    return (await this.deps.repository.list(accountAddress)).map(webhookInfo);
   }
 
   async get(id: number, accountAddress: string): Promise<WebhookInfo> {
@@ -133,10 +141,7 @@ export class WebhooksService {
     const events = input.events === undefined ? current.events : checkedEvents(input.events);
     const urlChanged = url !== current.url;
     const row = await unlessDeleted(
-      this.deps.prisma.webhook.update({
-        where: { id: current.id },
-        data: { url, events, ...(urlChanged ? { disabled: true, disabledAt: new Date() } : {}) },
-      }),
+      this.deps.repository.update(current.id, { url, events, disable: urlChanged }),
     );
     return webhookInfo(row);
   }
@@ -144,16 +149,7 @@ export class WebhooksService {
   /** Deletes the webhook with its logs; its pending deliveries are cancelled (their jobs removed). */
   async delete(id: number, accountAddress: string): Promise<WebhookInfo> {
     const webhook = await this.owned(id, accountAddress);
-    await unlessDeleted(
-      this.deps.prisma.$transaction(async (db) => {
-        const pending = await db.webhookDelivery.findMany({
-          where: { webhookId: id, status: 'pending' },
-          select: { id: true },
-        });
-        for (const delivery of pending) await removeJob(db, deliveryJobKey(delivery.id));
-        await db.webhook.delete({ where: { id } });
-      }),
-    );
+    await unlessDeleted(this.deps.repository.delete(id));
     return webhookInfo(webhook);
   }
 
@@ -190,17 +186,7 @@ export class WebhooksService {
       throw ValidationError.field('page_size', `page_size must be between 1 and ${MAX_LOGS_PAGE_SIZE}`);
     }
     const webhook = await this.owned(Number(input.id), accountAddress);
-    const where = { webhookId: webhook.id };
-    const [total, rows] = await Promise.all([
-      this.deps.prisma.webhookLog.count({ where }),
-      this.deps.prisma.webhookLog.findMany({
-        where,
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-        skip: (page - 1) * pageSize,
-        take: pageSize,
-        include: { delivery: { include: { event: true } } },
-      }),
-    ]);
+    const { total, rows } = await this.deps.repository.logsPage(webhook.id, page, pageSize);
     return {
       total,
       page,
@@ -212,12 +198,7 @@ export class WebhooksService {
   /** Sends a logged event again (same idempotency key) as a new attempt; answers that attempt. */
   async retry(id: number, logId: bigint, accountAddress: string): Promise<WebhookLogEntry> {
     const webhook = await this.owned(id, accountAddress);
-    const log =
-      logId <= MAX_INT8 &&
-      (await this.deps.prisma.webhookLog.findFirst({
-        where: { id: logId, webhookId: webhook.id },
-        include: { delivery: { include: { event: true } } },
-      }));
+    const log = logId <= MAX_INT8 && (await this.deps.repository.findLog(logId, webhook.id));
     if (!log) throw new NotFoundError('webhook_log_not_found', 'webhook log not found');
     const attempt = await this.deps.deliverer.resend(log.deliveryId);
     if (!attempt) throw new WebhookNotFoundError();
@@ -225,8 +206,7 @@ export class WebhooksService {
   }
 
   private async owned(id: number, accountAddress: string): Promise<WebhookRow> {
-    const row =
-      id <= MAX_INT4 ? await this.deps.prisma.webhook.findFirst({ where: { id, accountAddress } }) : null;
+    const row = id <= MAX_INT4 ? await this.deps.repository.findOwned(id, accountAddress) : null;
     if (!row) throw new WebhookNotFoundError();
     return row;
   }

@@ -1,6 +1,5 @@
 import type { Pool } from 'pg';
 import type { Prisma } from '../../db/prisma';
-import { jobs } from '../jobs';
 import type { WebhookCallResult } from './webhook-http-client';
 import { WEBHOOK_MAX_ATTEMPTS } from './webhook-retry-schedule';
 
@@ -55,10 +54,10 @@ export interface WebhookAttemptLog {
 /**
  * One statement that records attempts and loads deliveries, for any number of each (one
  * transaction). Parameters: $1 the delivery ids to load (a JSON array), $2 the attempts (a JSON
- * array of AttemptRow), $3 WEBHOOK_MAX_ATTEMPTS, $4 the delivery task, $5 its job attempts, $6
- * whether to return the log rows. JSON rather than arrays: the planner cannot see how many rows
- * each holds, so the plan does not depend on the values and PostgreSQL keeps one generic plan of
- * this prepared statement (with arrays it planned each execution again, the bulk of its cost).
+ * array of AttemptRow), $3 WEBHOOK_MAX_ATTEMPTS, $4 whether to return the log rows. JSON rather
+ * than arrays: the planner cannot see how many rows each holds, so the plan does not depend on
+ * the values and PostgreSQL keeps one generic plan of this prepared statement (with arrays it
+ * planned each execution again, the bulk of its cost).
  *
  * Each attempt's log row is written together with its consequence: the delivery done, the next
  * attempt's job enqueued, or the webhook deactivated (after the last scheduled attempt) or
@@ -100,13 +99,7 @@ const RECORD_AND_LOAD_SQL = `
       AND delivery.kind = 'scheduled' AND delivery.status = 'failed'
     RETURNING 1
   ), retry AS (
-    SELECT graphile_worker.add_job(
-      identifier => $4::text,
-      payload => json_build_object('deliveryId', id::text),
-      job_key => $4::text || ':' || id, -- deliveryJobKey()
-      run_at => now() + make_interval(secs => next_attempt_seconds),
-      max_attempts => $5::int
-    ) FROM delivery
+    SELECT laurel_add_delivery_job(id, now() + make_interval(secs => next_attempt_seconds)) FROM delivery
     WHERE kind = 'scheduled' AND status = 'pending'
   ), commit_mode AS (
     -- The job's own completion (graphile-worker, right after) commits synchronously and so makes
@@ -134,7 +127,7 @@ const RECORD_AND_LOAD_SQL = `
          (SELECT count(*) FROM commit_mode) AS commit_mode,
          (SELECT count(*) FROM activated) + (SELECT count(*) FROM deactivated) AS webhooks_changed,
          (SELECT coalesce(json_agg(loaded), '[]') FROM loaded) AS loaded,
-         CASE WHEN $6::boolean THEN (SELECT coalesce(json_agg(json_build_object(
+         CASE WHEN $4::boolean THEN (SELECT coalesce(json_agg(json_build_object(
            'id', id::text, 'deliveryId', delivery_id::text, 'webhookId', webhook_id, 'attempt', attempt,
            'url', url, 'successful', successful, 'responseCode', response_code,
            'responseBody', response_body, 'errorMessage', error_message, 'durationMs', duration_ms,
@@ -170,14 +163,14 @@ interface Waiter<T> {
 }
 
 /**
- * The delivery layer's reads and writes: loading a delivery with what its call needs, and
+ * The statements of delivery attempts: loading a delivery with what its call needs, and
  * recording attempts. Job attempts go through a per-process batch: while one statement is on its
  * way, the loads and records asked for meanwhile wait and then go together as the next one, so
  * busy workers make one round trip for several deliveries (each attempt's log row still commits in
  * the same transaction as its result). Attempts that answer a client (verification, manual resend)
  * are recorded at once, in a statement of their own.
  */
-export class WebhookDeliveryStore {
+export class WebhookDeliveriesRepository {
   private readonly loads = new Map<string, Waiter<LoadedDelivery | undefined>[]>();
   private records: { attempt: AttemptRecord; waiter: Waiter<void> }[] = [];
   private inFlight = false;
@@ -285,14 +278,7 @@ export class WebhookDeliveryStore {
     const { rows } = await this.pool.query<StatementRow>({
       name: 'webhook_deliveries_record_and_load',
       text: RECORD_AND_LOAD_SQL,
-      values: [
-        JSON.stringify(loadIds),
-        JSON.stringify(attemptRows),
-        WEBHOOK_MAX_ATTEMPTS,
-        jobs.deliverWebhook.name,
-        jobs.deliverWebhook.maxAttempts,
-        returnLogs,
-      ],
+      values: [JSON.stringify(loadIds), JSON.stringify(attemptRows), WEBHOOK_MAX_ATTEMPTS, returnLogs],
     });
     return rows[0]!;
   }

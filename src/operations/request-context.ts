@@ -1,5 +1,4 @@
-import { UnauthenticatedError } from './errors';
-import type { Logger } from './logger';
+import type { Logger } from '../logger';
 
 /** The wallet account behind a valid API key: the interface's "logged-in user". */
 export interface AuthenticatedAccount {
@@ -22,7 +21,15 @@ export interface RequestContext {
   logFields: Record<string, unknown>;
 }
 
-export function requireAccount(ctx: RequestContext): AuthenticatedAccount {
-  if (!ctx.account) throw new UnauthenticatedError();
-  return ctx.account;
+/** The context of an operation that needs an API key: its account is known. */
+export interface AuthenticatedContext extends RequestContext {
+  account: AuthenticatedAccount;
+}
+
+/** What the transports need from the accounts module to authenticate and count requests. */
+export interface RequestAuthenticator {
+  /** Resolves an X-API-KEY value; throws UnauthenticatedError for an unknown or revoked key. */
+  authenticate(apiKey: string): Promise<AuthenticatedAccount>;
+  /** Spends `cost` of the account's request budget; throws RateLimitedError over it. */
+  countRequest(account: AuthenticatedAccount, cost?: number): Promise<void>;
 }

@@ -70,7 +70,10 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
 function describeNetworkError(error: Error & { code?: string }): string {
   if (/is not allowed\. Because/.test(error.message)) return `refused address: ${error.message}`;
   if (error.code && CERTIFICATE_ERROR.test(error.code)) {
-    return `certificate error: ${error.code}: ${error.message}`;
+    return (
+      `certificate error: ${error.code}: ${error.message} (the receiver needs a valid certificate from a CA ` +
+      'Laurel trusts; for a receiver on this machine, `npm run dev:cert` makes one signed by the development CA)'
+    );
   }
   if (error.code === 'ECONNREFUSED') return `connection refused: ${error.message}`;
   return error.code ? `${error.code}: ${error.message}` : error.message;

@@ -15,11 +15,10 @@
  * per user, ordered by amount descending then lower-case address.
  */
 import type { Pool } from 'pg';
-import type { Chain } from '../../chain/registry';
-import { ALL_XP_TOKEN } from '../../indexer/index-writer';
 import { partitionPoint } from '../../partition-point';
-import type { IndexReadCache } from '../../indexer/index-read-cache';
 import { dayNumber, dayOfTime, dayString, SECONDS_PER_DAY } from '../../utc-days';
+import { ALL_XP_TOKEN } from '../index-writer';
+import type { IndexReadCache } from './index-read-cache';
 import type { WindowPlan } from './leaderboard-window';
 
 /** Windows longer than this (whole days and partial ones) are summed by PostgreSQL instead. */
@@ -68,7 +67,7 @@ export class LeaderboardDays {
 
   /** Entries offset..offset + limit of the window's ranking. */
   async rank(
-    chain: Chain,
+    chainId: number,
     token: string,
     plan: WindowPlan,
     limit: number,
@@ -82,9 +81,9 @@ export class LeaderboardDays {
     });
     const [days, ...rewards] = await Promise.all([
       plan.days
-        ? this.daysRanking(chain, token, dayNumber(plan.days.first), dayNumber(plan.days.last))
+        ? this.daysRanking(chainId, token, dayNumber(plan.days.first), dayNumber(plan.days.last))
         : null,
-      ...edgeDays.map(({ day }) => this.dayRewards(chain, token, day)),
+      ...edgeDays.map(({ day }) => this.dayRewards(chainId, token, day)),
     ]);
     const partial = new Map<string, bigint>();
     rewards.forEach((day, d) => {
@@ -110,14 +109,14 @@ export class LeaderboardDays {
   }
 
   /** Whole days first..last (day numbers) merged and ranked. */
-  private daysRanking(chain: Chain, token: string, first: number, last: number): Promise<DaysRanking> {
-    return this.cache.read(chain.chainId, {
+  private daysRanking(chainId: number, token: string, first: number, last: number): Promise<DaysRanking> {
+    return this.cache.read(chainId, {
       key: `leaderboard-days\n${token}\n${first}\n${last}`,
       rewardsUntilDay: last,
       reused: true,
       load: async () => {
         const days = await Promise.all(
-          Array.from({ length: last - first + 1 }, (_, i) => this.dayTotals(chain, token, first + i)),
+          Array.from({ length: last - first + 1 }, (_, i) => this.dayTotals(chainId, token, first + i)),
         );
         const totals = new Map<string, bigint>();
         for (const day of days) {
@@ -131,8 +130,8 @@ export class LeaderboardDays {
   }
 
   /** One day's per-user totals. */
-  private dayTotals(chain: Chain, token: string, day: number): Promise<Map<string, bigint>> {
-    return this.cache.read(chain.chainId, {
+  private dayTotals(chainId: number, token: string, day: number): Promise<Map<string, bigint>> {
+    return this.cache.read(chainId, {
       key: `leaderboard-day-totals\n${token}\n${day}`,
       rewardsUntilDay: day,
       reused: true,
@@ -140,7 +139,7 @@ export class LeaderboardDays {
         const { rows } = await this.pool.query<{ user_address: string; amount: string }>(
           `SELECT user_address, amount::text AS amount FROM reward_daily_totals
            WHERE chain_id = $1 AND token_address = $2 AND day = $3::date`,
-          [chain.chainId, token, dayString(day)],
+          [chainId, token, dayString(day)],
         );
         return new Map(rows.map((row) => [row.user_address, BigInt(row.amount)]));
       },
@@ -149,8 +148,8 @@ export class LeaderboardDays {
   }
 
   /** One day's rewards in time order. */
-  private dayRewards(chain: Chain, token: string, day: number): Promise<DayRewards> {
-    return this.cache.read(chain.chainId, {
+  private dayRewards(chainId: number, token: string, day: number): Promise<DayRewards> {
+    return this.cache.read(chainId, {
       key: `leaderboard-day-rewards\n${token}\n${day}`,
       rewardsUntilDay: day,
       reused: true,
@@ -162,7 +161,7 @@ export class LeaderboardDays {
            WHERE chain_id = $1 AND block_time >= to_timestamp($2::float8) AND block_time < to_timestamp($3::float8)
              AND ${allXp ? `kind = 'xp'` : 'token_address = $4'}
            ORDER BY block_time`,
-          [chain.chainId, day * SECONDS_PER_DAY, (day + 1) * SECONDS_PER_DAY, ...(allXp ? [] : [token])],
+          [chainId, day * SECONDS_PER_DAY, (day + 1) * SECONDS_PER_DAY, ...(allXp ? [] : [token])],
         );
         return {
           times: Float64Array.from(rows, (row) => row.at),

@@ -1,23 +1,21 @@
 import type { Config } from '../../config';
-import type { PrismaClient } from '../../db/prisma';
-import type { WebhookSecrets } from '../../modules/webhooks/webhook-secrets';
+import type {
+  AttemptKind,
+  LoadedDelivery,
+  WebhookAttemptLog,
+  WebhookDeliveriesRepository,
+} from './webhook-deliveries.repository';
+import { TEST_EVENT } from './webhook-events';
 import type { WebhookCallResult, WebhookHttpClient } from './webhook-http-client';
-import {
-  type AttemptKind,
-  type LoadedDelivery,
-  type WebhookAttemptLog,
-  type WebhookDeliveryStore,
-} from './webhook-delivery-store';
-import { newIdempotencyKey, TEST_EVENT } from './webhook-events';
 import { retryDelayMs } from './webhook-retry-schedule';
+import type { WebhookSecrets } from './webhook-secrets';
 import { signWebhookCall } from './webhook-signature';
-
-export type { WebhookAttemptLog } from './webhook-delivery-store';
+import type { WebhooksRepository } from './webhooks.repository';
 
 export interface WebhookDelivererDeps {
-  prisma: PrismaClient;
-  /** The per-attempt statements (on the same database as `prisma`), prepared once per connection. */
-  store: WebhookDeliveryStore;
+  webhooks: WebhooksRepository;
+  /** The per-attempt statements, prepared once per connection. */
+  deliveries: WebhookDeliveriesRepository;
   secrets: WebhookSecrets;
   client: WebhookHttpClient;
   config: Config['webhooks'];
@@ -35,22 +33,19 @@ export interface VerificationOutcome {
  * Makes webhook calls and records each attempt. An attempt is: load the delivery, sign, POST
  * (WebhookHttpClient), then one SQL statement (so one transaction) that writes the attempt's log
  * row together with its consequence: delivery done, next attempt's job enqueued, or the webhook
- * deactivated. Job attempts load and record through the store's per-process batch (see
- * WebhookDeliveryStore and `npm run bench:webhooks`).
+ * deactivated. Job attempts load and record through the repository's per-process batch (see
+ * WebhookDeliveriesRepository and `npm run bench:webhooks`).
  */
 export class WebhookDeliverer {
   constructor(private readonly deps: WebhookDelivererDeps) {}
 
   /** One attempt of a pending delivery (the `webhook_deliveries__deliver` job). */
   async attempt(deliveryId: bigint): Promise<void> {
-    const delivery = await this.deps.store.load(deliveryId);
+    const delivery = await this.deps.deliveries.load(deliveryId);
     if (!delivery || delivery.status !== 'pending') return;
     if (delivery.disabled) {
       // Deactivated (or its url changed) since the event: nothing more is sent to it.
-      await this.deps.prisma.webhookDelivery.updateMany({
-        where: { id: deliveryId, status: 'pending' },
-        data: { status: 'cancelled' },
-      });
+      await this.deps.webhooks.cancelDelivery(deliveryId);
       return;
     }
     const { result } = await this.send(delivery);
@@ -59,7 +54,7 @@ export class WebhookDeliverer {
       this.deps.config.retryBaseMs,
       result.retryAfterSeconds,
     );
-    await this.deps.store.recordScheduled({
+    await this.deps.deliveries.recordScheduled({
       deliveryId,
       kind: 'scheduled',
       url: delivery.url,
@@ -75,25 +70,14 @@ export class WebhookDeliverer {
    * during its verification (its delivery and log went with it).
    */
   async verify(webhookId: number): Promise<VerificationOutcome | null> {
-    const webhook = await this.deps.prisma.webhook.findUniqueOrThrow({ where: { id: webhookId } });
-    const { delivery, event } = await this.deps.prisma.$transaction(async (db) => {
-      const created = await db.webhookEvent.create({
-        data: {
-          accountAddress: webhook.accountAddress,
-          event: TEST_EVENT,
-          idempotencyKey: newIdempotencyKey(),
-        },
-      });
-      return {
-        event: created,
-        delivery: await db.webhookDelivery.create({ data: { webhookId, eventId: created.id } }),
-      };
-    });
+    const webhook = await this.deps.webhooks.findById(webhookId);
+    if (!webhook) return null;
+    const { deliveryId, idempotencyKey } = await this.deps.webhooks.createTestDelivery(webhook);
     const { result, signature } = await this.send({
       url: webhook.url,
       accountAddress: webhook.accountAddress,
       event: TEST_EVENT,
-      idempotencyKey: event.idempotencyKey,
+      idempotencyKey,
       payload: null,
       secretEncrypted: null,
     });
@@ -101,14 +85,14 @@ export class WebhookDeliverer {
       ? challengeFailure(result, signature, this.deps.config.signatureHeader)
       : result.errorMessage;
     const checked: WebhookCallResult = { ...result, successful: reason === null, errorMessage: reason };
-    const log = await this.recordNow(delivery.id, webhook.url, checked, 'verification');
+    const log = await this.recordNow(deliveryId, webhook.url, checked, 'verification');
     if (!log) return null;
     return { activated: reason === null, reason, log };
   }
 
   /** Sends a delivery's event again now, same idempotency key, as a new logged attempt. */
   async resend(deliveryId: bigint): Promise<WebhookAttemptLog | null> {
-    const delivery = await this.deps.store.load(deliveryId);
+    const delivery = await this.deps.deliveries.load(deliveryId);
     if (!delivery) return null;
     const { result } = await this.send(delivery);
     return this.recordNow(deliveryId, delivery.url, result, 'manual');
@@ -147,7 +131,7 @@ export class WebhookDeliverer {
     result: WebhookCallResult,
     kind: Exclude<AttemptKind, 'scheduled'>,
   ): Promise<WebhookAttemptLog | null> {
-    return this.deps.store.recordNow({ deliveryId, kind, url, result, nextAttemptDelayMs: 0 });
+    return this.deps.deliveries.recordNow({ deliveryId, kind, url, result, nextAttemptDelayMs: 0 });
   }
 }
 

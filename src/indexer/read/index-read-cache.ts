@@ -17,8 +17,8 @@
  * many answers are made of) are kept from the first.
  */
 import { LRUCache } from 'lru-cache';
-import { partitionPoint } from '../partition-point';
-import type { IndexChange, IndexChanges } from './index-changes';
+import { partitionPoint } from '../../partition-point';
+import type { IndexChange, IndexChanges } from '../index-changes';
 
 export interface CachedRead<T> {
   /** What the answer depends on besides the chain (every input of the query). */

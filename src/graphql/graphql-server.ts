@@ -1,0 +1,71 @@
+import { ApolloServer } from '@apollo/server';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
+import { expressMiddleware } from '@as-integrations/express5';
+import type { Express, RequestHandler } from 'express';
+import type { GraphQLSchema } from 'graphql';
+import type { RequestContext, RequestAuthenticator } from '../operations/request-context';
+import { compiledExecutionGateway } from './executor';
+import { formatGraphQLError } from './format-error';
+import { GRAPHQL_LIMITS, graphqlArmor, requestCostPlugin } from './limits';
+import { operationLogPlugin } from './operation-log';
+import { playgroundAssets, playgroundPage } from './playground';
+
+export interface GraphQLEndpointOptions {
+  schema: GraphQLSchema;
+  authenticator: RequestAuthenticator;
+  /** Puts the account of an optional X-API-KEY on the request's context (a wrong key is left out). */
+  authenticate: RequestHandler;
+  /** The request's context, as the HTTP layer made it. */
+  contextOf: (res: Parameters<RequestHandler>[1]) => RequestContext;
+}
+
+/**
+ * GraphQL at /graphql (Apollo Server, operations compiled by graphql-jit), and the Playground for
+ * browsers. The key is optional at the HTTP level; operations that need it answer UNAUTHENTICATED.
+ * Returns what stops Apollo.
+ */
+export async function mountGraphQL(
+  app: Express,
+  options: GraphQLEndpointOptions,
+): Promise<() => Promise<void>> {
+  const armor = graphqlArmor();
+  const apollo = new ApolloServer<RequestContext>({
+    gateway: compiledExecutionGateway(options.schema),
+    introspection: true,
+    formatError: formatGraphQLError,
+    validationRules: armor.validationRules,
+    parseOptions: { maxTokens: GRAPHQL_LIMITS.maxTokens },
+    allowBatchedHttpRequests: false,
+    plugins: [
+      ...armor.plugins,
+      requestCostPlugin(options.authenticator),
+      operationLogPlugin(),
+      ApolloServerPluginLandingPageDisabled(),
+      // Answers carry Cache-Control: no-store; Apollo's cache-control plugin would otherwise wrap
+      // every field's resolver to compute a policy nobody reads.
+      ApolloServerPluginCacheControlDisabled(),
+    ],
+    // No stack traces or file paths in answers, whatever NODE_ENV says.
+    includeStacktraceInErrorResponses: false,
+    // Laurel stops Apollo itself, in order; Apollo's own SIGINT/SIGTERM handlers would race that.
+    stopOnTerminationSignals: false,
+  });
+  await apollo.start();
+  app.use('/graphql/assets', playgroundAssets());
+  app.get('/graphql', (req, res, next) => {
+    if (req.query.query === undefined && req.accepts(['application/json', 'text/html']) === 'text/html') {
+      res.type('html').send(playgroundPage('/graphql', '/graphql/assets'));
+      return;
+    }
+    next();
+  });
+  app.use(
+    '/graphql',
+    options.authenticate,
+    expressMiddleware(apollo, { context: async ({ res }) => options.contextOf(res) }),
+  );
+  return () => apollo.stop();
+}

@@ -1,0 +1,77 @@
+/**
+ * Read-your-writes: a receipt's events go into the index as soon as execute-and-wait has it,
+ * before the indexer reaches its block. Idempotent with the indexer: a log of a block the cursor
+ * already passed, or of a receipt already ingested, is not counted again (the marks in
+ * indexer_receipt_logs tell the indexer which events of a range are in already).
+ */
+import type { Pool } from 'pg';
+import type { Chain } from '../chain/registry';
+import { inTransaction } from '../db/transaction';
+import { blockTimesOf } from './block-times';
+import { writeIndexEvents } from './index-writer';
+import { loadKnownContracts, lockCursor, markReceiptLogs } from './index-store';
+import { checksum, decodeLogs, discoverContracts, type ChainLog } from './log-decoder';
+
+/** A receipt (ethers' TransactionReceipt has this shape) whose logs are ingested. */
+export interface ReceiptLogs {
+  blockNumber: number;
+  logs: readonly {
+    address: string;
+    topics: readonly string[];
+    data: string;
+    index: number;
+    transactionHash: string;
+    blockNumber: number;
+  }[];
+}
+
+/** The number of events written and the first day of the rewards among them (Infinity: none). */
+export interface ReceiptIngested {
+  events: number;
+  rewardsFromDay: number;
+}
+
+export async function ingestReceiptLogs(
+  pool: Pool,
+  chain: Chain,
+  receipt: ReceiptLogs,
+  startBlock = 0,
+): Promise<ReceiptIngested> {
+  const nothing = { events: 0, rewardsFromDay: Infinity };
+  const logs: ChainLog[] = receipt.logs.map((log) => ({
+    address: log.address,
+    topics: log.topics,
+    data: log.data,
+    blockNumber: log.blockNumber,
+    logIndex: log.index,
+    transactionHash: log.transactionHash,
+  }));
+  if (logs.length === 0) return nothing;
+  const known = await loadKnownContracts(pool, chain, [...new Set(logs.map((log) => checksum(log.address)))]);
+  discoverContracts(logs, known);
+  const events = decodeLogs(logs, known);
+  if (events.length === 0) return nothing;
+  const blockTimes = await blockTimesOf(chain, events, []);
+  const db = await pool.connect();
+  // A connection lost mid-transaction also fails the query in flight, which is what reports it.
+  const onLost = () => undefined;
+  db.on('error', onLost);
+  try {
+    return await inTransaction(db, async () => {
+      const cursor = await lockCursor(db, chain.chainId, startBlock);
+      if (receipt.blockNumber <= cursor) return nothing;
+      const fresh = await markReceiptLogs(
+        db,
+        chain.chainId,
+        receipt.blockNumber,
+        events.map((event) => event.logIndex),
+      );
+      const written = events.filter((event) => fresh.has(event.logIndex));
+      const { rewardsFromDay } = await writeIndexEvents(db, chain.chainId, written, blockTimes);
+      return { events: written.length, rewardsFromDay };
+    });
+  } finally {
+    db.off('error', onLost);
+    db.release();
+  }
+}

@@ -1,0 +1,121 @@
+import type { PrismaClient } from '../../db/prisma';
+import type { ApiKeyInfo } from './auth.types';
+
+/** Why a key could not be stored (the caller turns these into its documented errors). */
+export type IssueRefusal = 'challenge_used' | 'too_many_keys';
+
+/** Every statement on the accounts tables: challenges, API keys, accounts and their housekeeping. */
+export class AuthRepository {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async createChallenge(challenge: {
+    address: string;
+    nonce: string;
+    message: string;
+    expiresAt: Date;
+  }): Promise<void> {
+    await this.prisma.apiKeyChallenge.create({ data: challenge });
+  }
+
+  /** The wallet's open challenges, newest first, at most `limit`. */
+  openChallenges(address: string, limit: number): Promise<{ id: bigint; message: string }[]> {
+    return this.prisma.$queryRaw<{ id: bigint; message: string }[]>`
+      SELECT id, message FROM api_key_challenges
+      WHERE address = ${address} AND consumed_at IS NULL AND expires_at > now()
+      ORDER BY id DESC
+      LIMIT ${limit}`;
+  }
+
+  /**
+   * Consumes the challenge and stores the new key's hash in one transaction, serialised per wallet
+   * so that the active-key cap holds under concurrent verifications. Null when stored, else why not.
+   */
+  async issueKey(key: {
+    id: string;
+    address: string;
+    prefix: string;
+    keyHash: string;
+    challengeId: bigint;
+    activeKeysAllowed: number;
+  }): Promise<IssueRefusal | null> {
+    return this.prisma
+      .$transaction(async (db) => {
+        await db.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`api-keys:${key.address}`}))`;
+        const consumed = await db.$queryRaw<{ id: bigint }[]>`
+        UPDATE api_key_challenges SET consumed_at = now()
+        WHERE id = ${key.challengeId} AND consumed_at IS NULL AND expires_at > now()
+        RETURNING id`;
+        if (consumed.length === 0) return 'challenge_used';
+        const active = await db.apiKey.count({ where: { accountAddress: key.address, revokedAt: null } });
+        if (active >= key.activeKeysAllowed) {
+          // Nothing is consumed: the challenge stays usable once a key is revoked.
+          throw new KeyCapReached();
+        }
+        await db.$executeRaw`INSERT INTO accounts (address) VALUES (${key.address}) ON CONFLICT (address) DO NOTHING`;
+        await db.apiKey.create({
+          data: { id: key.id, accountAddress: key.address, prefix: key.prefix, keyHash: key.keyHash },
+        });
+        return null;
+      })
+      .catch((error: unknown) => {
+        if (error instanceof KeyCapReached) return 'too_many_keys' as const;
+        throw error;
+      });
+  }
+
+  findKeyByHash(keyHash: string) {
+    return this.prisma.apiKey.findUnique({
+      where: { keyHash },
+      select: { id: true, accountAddress: true, keyHash: true, lastUsedAt: true, revokedAt: true },
+    });
+  }
+
+  /** Sets last_used_at unless it was set less than `resolutionMs` ago. */
+  async touchKey(id: string, resolutionMs: number): Promise<void> {
+    await this.prisma.$executeRaw`
+      UPDATE api_keys SET last_used_at = now()
+      WHERE id = ${id}::uuid
+        AND (last_used_at IS NULL OR last_used_at <= now() - ${resolutionMs}::int * interval '1 millisecond')`;
+  }
+
+  async listKeys(address: string): Promise<ApiKeyInfo[]> {
+    const keys = await this.prisma.apiKey.findMany({
+      where: { accountAddress: address },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    });
+    return keys.map((key) => ({
+      id: key.id,
+      prefix: key.prefix,
+      created_at: key.createdAt,
+      last_used_at: key.lastUsedAt,
+      revoked_at: key.revokedAt,
+    }));
+  }
+
+  /** Revokes the account's key (idempotent); null when the account has no such key. */
+  async revokeKey(address: string, id: string): Promise<ApiKeyInfo | null> {
+    const [key] = await this.prisma.$queryRaw<ApiKeyInfo[]>`
+      UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now())
+      WHERE id = ${id}::uuid AND account_address = ${address}
+      RETURNING id::text AS id, prefix, created_at, last_used_at, revoked_at`;
+    return key ?? null;
+  }
+
+  /**
+   * Deletes request budgets whose window ended more than an hour ago (an expired row counts for
+   * nothing: the next request starts a new window) and challenges expired or consumed more than a
+   * day ago.
+   */
+  async pruneExpired(): Promise<{ 'rate limit budgets': number; 'API key challenges': number }> {
+    const budgets = await this.prisma.$executeRaw`
+      DELETE FROM rate_limits
+      WHERE expire < (extract(epoch FROM now() - interval '1 hour') * 1000)::bigint`;
+    const challenges = await this.prisma.$executeRaw`
+      DELETE FROM api_key_challenges
+      WHERE expires_at < now() - interval '1 day' OR consumed_at < now() - interval '1 day'`;
+    return { 'rate limit budgets': budgets, 'API key challenges': challenges };
+  }
+}
+
+/** Rolls back the key's transaction when the wallet holds the most keys it may. */
+class KeyCapReached extends Error {}

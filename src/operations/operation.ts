@@ -1,0 +1,132 @@
+import { Args, createParameterDecorator, Ctx, Mutation, Query, type ClassType } from 'type-graphql';
+import type { z } from 'zod';
+import { UnauthenticatedError } from '../errors';
+import { parseInput } from '../validation';
+import { argsClassOf } from './graphql-args';
+import type { AuthenticatedContext, RequestContext } from './request-context';
+
+/** What an operation answers in GraphQL: an object type, a list of one, or a scalar. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+export type OperationOutput = ClassType | [ClassType] | Function | [Function];
+
+export interface OperationDefinition<S extends z.ZodTypeAny = z.ZodTypeAny, P extends boolean = boolean> {
+  kind: 'query' | 'mutation';
+  /** The operation's input: GraphQL arguments, validation and REST parsing all come from it. */
+  input: S;
+  output: OperationOutput;
+  description: string;
+  /** Needs no API key (the key-issuing operations); every other operation gets an account. */
+  public?: P;
+}
+
+/** The context an operation's method receives: with an account unless the operation is public. */
+export type OperationContext<P extends boolean> = P extends true ? RequestContext : AuthenticatedContext;
+
+/** An operation's method: validated input and the request context in, its result out. */
+export type OperationMethod<S extends z.ZodTypeAny, P extends boolean> = (
+  input: z.output<S>,
+  ctx: OperationContext<P>,
+) => Promise<unknown>;
+
+/** An operation's method as stored: its input type erased (it is the schema's output). */
+type DeclaredMethod = (input: unknown, ctx: RequestContext) => Promise<unknown>;
+
+/** An @Operation as registered: its definition, and its method as declared. */
+interface RegisteredOperation {
+  definition: OperationDefinition;
+  declared: DeclaredMethod;
+}
+
+/** The operations of each resolver class, by method name. */
+const operationsByClass = new WeakMap<object, Map<string, RegisteredOperation>>();
+
+function registeredOperation(resolverClass: object, method: string): RegisteredOperation {
+  const registered = operationsByClass.get(resolverClass)?.get(method);
+  if (!registered) throw new Error(`${(resolverClass as ClassType).name}.${method} is not an @Operation`);
+  return registered;
+}
+
+export function operationOf(resolverClass: object, method: string): OperationDefinition {
+  return registeredOperation(resolverClass, method).definition;
+}
+
+/** Every @Operation of a resolver class, by method name. */
+export function operationsOf(resolverClass: object): ReadonlyMap<string, OperationDefinition> {
+  const registered = operationsByClass.get(resolverClass) ?? new Map<string, RegisteredOperation>();
+  return new Map([...registered].map(([method, { definition }]) => [method, definition]));
+}
+
+/** What an operation called without a valid key answers (REST refuses such requests before). */
+const MISSING_OR_INVALID_KEY = 'Missing or invalid API key: send it in the X-API-KEY header';
+
+/**
+ * One call of an operation, whatever the transport: the key check (unless public), the raw input
+ * validated with the operation's schema, then the declared method on `resolver`.
+ */
+function run(
+  { definition, declared }: RegisteredOperation,
+  resolver: object,
+  raw: unknown,
+  ctx: RequestContext,
+): Promise<unknown> {
+  if (!definition.public && !ctx.account) throw new UnauthenticatedError(MISSING_OR_INVALID_KEY);
+  return declared.call(resolver, parseInput(definition.input, raw), ctx);
+}
+
+/** An operation of a resolver instance, callable with raw input: what REST mounts. */
+export interface CallableOperation {
+  definition: OperationDefinition;
+  call(raw: unknown, ctx: RequestContext): Promise<unknown>;
+}
+
+export function callableOperation(resolver: object, method: string): CallableOperation {
+  const registered = registeredOperation(resolver.constructor, method);
+  return {
+    definition: registered.definition,
+    call: (raw, ctx) => run(registered, resolver, raw, ctx),
+  };
+}
+
+/** The input of an operation without fields: an empty object, so every method has the same shape. */
+const noArgs = createParameterDecorator(() => ({}));
+
+/**
+ * Declares a resolver method as one operation of the API, from one definition: its GraphQL
+ * arguments are derived from `input` (types, optionality, descriptions), every call is validated
+ * with `input` before the method runs, and operations need an API key unless `public` (the method
+ * then receives an AuthenticatedContext). The method must take `(input: z.output<typeof input>,
+ * ctx)`: TypeScript rejects any other signature. REST routes call the same method the same way
+ * (callableOperation). A plain wrapper rather than type-graphql middlewares: those cost two async
+ * dispatches per call on the hot path.
+ */
+export function Operation<S extends z.ZodTypeAny, P extends boolean = false>(
+  definition: OperationDefinition<S, P>,
+) {
+  return <M extends OperationMethod<S, P>>(
+    prototype: object,
+    method: string,
+    descriptor: TypedPropertyDescriptor<M>,
+  ): void => {
+    const argsClass = argsClassOf(definition.input, `${method[0].toUpperCase()}${method.slice(1)}Args`);
+    if (argsClass) Args(() => argsClass)(prototype, method, 0);
+    else noArgs(prototype, method, 0);
+    Ctx()(prototype, method, 1);
+    const registered: RegisteredOperation = {
+      definition: definition as OperationDefinition,
+      declared: descriptor.value as unknown as DeclaredMethod,
+    };
+    // GraphQL's `null` argument means "absent", as a missing REST field does.
+    descriptor.value = function (this: object, args: Record<string, unknown>, ctx: RequestContext) {
+      const present: Record<string, unknown> = {};
+      for (const key in args) if (args[key] !== null) present[key] = args[key];
+      return run(registered, this, present, ctx);
+    } as unknown as M;
+    const declare = definition.kind === 'query' ? Query : Mutation;
+    declare(() => definition.output, { description: definition.description })(prototype, method, descriptor);
+
+    const resolverClass = prototype.constructor;
+    const operations = operationsByClass.get(resolverClass) ?? new Map<string, RegisteredOperation>();
+    operations.set(method, registered);
+    operationsByClass.set(resolverClass, operations);
+  };
+}

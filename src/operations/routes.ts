@@ -1,0 +1,73 @@
+import type { ClassType } from 'type-graphql';
+import type { ErrorShapes } from './error-shapes';
+
+/** The documented success envelope: `{status:'success', ...}`, `{success:true, ...}` or the result as is. */
+export type SuccessEnvelope = 'status' | 'success' | 'none';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** The names of a resolver's methods. */
+export type OperationName<R> = {
+  [K in keyof R]: R[K] extends (...args: never[]) => Promise<unknown> ? K : never;
+}[keyof R] &
+  string;
+
+type ResultOf<R, K extends OperationName<R>> = R[K] extends (...args: never[]) => Promise<infer T>
+  ? T
+  : never;
+
+interface RouteOf<R, K extends OperationName<R>> {
+  method: HttpMethod;
+  /** Express path, relative to {base_url} (or {auth_url} for the key routes). */
+  path: string;
+  /** The resolver method (an @Operation) this path calls: its input schema parses the request. */
+  operation: K;
+  /** The documented failure bodies of this path. */
+  errors: ErrorShapes;
+  envelope: SuccessEnvelope;
+  /** The documented body puts the result under this field (`{keys: [...]}`); by default the result is the body. */
+  resultField?: string;
+  /** HTTP status of a success (default 200). */
+  status?: (result: ResultOf<R, K>) => number;
+  /** Other statuses `status` answers with the success body, for the API reference. */
+  alsoAnswers?: readonly { status: number; description: string }[];
+  /** What the API reference adds about this path. */
+  description?: string;
+}
+
+/**
+ * A REST path of one of a resolver's operations, declared beside the module: the input comes from
+ * the query string and path parameters for GET and DELETE, the JSON body (with path parameters)
+ * otherwise. The HTTP layer mounts it (src/http/rest.ts) and documents it (src/http/openapi.ts).
+ */
+export type RestRoute<R> = { [K in OperationName<R>]: RouteOf<R, K> }[OperationName<R>];
+
+/** A declared REST path, whatever its resolver: what mounting and the API reference read. */
+export interface DeclaredRoute {
+  /** `auth`: under {auth_url}, no API key; `api`: under {base_url}. */
+  base: 'auth' | 'api';
+  method: HttpMethod;
+  path: string;
+  operation: string;
+  errors: ErrorShapes;
+  envelope: SuccessEnvelope;
+  resultField?: string;
+  status?: (result: never) => number;
+  alsoAnswers?: readonly { status: number; description: string }[];
+  description?: string;
+}
+
+/** One module's API as the transports see it: the resolver GraphQL runs, and its REST paths. */
+export interface ApiModule {
+  name: string;
+  resolverClass: ClassType;
+  /** The one instance: GraphQL and REST call the same object. */
+  resolver: object;
+  routes: readonly DeclaredRoute[];
+}
+
+/** A path as routers register it (for the 405 answers of other methods). */
+export interface MountedRoute {
+  method: HttpMethod;
+  path: string;
+}

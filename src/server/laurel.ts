@@ -1,0 +1,123 @@
+import 'reflect-metadata';
+import type { Chain } from '../chain/registry';
+import type { Config } from '../config';
+import type { SupervisorReport } from '../embedded/supervisor';
+import { limitHeapGrowth } from '../heap-growth';
+import { Indexer } from '../indexer/indexer';
+import { IndexReader } from '../indexer/read/index-reader';
+import type { TaskDeps } from '../jobs/tasks';
+import type { Logger } from '../logger';
+import { createModules, type Modules, type Services } from '../modules';
+import { authModule } from '../modules/auth/auth.module';
+import { transactionsModule } from '../modules/transactions/transactions.module';
+import { webhooksModule } from '../modules/webhooks/webhooks.module';
+import { startHttpServer } from './api-role';
+import { startChains } from './chains';
+import { startInfrastructure } from './infrastructure';
+import { Lifecycle } from './lifecycle';
+import { startWebhookInfrastructure } from './webhooks';
+import { startWorkerRole } from './worker-role';
+
+export interface Laurel {
+  /** e.g. http://127.0.0.1:4000 */
+  url: string;
+  /** What the modules are built from (database, chains, index). */
+  services: Services;
+  modules: Modules;
+  /** What the job tasks call (tests run jobs with them). */
+  tasks: TaskDeps;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  log: Logger;
+  /** One short line per start-up step (the console in `npm start`, nothing in tests). */
+  progress?: (line: string) => void;
+  /** Start the job worker (default true). */
+  worker?: boolean;
+}
+
+/**
+ * Starts Laurel, in this order: infrastructure (data folder, database, migrations, pool), chains
+ * (the embedded `local` anvil when no chain is configured), the index (its followers with the
+ * `indexer` role), webhook infrastructure, the modules, the job worker (`worker` role) and the
+ * HTTP server (the API with the `api` role; health and readiness always). `stop()` undoes all of
+ * it in reverse order; a failure half-way stops what had started.
+ */
+export async function startLaurel(config: Config, options: StartOptions): Promise<Laurel> {
+  limitHeapGrowth();
+  const { log } = options;
+  const progress = options.progress ?? (() => undefined);
+  const lifecycle = new Lifecycle(log);
+  const supervisorLog = log.child({ component: 'supervisor' });
+  const report: SupervisorReport = (level, message) => supervisorLog[level](message);
+
+  try {
+    const { databaseUrl, prisma, pool } = await startInfrastructure(config, lifecycle, log, report, progress);
+    // A crashed local chain may have lost blocks: once it is back, recorded transactions are checked.
+    let reconcile = async (_chain: Chain): Promise<void> => undefined;
+    const chains = await startChains(config, lifecycle, log, report, progress, (chain) => reconcile(chain));
+
+    const indexer = new Indexer({
+      databaseUrl,
+      chains: chains.list(),
+      log: log.child({ component: 'indexer' }),
+      ...config.indexer,
+    });
+    lifecycle.onStop('indexer', () => indexer.stop());
+    // Every process can ingest its own receipts (read-your-writes); only the `indexer` role follows the chains.
+    if (config.roles.has('indexer')) {
+      indexer.start();
+      progress(
+        `indexer     following ${
+          chains
+            .list()
+            .map((chain) => chain.name)
+            .join(', ') || 'no chain'
+        }`,
+      );
+    }
+    // The API's cached reads are dropped when any process changes the index.
+    if (config.roles.has('api')) await indexer.changes.listen();
+
+    const services: Services = {
+      config,
+      log,
+      prisma,
+      pool,
+      chains,
+      indexer,
+      index: new IndexReader(pool, indexer.changes, config.readCacheBytes),
+      webhooks: await startWebhookInfrastructure(config, lifecycle, progress),
+    };
+    const modules = createModules(services);
+    lifecycle.onStop('modules', () => modules.stop());
+    const transactions = modules.serviceOf(transactionsModule);
+    reconcile = async (chain) => void (await transactions.reconcile(chain));
+    await transactions.reconcileAllChains();
+
+    const tasks: TaskDeps = {
+      receipts: transactions,
+      deliveries: modules.serviceOf(webhooksModule).deliverer,
+      housekeeping: [modules.serviceOf(authModule)],
+      deliveryLeaseSeconds: config.webhooks.deliveryLeaseSeconds,
+    };
+    progress(`roles       ${[...config.roles].join(', ')}`);
+    if (config.roles.has('worker') && options.worker !== false) {
+      await startWorkerRole(config, lifecycle, { databaseUrl, prisma, log, tasks }, progress);
+    }
+
+    const url = await startHttpServer(config, lifecycle, {
+      log,
+      prisma,
+      chains,
+      indexer,
+      api: config.roles.has('api') ? modules : null,
+    });
+    progress(`http        listening on ${url}`);
+    return { url, services, modules, tasks, stop: () => lifecycle.stop() };
+  } catch (error) {
+    await lifecycle.stop();
+    throw error;
+  }
+}

@@ -1,0 +1,30 @@
+import type { Config } from '../config';
+import type { PrismaClient } from '../db/prisma';
+import { jobs } from '../jobs/jobs';
+import { enqueueJob } from '../jobs/queue';
+import { createTaskList, crontab, type TaskDeps } from '../jobs/tasks';
+import { startJobWorker } from '../jobs/worker';
+import type { Logger } from '../logger';
+import { withinGrace, type Lifecycle } from './lifecycle';
+
+/** The `worker` role: graphile-worker running Laurel's tasks (receipts, webhook deliveries, housekeeping). */
+export async function startWorkerRole(
+  config: Config,
+  lifecycle: Lifecycle,
+  deps: { databaseUrl: string; prisma: PrismaClient; log: Logger; tasks: TaskDeps },
+  progress: (line: string) => void,
+): Promise<void> {
+  const worker = await startJobWorker({
+    databaseUrl: deps.databaseUrl,
+    concurrency: config.workerConcurrency,
+    poolSize: config.workerPoolSize,
+    log: deps.log.child({ component: 'worker' }),
+    taskList: createTaskList(deps.tasks),
+    crontab,
+  });
+  // Jobs in flight may finish within the grace period; graphile-worker retries any cut short.
+  lifecycle.onStop('worker', () => withinGrace(worker.stop(), config.shutdownGraceSeconds * 1000));
+  // Frees delivery jobs left locked by a worker that died mid-call (see the task).
+  await enqueueJob(deps.prisma, jobs.recoverDeliveries, {}, { jobKey: jobs.recoverDeliveries.name });
+  progress(`worker      graphile-worker, concurrency ${config.workerConcurrency}`);
+}
