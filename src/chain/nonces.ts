@@ -38,7 +38,7 @@ import { AppError } from '../errors';
  *    next build gets the first missing nonce, fills the gap, and the refused transaction can then
  *    be sent again as it is.
  * 5. A transaction the node does not know any more (dropped from its pool, or lost with the
- *    chain's state) frees its nonce (`freeNoncesOf`, see transactions.reconciler.ts).
+ *    chain's state) frees its nonce (`freeNoncesOf`, see TransactionsService.reconcile).
  *
  * Consequences: N concurrent builds for one sender get N distinct, consecutive nonces; an unsigned
  * transaction that is never sent holds its nonce until a later transaction is sent (then the gap

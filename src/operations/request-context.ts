@@ -26,7 +26,7 @@ export interface AuthenticatedContext extends RequestContext {
   account: AuthenticatedAccount;
 }
 
-/** What the transports need from the accounts module to authenticate and count requests. */
+/** What the transports need from the auth module to authenticate and count requests. */
 export interface RequestAuthenticator {
   /** Resolves an X-API-KEY value; throws UnauthenticatedError for an unknown or revoked key. */
   authenticate(apiKey: string): Promise<AuthenticatedAccount>;

@@ -1,8 +1,9 @@
 import { Field, Int, ObjectType } from 'type-graphql';
 import type { IndexedBadge } from '../../indexer/read/index-reader';
 
-@ObjectType({ description: 'A badge (ERC-721 collection) of an app' })
-export class BadgeInfo implements IndexedBadge {
+/** What every answer naming a badge says of it (GET /badges, a profile's collected badges). */
+@ObjectType()
+export class BadgeFields {
   @Field({ description: 'The badge contract address' })
   id!: string;
 
@@ -11,7 +12,10 @@ export class BadgeInfo implements IndexedBadge {
 
   @Field(() => String, { nullable: true, description: 'The base URI of its token URIs; null when none' })
   metadataURI!: string | null;
+}
 
+@ObjectType({ description: 'A badge (ERC-721 collection) of an app' })
+export class BadgeInfo extends BadgeFields implements IndexedBadge {
   @Field(() => Int, { description: 'Users holding at least one of its tokens' })
   holders!: number;
 }

@@ -1,16 +1,8 @@
 import { Field, Int, ObjectType } from 'type-graphql';
+import { BadgeFields } from '../badges/badges.types';
 
 @ObjectType({ description: 'A badge collection the user holds tokens of' })
-export class CollectedBadgeInfo {
-  @Field({ description: 'The badge contract address' })
-  id!: string;
-
-  @Field()
-  name!: string;
-
-  @Field(() => String, { nullable: true, description: 'The base URI of its token URIs; null when none' })
-  metadataURI!: string | null;
-
+export class CollectedBadgeInfo extends BadgeFields {
   @Field(() => String, { nullable: true, description: 'Always null' })
   metadata!: null;
 }
