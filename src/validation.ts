@@ -20,8 +20,14 @@ export const chainSchema = z
   .describe('Chain name (1..255), e.g. `local`')
   .openapi({ example: 'local' });
 
-/** Query parameters documented as `^\d+$` strings (page, page_size, start, end). */
-export const digitsSchema = z.string().regex(/^\d+$/);
+/**
+ * A parameter documented as a `^\d+$` string (page, page_size, start, end, ids). Its message keeps
+ * zod's documented `Invalid` and says what was expected, e.g. `Invalid: expected seconds since the
+ * epoch in digits only, e.g. 1767225600`.
+ */
+export function digitsSchema(expected: string, example: string): z.ZodString {
+  return z.string().regex(/^\d+$/, `Invalid: expected ${expected} in digits only, e.g. ${example}`);
+}
 
 /**
  * A decimal amount as GraphQL's `Decimal` scalar parses it: the exact text the client sent. Only

@@ -345,3 +345,60 @@ describe('apps', () => {
     expect(list.status).toBe(200);
   });
 });
+
+describe('an app the index has not reached yet', () => {
+  let unindexed: TestLaurel;
+  let key: string;
+  let wallet: Wallet;
+
+  beforeAll(async () => {
+    // No `indexer` role: an app created on chain by other means than execute-and-wait stays unindexed.
+    unindexed = await startTestLaurel({ chain: true, env: { LAUREL_ROLES: 'api,worker' } });
+    wallet = unindexed.chain!.wallets[6];
+    [key] = await issueApiKeys(unindexed.url, [wallet]);
+  });
+  afterAll(async () => {
+    await unindexed?.stop();
+  });
+
+  it('is an app for every operation at once: the factory on chain is the one rule', async () => {
+    const factory = new Contract(
+      unindexed.services.chains.get('local').factoryAddress,
+      appFactoryInterface,
+      wallet,
+    );
+    const receipt = await mined(factory.createApp('Fresh'));
+    const appId = eventArg(receipt.logs, appFactoryInterface, 'AppCreated', 'app');
+    const api = client(unindexed.url, key, wallet);
+
+    const profile = await api.get(`/profile?chain=local&app_id=${appId}`);
+    expect(profile).toMatchObject({
+      status: 200,
+      body: {
+        user_id: wallet.address,
+        xp_balance: '0',
+        collected_badges: [],
+        completed_actions: [],
+        credit_balances: [],
+      },
+    });
+    expect(await api.get(`/leaderboard?chain=local&app_id=${appId}`)).toMatchObject({
+      status: 200,
+      body: [],
+    });
+    const reward = await api.post('/reward/XP', {
+      chain: 'local',
+      app_id: appId,
+      action_id: 'first',
+      receiver: wallet.address,
+      amount: 1,
+    });
+    expect(reward.status).toBe(200);
+    // Not an app at all: still 404 everywhere.
+    const stranger = Wallet.createRandom().address;
+    expect(await api.get(`/profile?chain=local&app_id=${stranger}`)).toMatchObject({
+      status: 404,
+      body: { status: 'failed', error: 'App not found' },
+    });
+  });
+});

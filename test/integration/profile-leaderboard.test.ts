@@ -244,12 +244,27 @@ describe('GET /v1/leaderboard', () => {
         issues: ['start', 'end', 'page', 'page_size'].map((param) => ({
           validation: 'regex',
           code: 'invalid_string',
-          message: 'Invalid',
+          // The documented `Invalid`, and what was expected.
+          message: expect.stringMatching(/^Invalid: expected .* in digits only, e\.g\. \d+$/),
           path: [param],
         })),
         name: 'ZodError',
       },
     });
+  });
+});
+
+describe('leaderboard messages', () => {
+  it('say what a parameter expects (a date given as start, a word as page)', async () => {
+    const result = await leaderboard('start=2026-11-24&page=abc');
+    expect(result.status).toBe(400);
+    const messages = (result.body as { error: { issues: { message: string }[] } }).error.issues.map(
+      (issue) => issue.message,
+    );
+    expect(messages).toEqual([
+      'Invalid: expected seconds since the epoch in digits only, e.g. 1767225600',
+      'Invalid: expected a page number from 1 in digits only, e.g. 2',
+    ]);
   });
 });
 

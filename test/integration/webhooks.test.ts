@@ -7,6 +7,7 @@
 import type { Wallet } from 'ethers';
 import { connectDatabase, type Prisma } from '../../src/db/prisma';
 import { AppError } from '../../src/errors';
+import { jobs } from '../../src/jobs/jobs';
 import { renderError, SHAPE_A } from '../../src/operations/error-shapes';
 import { WebhooksService } from '../../src/modules/webhooks/webhooks.service';
 import { emitWebhookEvent, WebhooksRepository } from '../../src/modules/webhooks/webhooks.repository';
@@ -421,11 +422,12 @@ describe('the transaction event', () => {
   });
 });
 
+/** The pending jobs of a webhook's deliveries: keyed by the migration's SQL, run by the task of jobs.deliverWebhook. */
 async function deliveryJobsOf(webhookId: number): Promise<number> {
   const [row] = await laurel.services.prisma.$queryRaw<{ n: bigint }[]>`
     SELECT count(*) AS n FROM graphile_worker.jobs j
-    JOIN webhook_deliveries d ON j.key = 'webhook_deliveries__deliver:' || d.id
-    WHERE d.webhook_id = ${webhookId}`;
+    JOIN webhook_deliveries d ON j.key = laurel_delivery_job_key(d.id)
+    WHERE d.webhook_id = ${webhookId} AND j.task_identifier = ${jobs.deliverWebhook.name}`;
   return Number(row!.n);
 }
 

@@ -17,10 +17,14 @@ export const leaderboardSchema = z
       .describe('Rank rewards of this token (default: the app XP token; without app_id, XP of every app)')
       .optional(),
     token_id: addressSchema.describe('Alias of token_address').optional(),
-    start: digitsSchema.describe('Window start, seconds since the epoch, inclusive').optional(),
-    end: digitsSchema.describe('Window end, seconds since the epoch, inclusive').optional(),
-    page: digitsSchema.describe('Page, from 1 (default 1)').optional(),
-    page_size: digitsSchema
+    start: digitsSchema('seconds since the epoch', '1767225600')
+      .describe('Window start, seconds since the epoch, inclusive')
+      .optional(),
+    end: digitsSchema('seconds since the epoch', '1767311999')
+      .describe('Window end, seconds since the epoch, inclusive')
+      .optional(),
+    page: digitsSchema('a page number from 1', '2').describe('Page, from 1 (default 1)').optional(),
+    page_size: digitsSchema('a number of entries', '10')
       .describe(`Entries per page (default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE})`)
       .optional(),
   })

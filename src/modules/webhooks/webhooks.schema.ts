@@ -5,7 +5,7 @@ import { digitsSchema } from '../../validation';
 
 /** A webhook's id as REST paths and GraphQL give it (digits), as a number. */
 const webhookIdSchema = withGraphQLType(
-  digitsSchema.describe('The webhook’s id (from POST /webhook or GET /webhooks)'),
+  digitsSchema('a webhook id', '1').describe('The webhook’s id (from POST /webhook or GET /webhooks)'),
   ID,
 );
 
@@ -41,14 +41,19 @@ export const MAX_LOGS_PAGE_SIZE = 100;
 /** GET /webhook/:id/logs?page&page_size, query webhookLogs. */
 export const webhookLogsSchema = z.object({
   id: webhookIdSchema,
-  page: digitsSchema.optional().describe('Page number, from 1 (default 1)'),
-  page_size: digitsSchema.optional().describe(`Entries per page, 1..${MAX_LOGS_PAGE_SIZE} (default 20)`),
+  page: digitsSchema('a page number from 1', '2').optional().describe('Page number, from 1 (default 1)'),
+  page_size: digitsSchema(`a number of entries from 1 to ${MAX_LOGS_PAGE_SIZE}`, '20')
+    .optional()
+    .describe(`Entries per page, 1..${MAX_LOGS_PAGE_SIZE} (default 20)`),
 });
 export type WebhookLogsInput = z.output<typeof webhookLogsSchema>;
 
 /** POST /webhook/:id/logs/:log_id/retry, mutation retryWebhookLog. */
 export const retryWebhookLogSchema = z.object({
   id: webhookIdSchema,
-  log_id: withGraphQLType(digitsSchema.describe('The log entry’s id (from the logs)'), ID),
+  log_id: withGraphQLType(
+    digitsSchema('a log entry id', '1').describe('The log entry’s id (from the logs)'),
+    ID,
+  ),
 });
 export type RetryWebhookLogInput = z.output<typeof retryWebhookLogSchema>;
