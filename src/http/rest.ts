@@ -47,7 +47,8 @@ export function envelope(kind: SuccessEnvelope, result: object): object {
 function routeHandler(module: ApiModule, route: DeclaredRoute): RequestHandler {
   const operation = callableOperation(module.resolver, route.operation);
   const { resultField } = route;
-  const status = (route.status ?? (() => 200)) as (result: unknown) => number;
+  const declared = route.status ?? 200;
+  const status = (typeof declared === 'number' ? () => declared : declared) as (result: unknown) => number;
   return async (req, res, next) => {
     try {
       const result = (await operation.call(inputOf(route.method, req), requestContext(res))) as object;

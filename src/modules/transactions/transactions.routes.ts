@@ -4,9 +4,9 @@ import type { TransactionsResolver } from './transactions.resolver';
 
 /**
  * Validation failures: Shape C. A node's rejection: Shape A `{status:'failed', error, reason,
- * transactionHash}` with 409 (nonce problems) or 422. A timeout of execute-and-wait: 202 (the
- * transaction is out; its outcome is not known yet). A reverted transaction: 200 with
- * `status: 'failed'` and its receipt.
+ * transactionHash}` with 409 (nonce problems) or 422. A timeout of execute-and-wait: 200 with
+ * `{status:'failed', error:'Timeout'}` (the original service's status; the transaction is out and
+ * its outcome not known yet). A reverted transaction: 200 with `status: 'failed'` and its receipt.
  */
 export const transactionsRoutes: RestRoute<TransactionsResolver>[] = [
   {
@@ -22,13 +22,7 @@ export const transactionsRoutes: RestRoute<TransactionsResolver>[] = [
     operation: 'executeTransactionAndWait',
     errors: SHAPE_C,
     envelope: 'none',
-    status: (result) => (result.error === 'Timeout' ? 202 : 200),
-    alsoAnswers: [
-      {
-        status: 202,
-        description:
-          "The receipt did not come within EXECUTE_WAIT_TIMEOUT_SECONDS: {status:'failed', error:'Timeout', transactionHash, blockExplorerUrl}",
-      },
-    ],
+    description:
+      "The receipt did not come within EXECUTE_WAIT_TIMEOUT_SECONDS: 200 with {status:'failed', error:'Timeout', transactionHash, blockExplorerUrl}, as the original service answers (the transaction is out; GET /v1/transactions/{hash} tells what became of it).",
   },
 ];
