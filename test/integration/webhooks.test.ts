@@ -249,7 +249,7 @@ describe('GET /webhook/:id/logs', () => {
 
     const viaGraphql = await graphql<{ webhookLogs: { total: number; data: { event: string }[] } }>(
       laurel.url,
-      `{ webhookLogs(id: "${id}", page_size: "1") { total data { event successful } } }`,
+      `{ webhookLogs(id: "${id}", page_size: 1) { total data { event successful } } }`,
       { apiKey: ownerKey },
     );
     expect(viaGraphql.body.data?.webhookLogs).toMatchObject({ total: 3, data: [{ event: 'test' }] });

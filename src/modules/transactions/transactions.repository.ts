@@ -125,6 +125,18 @@ export class TransactionsRepository {
     return rows.length;
   }
 
+  /**
+   * The transaction with this hash that the account sent through Laurel on one of `chainIds` (the
+   * latest sent), or null: another account's transaction is not found. One probe of the
+   * (chain_id, hash) key per chain.
+   */
+  findSent(accountAddress: string, hash: string, chainIds: number[]) {
+    return this.prisma.transaction.findFirst({
+      where: { accountAddress, hash, chainId: { in: chainIds } },
+      orderBy: { createdAt: 'desc' },
+    });
+  }
+
   /** When the transaction was recorded (null if it is not). */
   async recordedAt(chainId: number, hash: string): Promise<Date | null> {
     const row = await this.prisma.transaction.findUnique({
