@@ -1,11 +1,10 @@
 import { Signature, type Wallet } from 'ethers';
-import { appInterface } from '../../src/chain/contracts';
 import { revertHint } from '../../src/chain/reverts';
 import {
   UNSIGNED_TX_WITH_GAS,
   client,
   createApp,
-  eventArg,
+  createCreditToken,
   issueApiKeys,
   type Body,
   type Client,
@@ -36,13 +35,6 @@ interface PermitData {
   domainSeparator: string;
   deadline: number;
   hashToSign: string;
-}
-
-async function createToken(body: Body, appId: string): Promise<string> {
-  const built = await asHolder.post('/credit/new', { chain: 'local', app_id: appId, ...body });
-  expect(built.status).toBe(200);
-  const receipt = await asHolder.execute(built.body.unsignedTransaction as Unsigned);
-  return eventArg(receipt.logs, appInterface, 'CreditTokenCreated', 'token');
 }
 
 /** POST /credit/permit-data for the holder → receiver permit of `amount`. */
@@ -111,14 +103,20 @@ beforeAll(async () => {
   asHolder = client(laurel.url, holderKey, holder);
   asReceiver = client(laurel.url, receiverKey, receiver);
   const appId = await createApp(asHolder, 'Transfers');
-  token = await createToken(
-    { token_name: 'Gold', token_symbol: 'GLD', token_supply: 1000, token_decimals: 6, token_is_point: false },
-    appId,
-  );
-  pointToken = await createToken(
-    { token_name: 'Stars', token_symbol: 'STR', token_supply: 10, token_decimals: 0, token_is_point: true },
-    appId,
-  );
+  token = await createCreditToken(asHolder, appId, {
+    token_name: 'Gold',
+    token_symbol: 'GLD',
+    token_supply: 1000,
+    token_decimals: 6,
+    token_is_point: false,
+  });
+  pointToken = await createCreditToken(asHolder, appId, {
+    token_name: 'Stars',
+    token_symbol: 'STR',
+    token_supply: 10,
+    token_decimals: 0,
+    token_is_point: true,
+  });
 });
 afterAll(async () => {
   await laurel?.stop();

@@ -5,6 +5,7 @@ import { TransactionsRepository } from '../../src/modules/transactions/transacti
 import {
   client,
   createApp,
+  createCreditToken,
   eventArg,
   issueApiKeys,
   type Body,
@@ -304,16 +305,13 @@ describe('who signed a transaction', () => {
 
   it("broadcasts a user's own signed transaction sent by an app's backend (another API key)", async () => {
     // The user builds (and reserves) an approval for the app with their own key and signs it...
-    const token = await build(asOwner, '/credit/new', {
-      app_id: appId,
+    const tokenId = await createCreditToken(asOwner, appId, {
       token_name: 'Relayed',
       token_symbol: 'RLY',
       token_supply: 0,
       token_decimals: 0,
       token_is_point: false,
     });
-    const tokenReceipt = await asOwner.execute(token);
-    const tokenId = eventArg(tokenReceipt.logs, appInterface, 'CreditTokenCreated', 'token');
     const approve = await build(asOther, '/credit/approve', {
       token_id: tokenId,
       holder_address: other.address,
