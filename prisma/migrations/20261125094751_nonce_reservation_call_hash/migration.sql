@@ -1,6 +1,6 @@
--- Which wallet a transaction was built for: each reservation keeps the keccak256 of its built
+-- Which wallet a transaction was built for: each reservation keeps a SHA-256 of its built
 -- transaction's `to` and call data, so that execute can tell a transaction signed by another wallet
--- than the one it was built for (src/chain/nonces.ts, rule 6).
+-- than the one it was built for (src/chain/nonces.ts, rule 7).
 -- AlterTable
 ALTER TABLE "nonce_reservations" ADD COLUMN     "call_hash" VARCHAR(66);
 
