@@ -23,7 +23,9 @@ const keyFile = path.resolve(
   process.env.QUICKSTART_KEY_FILE ??
     path.join(process.env.DATA_DIR ?? path.join(root, '.data'), 'quickstart-keys.json'),
 );
-const shownKeyFile = path.relative(process.cwd(), keyFile) || keyFile;
+const shownKeyFile = path.relative(process.cwd(), keyFile).startsWith('..')
+  ? keyFile
+  : path.relative(process.cwd(), keyFile);
 /** How many 429s in a row to wait out before giving up. */
 const MAX_WAITS = 5;
 
