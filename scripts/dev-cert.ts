@@ -18,7 +18,7 @@ import {
   createServerCertificate,
   developmentCaFiles,
   ensureDevelopmentCa,
-} from '../src/jobs/webhooks/certificates';
+} from '../src/modules/webhooks/certificates';
 
 export interface DevCertificate {
   /** Files written: the server certificate and its private key (PEM). */
