@@ -24,7 +24,7 @@ import { AppError } from '../errors';
  *    c. the smallest nonce >= pending nonce that is not reserved is handed out, so a reclaimed
  *       nonce fills its gap before later nonces are used and transactions never wait behind a
  *       hole for long;
- *    d. it is inserted with expires_at = now() + NONCE_RESERVATION_TTL_SECONDS (default 120 s).
+ *    d. it is inserted with expires_at = now() + NONCE_RESERVATION_TTL_SECONDS.
  * 3. When a signed transaction is broadcast through Laurel (`/transactions/execute*`),
  *    `markNonceBroadcast` records its hash on the reservation and renews the lease. Once the node
  *    counts the transaction, step (a) removes the row. A broadcast transaction that the node later
@@ -57,9 +57,6 @@ import { AppError } from '../errors';
  * sender who also sends transactions by other means is safe: the pending nonce moves past them.
  */
 
-/** Same default as NONCE_RESERVATION_TTL_SECONDS (config.transactions.nonceReservationTtlSeconds). */
-export const DEFAULT_NONCE_RESERVATION_TTL_SECONDS = 120;
-
 /**
  * What a reservation remembers of its build (rule 7): `0x` + SHA-256 of the lower-case `to` and
  * call data. A fingerprint only Laurel reads, so node's native hash rather than keccak256 in
@@ -77,7 +74,7 @@ export interface ReserveNoncesParams {
   /** One nonce per build: each build's buildCallHash (null when not known). */
   callHashes: readonly (string | null)[];
   /** Lease of the reservations; config.transactions.nonceReservationTtlSeconds. */
-  ttlSeconds?: number;
+  ttlSeconds: number;
 }
 
 /**
@@ -95,7 +92,7 @@ export interface ReserveNoncesParams {
  */
 export async function reserveNonces(pool: Pool, params: ReserveNoncesParams): Promise<number[]> {
   const sender = checksumAddress(params.sender);
-  const ttl = params.ttlSeconds ?? DEFAULT_NONCE_RESERVATION_TTL_SECONDS;
+  const ttl = params.ttlSeconds;
   const { rows } = await pool.query<{ nonce: string }>({
     name: 'laurel-reserve-nonces-for-calls',
     text: `SELECT set_config('synchronous_commit', 'off', true),
@@ -172,7 +169,7 @@ export interface MarkNonceBroadcastParams {
   nonce: number | bigint;
   transactionHash: string;
   /** The renewed lease; config.transactions.nonceReservationTtlSeconds. */
-  ttlSeconds?: number;
+  ttlSeconds: number;
 }
 
 /**
@@ -186,7 +183,7 @@ export async function markNonceBroadcast(
 ): Promise<void> {
   const sender = checksumAddress(params.sender);
   const nonce = BigInt(params.nonce);
-  const ttl = params.ttlSeconds ?? DEFAULT_NONCE_RESERVATION_TTL_SECONDS;
+  const ttl = params.ttlSeconds;
   await prisma.$executeRaw`
     INSERT INTO nonce_reservations (chain_id, sender, nonce, reserved_at, expires_at, transaction_hash)
     VALUES (${params.chainId}, ${sender}, ${nonce}, now(), now() + make_interval(secs => ${ttl}::double precision),
