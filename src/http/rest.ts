@@ -62,23 +62,28 @@ function routeHandler(module: ApiModule, route: DeclaredRoute): RequestHandler {
 }
 
 /**
- * Mounts the paths of `base` (`auth`: {auth_url}, `api`: {base_url}) of every module on `router`,
- * then the 405 answers of their other methods.
+ * Mounts the paths of `base` (`auth`: {auth_url}, `api`: {base_url}) of every module on `router`:
+ * the literal paths with the 405 answers of their other methods first, then the paths with
+ * parameters and theirs, so that another method on a literal path is a 405 rather than a
+ * parameter's value (`GET /transactions/execute` is not a transaction hash).
  */
 export function mountModuleRoutes(
   router: Router,
   modules: readonly ApiModule[],
   base: DeclaredRoute['base'],
 ): void {
-  const mounted: MountedRoute[] = [];
-  for (const module of modules) {
-    for (const route of module.routes) {
-      if (route.base !== base) continue;
+  const declared = modules.flatMap((module) =>
+    module.routes.filter((route) => route.base === base).map((route) => ({ module, route })),
+  );
+  for (const literal of [true, false]) {
+    const mounted: MountedRoute[] = [];
+    for (const { module, route } of declared) {
+      if (route.path.includes(':') === literal) continue;
       router[route.method](route.path, routeHandler(module, route));
       mounted.push(route);
     }
+    answerOtherMethods(router, mounted);
   }
-  answerOtherMethods(router, mounted);
 }
 
 /**
