@@ -275,3 +275,10 @@ export async function buildersOf(
   });
   return rows.map((row) => row.sender);
 }
+
+/** Reservations whose lease runs, per chain id: the builds (and recent broadcasts) holding nonces. */
+export async function openReservationsByChain(prisma: PrismaClient): Promise<Map<number, number>> {
+  const rows = await prisma.$queryRaw<{ chain_id: number; open: bigint }[]>`
+    SELECT chain_id, count(*) AS open FROM nonce_reservations WHERE expires_at > now() GROUP BY chain_id`;
+  return new Map(rows.map((row) => [row.chain_id, Number(row.open)]));
+}

@@ -1,6 +1,7 @@
 import { Args, createParameterDecorator, Ctx, Mutation, Query, type ClassType } from 'type-graphql';
 import type { z } from 'zod';
 import { UnauthenticatedError } from '../errors';
+import { traced } from '../tracing';
 import { parseInput } from '../validation';
 import { argsClassOf, graphqlArgsReader } from './graphql-args';
 import type { AuthenticatedContext, RequestContext } from './request-context';
@@ -70,7 +71,10 @@ function run(
   ctx: RequestContext,
 ): Promise<unknown> {
   if (!definition.public && !ctx.account) throw new UnauthenticatedError(MISSING_OR_INVALID_KEY);
-  return declared.call(resolver, parseInput(definition.input, raw), ctx);
+  const input = parseInput(definition.input, raw);
+  return traced(`operation ${declared.name}`, { 'laurel.request_id': ctx.requestId }, () =>
+    declared.call(resolver, input, ctx),
+  );
 }
 
 /** An operation of a resolver instance, callable with raw input: what REST mounts. */

@@ -164,4 +164,14 @@ export class TransactionsRepository {
       orderBy: { id: 'asc' },
     });
   }
+
+  /** Transactions recorded as broadcast whose receipt is not recorded yet, per chain id. */
+  async pendingByChain(): Promise<Map<number, number>> {
+    const rows = await this.prisma.transaction.groupBy({
+      by: ['chainId'],
+      where: { status: 'pending' },
+      _count: { _all: true },
+    });
+    return new Map(rows.map((row) => [row.chainId, row._count._all]));
+  }
 }

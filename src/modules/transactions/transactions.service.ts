@@ -226,6 +226,11 @@ export class TransactionsService {
     }
   }
 
+  /** Transactions recorded as broadcast whose receipt is not recorded yet, per chain id (metrics). */
+  pendingByChain(): Promise<Map<number, number>> {
+    return this.deps.transactions.pendingByChain();
+  }
+
   /** The chain a signed transaction goes to: `chain` when given (it must match), else its chain id's. */
   private chainFor(requested: string | undefined, transaction: Transaction): Chain {
     const chainId = Number(transaction.chainId);
