@@ -24,7 +24,8 @@ export const chainSchema = z
   .string()
   .min(1)
   .max(255)
-  .openapi('Chain', { description: 'A chain this service serves, by name', example: 'local' });
+  .describe('A chain this service serves, by name (e.g. `local`)')
+  .openapi('Chain', { example: 'local' });
 
 /**
  * A `^\d+$` string: REST's documented digits parameters. Its own class so that GraphQL can take

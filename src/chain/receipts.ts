@@ -11,7 +11,8 @@ export type ReceiptLogJson = {
   blockNumber: number;
   data: string;
   index: number;
-  removed: boolean;
+  /** Absent from receipts' logs (nodes send it with logs of eth_getLogs). */
+  removed?: boolean;
   topics: string[];
   transactionHash: string;
   transactionIndex: number;

@@ -41,7 +41,11 @@ export function takesBody(method: string): boolean {
   return !BODYLESS_METHODS.has(method.toUpperCase());
 }
 
-/** A library's 4xx error (body-parser, the router, static files): its status, a text fit to show, its type. */
+/**
+ * A library's 4xx error (body-parser, the router, static files): its status, a text fit to show
+ * (a 400 about the body always is: a JSON syntax error, a broken gzip stream, a length that does
+ * not match), its type.
+ */
 function libraryClientError(error: unknown): { status: number; text: string; type?: unknown } | null {
   const { status, statusCode, expose, message, type } = (error ?? {}) as {
     status?: unknown;
@@ -52,7 +56,8 @@ function libraryClientError(error: unknown): { status: number; text: string; typ
   };
   const code = typeof status === 'number' ? status : statusCode;
   if (typeof code !== 'number' || code < 400 || code > 499) return null;
-  const text = expose === true && typeof message === 'string' ? message : STATUS_CODES[code];
+  const shown = expose === true || (code === 400 && error instanceof Error);
+  const text = shown && typeof message === 'string' ? message : STATUS_CODES[code];
   return { status: code, text: text ?? 'client error', type };
 }
 

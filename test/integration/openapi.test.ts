@@ -16,7 +16,7 @@ const documentedPath = (base: 'auth' | 'api', routePath: string) =>
 describe('the OpenAPI document', () => {
   let laurel: TestLaurel;
   beforeAll(async () => {
-    laurel = await startTestLaurel({ worker: false });
+    laurel = await startTestLaurel({ chain: true, worker: false });
   });
   afterAll(async () => {
     await laurel?.stop();

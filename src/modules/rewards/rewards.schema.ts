@@ -18,7 +18,8 @@ export const actionIdSchema = z
     if (value.includes('\0')) {
       ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'action_id must not contain NUL characters' });
     }
-  });
+  })
+  .openapi({ pattern: '^[^\\u0000]*$' });
 
 const rewardBase = {
   chain: chainSchema,

@@ -34,8 +34,11 @@ export class TransactionLog implements ReceiptLogJson {
   @Field(() => Int, { description: 'Its position in the block' })
   index!: number;
 
-  @Field({ description: 'True when a reorganisation removed it' })
-  removed!: boolean;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'True when a reorganisation removed it (receipts’ logs leave it out)',
+  })
+  removed?: boolean;
 
   @Field(() => [String], { description: 'The event’s topic hash, then the indexed arguments' })
   topics!: string[];

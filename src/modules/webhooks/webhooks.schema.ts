@@ -2,6 +2,7 @@ import { ID } from 'type-graphql';
 import { z } from 'zod';
 import { withGraphQLType } from '../../operations/graphql-args';
 import { digitsSchema } from '../../validation';
+import { SUBSCRIBABLE_EVENTS } from './webhook-events';
 
 /** A webhook's id as REST paths and GraphQL give it (digits), as a number. */
 const webhookIdSchema = withGraphQLType(
@@ -23,7 +24,8 @@ const urlSchema = z
     example: 'https://example.com/hooks/laurel',
   });
 const eventsSchema = z
-  .array(z.string().max(64))
+  // Any other name is refused by the service in the interface's words (`webhook events not found`).
+  .array(z.string().max(64).openapi({ enum: [...SUBSCRIBABLE_EVENTS] }))
   .max(16)
   .describe('Event names to receive (only `transaction`); omitted or empty: every event');
 
