@@ -25,7 +25,12 @@ const urlSchema = z
   });
 const eventsSchema = z
   // Any other name is refused by the service in the interface's words (`webhook events not found`).
-  .array(z.string().max(64).openapi({ enum: [...SUBSCRIBABLE_EVENTS] }))
+  .array(
+    z
+      .string()
+      .max(64)
+      .openapi({ enum: [...SUBSCRIBABLE_EVENTS] }),
+  )
   .max(16)
   .describe('Event names to receive (only `transaction`); omitted or empty: every event');
 
