@@ -119,7 +119,8 @@ export class OpenApiContract {
         }
       }
     }
-    this.ajv = new Ajv2020({ allErrors: true, strict: true });
+    // Strict, but for `required` in a `oneOf` branch of its object (`badge_name` or `badge_id`).
+    this.ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false });
     addFormats(this.ajv);
     // OpenAPI's annotation keyword, and the document's own fields: ajv compiles the document's root
     // (as the schema that `$ref`s point into), where they are no JSON Schema keywords.
