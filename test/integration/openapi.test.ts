@@ -25,7 +25,6 @@ afterAll(async () => {
 });
 
 describe('the OpenAPI document', () => {
-
   it('openapi.json is up to date (else run `npm run openapi:emit`)', async () => {
     expect(readFileSync(path.join(root, 'openapi.json'), 'utf8')).toBe(await openApiText());
   });
