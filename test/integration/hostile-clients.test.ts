@@ -99,6 +99,18 @@ describe('bounded GraphQL', () => {
       expect(text).not.toMatch(/stacktrace|\/work\/|node_modules|\.ts:\d+/);
     }
   });
+
+  it('answers a GraphQL body that is not JSON with 400 BAD_REQUEST, in GraphQL’s error format', async () => {
+    const result = await request(laurel.url, 'POST', '/graphql', { rawBody: '{"query": ' });
+    expect({ status: result.status, body: result.body }).toEqual({
+      status: 400,
+      body: {
+        errors: [
+          { message: expect.stringMatching(/^Malformed JSON body: /), extensions: { code: 'BAD_REQUEST' } },
+        ],
+      },
+    });
+  });
 });
 
 describe('fair limits', () => {
