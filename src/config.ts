@@ -39,6 +39,20 @@ export const chainConfigSchema = z.object({
     .min(0)
     .optional()
     .describe("first block the indexer reads, e.g. the factory's deployment block; 0 when absent"),
+  finalityDepth: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe(
+      'blocks below the head after which a block counts as final: the window of blocks a reorganisation may replace (see docs/reorgs.md); default by chain id: 64 on Ethereum and its testnets, 256 on Polygon PoS, 300 on OP-stack and Arbitrum chains, 64 on local chains (31337, 1337), 256 elsewhere',
+    ),
+  finalizedTag: z
+    .boolean()
+    .optional()
+    .describe(
+      "whether a block the node calls `finalized` (`eth_getBlockByNumber('finalized')`) counts as final before it is `finalityDepth` deep; default `true`, `false` for a node whose tag is not to be trusted",
+    ),
 });
 export type ChainConfig = z.infer<typeof chainConfigSchema>;
 

@@ -12,6 +12,8 @@ export interface IndexerOptions {
   log: Logger;
   pollIntervalMs: number;
   maxBlockRange: number;
+  /** Told once a chain's index was rolled back to `ancestor` (the chain replaced the blocks above). */
+  onReorganised?: (chain: Chain, ancestor: number) => void;
 }
 
 export class Indexer {
@@ -29,8 +31,16 @@ export class Indexer {
   }
 
   private chainOptions(chain: Chain): ChainIndexerOptions {
-    const { log, pollIntervalMs, maxBlockRange } = this.options;
-    return { chain, pool: this.pool, log, pollIntervalMs, maxBlockRange, startBlock: chain.startBlock ?? 0 };
+    const { log, pollIntervalMs, maxBlockRange, onReorganised } = this.options;
+    return {
+      chain,
+      pool: this.pool,
+      log,
+      pollIntervalMs,
+      maxBlockRange,
+      startBlock: chain.startBlock ?? 0,
+      onReorganised,
+    };
   }
 
   start(): void {
@@ -59,7 +69,11 @@ export class Indexer {
     );
     // Before the caller answers: this process's cached reads of the chain are already outdated.
     if (written && written.events > 0) {
-      this.changes.changed({ chainId: chain.chainId, rewardsFromDay: written.rewardsFromDay });
+      this.changes.changed({
+        chainId: chain.chainId,
+        rewardsFromDay: written.rewardsFromDay,
+        removed: false,
+      });
     }
   }
 }

@@ -47,14 +47,17 @@ export async function startHttpServer(config: Config, lifecycle: Lifecycle, deps
         () => false,
       );
       const chainChecks = (await chains.checkAll()).map(({ name, ok }) => ({ name, ok }));
+      const indexers = indexer.status();
       const failing = [
         ...(databaseOk ? [] : ['database']),
         ...chainChecks.filter((check) => !check.ok).map((check) => `chain ${check.name}`),
+        // Stopped by a reorganisation deeper than the finality window: its index no longer follows the chain.
+        ...indexers.filter((status) => status.fork).map((status) => `indexer ${status.chain}`),
       ];
       return {
         ready: failing.length === 0,
         failing,
-        checks: { database: { ok: databaseOk }, chains: chainChecks, indexer: indexer.status() },
+        checks: { database: { ok: databaseOk }, chains: chainChecks, indexer: indexers },
       };
     },
   });

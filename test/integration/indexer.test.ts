@@ -193,6 +193,8 @@ describe('the indexer of a Laurel server, fed by Laurel’s own builders', () =>
         cursor: expect.any(Number),
         head: expect.any(Number),
         lag: expect.any(Number),
+        finalized: expect.any(Number),
+        fork: null,
       },
     ]);
   });

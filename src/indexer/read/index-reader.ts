@@ -11,7 +11,10 @@ import type { IndexChanges } from '../index-changes';
 import { IndexReadCache } from './index-read-cache';
 import { LeaderboardReader } from './leaderboard-reader';
 
-/** Facts of the index that never change once written (an app's XP token, a token's decimals), at most this many. */
+/**
+ * Facts of the index that do not change once written (an app's XP token, a token's decimals), at
+ * most this many; forgotten when rows are taken out of the index (a reorganisation removed them).
+ */
 const FACTS_KEPT = 10_000;
 
 /**
@@ -77,9 +80,12 @@ export class IndexReader {
   ) {
     this.cache = new IndexReadCache(changes, cacheBytes);
     this.leaderboards = new LeaderboardReader(pool, this.cache);
+    changes.subscribe((change) => {
+      if (!change || change.removed) this.facts.clear();
+    });
   }
 
-  /** A fact that never changes once indexed; only found rows are kept (an app not indexed yet is asked again). */
+  /** A fact that does not change once indexed; only found rows are kept (an app not indexed yet is asked again). */
   private async fact<T extends string | number>(
     key: string,
     load: () => Promise<T | null>,
