@@ -36,6 +36,14 @@ export const jobs = {
     // graphile-worker retries a transaction not mined yet with exponential backoff, this many times.
     { maxAttempts: 20 },
   ),
+  /**
+   * Checks a chain's recorded receipts that a reorganisation could still take away against the
+   * chain; enqueued with each recorded receipt, and again while some are not final.
+   */
+  checkReceipts: defineJob(
+    'transactions__check_receipts',
+    z.object({ chainId: z.number().int().positive() }),
+  ),
   /** Housekeeping of old rows, from the crontab. */
   prune: defineJob('maintenance__prune', z.object({}).passthrough()),
   /**

@@ -56,6 +56,8 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     const { databaseUrl, prisma, pool } = await startInfrastructure(config, lifecycle, log, report, progress);
     // A crashed local chain may have lost blocks: once it is back, recorded transactions are checked.
     let reconcile = async (_chain: Chain): Promise<void> => undefined;
+    // A reorganisation the indexer found may have taken recorded receipts away: they are checked then.
+    let checkReceipts = async (_chain: Chain): Promise<void> => undefined;
     const chains = await startChains(config, lifecycle, log, report, progress, (chain) => reconcile(chain));
 
     const indexer = new Indexer({
@@ -63,6 +65,14 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       chains: chains.list(),
       log: log.child({ component: 'indexer' }),
       ...config.indexer,
+      onReorganised: (chain) => {
+        checkReceipts(chain).catch((error: unknown) =>
+          log.warn(
+            { chain: chain.name, err: error },
+            'could not schedule the check of receipts after a reorganisation',
+          ),
+        );
+      },
     });
     lifecycle.onStop('indexer', () => indexer.stop());
     // Every process can ingest its own receipts (read-your-writes); only the `indexer` role follows the chains.
@@ -94,10 +104,12 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     lifecycle.onStop('modules', () => modules.stop());
     const transactions = modules.serviceOf(transactionsModule);
     reconcile = async (chain) => void (await transactions.reconcile(chain));
+    checkReceipts = (chain) => transactions.checkReceiptsNow(chain);
     await transactions.reconcileAllChains();
 
     const tasks: TaskDeps = {
       receipts: transactions,
+      receiptChecks: transactions,
       deliveries: modules.serviceOf(webhooksModule).deliverer,
       housekeeping: [modules.serviceOf(authModule)],
       deliveryLeaseSeconds: config.webhooks.deliveryLeaseSeconds,

@@ -1,5 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Transaction } from 'ethers';
+import { Transaction, type TransactionReceipt } from 'ethers';
+import { blockHeaders } from '../../chain/block-headers';
+import { finalizedBlock } from '../../chain/finality';
 import { rejectionOf } from '../../chain/node-rejections';
 import {
   freeNoncesOf,
@@ -26,6 +28,8 @@ import type { TransactionExecution } from './transactions.types';
 export const TRACK_RECEIPT_ATTEMPT_WAIT_MS = 2000;
 /** Blocks below the head that a recorded mined transaction is checked in (deeper ones are final). */
 export const RECONCILE_DEPTH_BLOCKS = 64;
+/** How often a chain's receipts that a reorganisation could still take away are compared with it. */
+export const RECEIPT_CHECK_INTERVAL_MS = 15_000;
 
 export interface TransactionsServiceDeps {
   config: Config;
@@ -68,7 +72,7 @@ export class TransactionsService {
     const blockExplorerUrl = this.deps.chains.transactionUrl(chain, hash);
     const receipt = await waitForReceipt(this.deps.chains, chain, hash, timeoutMs);
     if (!receipt) return { status: 'failed', error: 'Timeout', transactionHash: hash, blockExplorerUrl };
-    await this.deps.transactions.recordReceipt(chain.chainId, receipt);
+    await this.recordReceipt(chain.chainId, receipt);
     if (receipt.status === 1) {
       await this.deps.indexer.ingestReceipt(chain, receipt);
       return { status: 'success', transactionHash: hash, blockExplorerUrl, receipt: receiptJson(receipt) };
@@ -96,8 +100,9 @@ export class TransactionsService {
    * One attempt of the receipt job (transactions__track_receipt): waits briefly for the receipt
    * and writes its outcome on the transaction's row; not mined yet: RetryLaterError, and
    * graphile-worker retries with exponential backoff. A transaction the node does not know (never
-   * received, e.g. after an ambiguous broadcast, or dropped from its pool) is marked dropped and
-   * its nonce freed once it was recorded TRANSACTION_DROP_AFTER_SECONDS ago, or on the last attempt.
+   * received, e.g. after an ambiguous broadcast, dropped from its pool, or mined in a block a
+   * reorganisation replaced) is marked dropped and its nonce freed once it has been pending for
+   * TRANSACTION_DROP_AFTER_SECONDS, or on the last attempt.
    */
   async trackReceipt(chainId: number, hash: string, lastAttempt: boolean): Promise<void> {
     const { chains, transactions, log } = this.deps;
@@ -108,16 +113,16 @@ export class TransactionsService {
     }
     const receipt = await waitForReceipt(chains, chain, hash, TRACK_RECEIPT_ATTEMPT_WAIT_MS);
     if (receipt) {
-      await transactions.recordReceipt(chainId, receipt);
+      await this.recordReceipt(chainId, receipt);
       return;
     }
     const known = await chains
       .call(chain, (provider) => provider.getTransaction(hash))
       .catch(() => undefined);
     if (known === null) {
-      const recordedAt = await transactions.recordedAt(chainId, hash);
+      const pendingSince = await transactions.pendingSince(chainId, hash);
       const dropAfterMs = this.deps.config.transactions.dropAfterSeconds * 1000;
-      if (!recordedAt || Date.now() - recordedAt.getTime() >= dropAfterMs || lastAttempt) {
+      if (!pendingSince || Date.now() - pendingSince.getTime() >= dropAfterMs || lastAttempt) {
         if (await transactions.markDropped(chainId, hash)) {
           await freeNoncesOf(this.deps.prisma, chainId, [hash]);
           log.warn(
@@ -129,6 +134,72 @@ export class TransactionsService {
       }
     }
     throw new RetryLaterError(`transaction ${hash} on chain ${chain.name} has no receipt yet`);
+  }
+
+  /** Records a receipt (and the `transaction` event); the chain's receipts are checked again later. */
+  private async recordReceipt(chainId: number, receipt: TransactionReceipt): Promise<void> {
+    await this.deps.transactions.recordReceipt(
+      chainId,
+      receipt,
+      new Date(Date.now() + RECEIPT_CHECK_INTERVAL_MS),
+    );
+  }
+
+  /**
+   * One check of a chain's recorded receipts above its finalized block (transactions__check_receipts):
+   * a receipt whose block the chain replaced makes its transaction pending again, followed by its
+   * receipt job until it is mined again (a new receipt, a new `transaction` event) or dropped, and
+   * its nonce is held for it meanwhile. A block the node does not have (yet) is checked next time.
+   * Scheduled again while receipts above the finalized block remain.
+   */
+  async checkReceipts(chainId: number): Promise<void> {
+    const { chains, transactions, log, prisma } = this.deps;
+    const chain = chains.byChainId(chainId);
+    if (!chain) return;
+    const head = await chains.call(chain, (provider) => provider.getBlockNumber());
+    const finalized = await chains.call(chain, () => finalizedBlock(chain, head));
+    const recorded = await transactions.receiptsAbove(chainId, finalized);
+    if (recorded.length === 0) return;
+    const blocks = [...new Set(recorded.map((receipt) => receipt.blockNumber))];
+    const onChain = await chains.call(chain, () => blockHeaders(chain, blocks));
+    let replaced = 0;
+    for (const receipt of recorded) {
+      const header = onChain.get(receipt.blockNumber);
+      if (!header || header.hash === receipt.blockHash) continue;
+      const reopened = await transactions.reopen(chainId, receipt);
+      if (!reopened) continue;
+      replaced += 1;
+      await markNonceBroadcast(prisma, {
+        chainId,
+        sender: reopened.sender,
+        nonce: reopened.nonce,
+        transactionHash: receipt.hash,
+        ttlSeconds: this.deps.config.transactions.nonceReservationTtlSeconds,
+      });
+      log.warn(
+        {
+          chain: chain.name,
+          hash: receipt.hash,
+          block: receipt.blockNumber,
+          was: receipt.blockHash,
+          now: header.hash,
+        },
+        'transaction: its block was replaced by a reorganisation; pending again until mined or dropped',
+      );
+    }
+    if (replaced < recorded.length) {
+      await transactions.scheduleReceiptCheck(
+        prisma,
+        chainId,
+        new Date(Date.now() + RECEIPT_CHECK_INTERVAL_MS),
+        'preserve_run_at',
+      );
+    }
+  }
+
+  /** The chain replaced blocks (the indexer found it): its receipts are checked now. */
+  async checkReceiptsNow(chain: Chain): Promise<void> {
+    await this.deps.transactions.scheduleReceiptCheck(this.deps.prisma, chain.chainId, new Date(), 'replace');
   }
 
   /**
