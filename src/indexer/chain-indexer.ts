@@ -191,6 +191,8 @@ export class ChainIndexer {
 
     while (!this.stopped) {
       if (session.lost) throw new Error('database connection lost');
+      // What a failure interrupted, for its log line; only a range's failure halves the range.
+      let step: 'head' | 'range' | 'reorganisation' = 'head';
       try {
         if (this.fork) {
           await this.awaitForkResolved(db);
@@ -198,6 +200,7 @@ export class ChainIndexer {
         }
         if (forkFound) {
           prefetched = null;
+          step = 'reorganisation';
           await this.reorganise(db, range);
           forkFound = false;
           failures = 0;
@@ -216,6 +219,7 @@ export class ChainIndexer {
         }
         const finalized = await finalizedBlock(chain, this.head);
         this.finalized = finalized;
+        step = 'range';
         const from = this.cursor + 1;
         const to = Math.min(safeHead, this.cursor + range);
         const fetching =
@@ -263,11 +267,12 @@ export class ChainIndexer {
           continue;
         }
         failures += 1;
-        // A range read while the chain moved is read again as it is; any other failure, halved.
-        if (!(error instanceof ChainMovedError)) range = Math.max(1, Math.floor(range / 2));
+        // A range read while the chain moved is read again as it is; one that failed otherwise, halved.
+        if (step === 'range' && !(error instanceof ChainMovedError))
+          range = Math.max(1, Math.floor(range / 2));
         log.warn(
           { chain: chain.name, cursor: this.cursor, err: error, nextRange: range },
-          'indexer: step failed',
+          `indexer: ${step} failed`,
         );
         await this.sleep(Math.min(MAX_BACKOFF_MS, 250 * 2 ** failures));
       }

@@ -347,8 +347,13 @@ it('a credit token created on a fork leaves the listings; one created again at i
   await expectSameAsFreshIndex();
 });
 
-/** Builds a reward with Laurel, signs it as the owner and sends it through execute-and-wait. */
-async function executeAndWaitReward(user: string, amount: number) {
+/**
+ * A reward of `amount` XP to a new user, built with Laurel, signed by the owner and sent through
+ * execute-and-wait: in the index at once (read-your-writes), and its transaction event received.
+ */
+async function executeAndWaitReward(amount: number) {
+  const user = Wallet.createRandom().address;
+  users.push(user);
   const built = await request<{ unsignedTransaction: Unsigned }>(laurel.url, 'POST', '/v1/reward/XP', {
     apiKey: ownerKey,
     body: { chain: 'local', app_id: appId, receiver: user, amount, action_id: 'quest' },
@@ -363,7 +368,10 @@ async function executeAndWaitReward(user: string, amount: number) {
     body: { chain: 'local', signed_transaction: signed },
   });
   expect(executed.body.status).toBe('success');
-  return { signed, nonce: built.body.unsignedTransaction.nonce as number, receipt: executed.body.receipt };
+  const { receipt } = executed.body;
+  expect(await xpOf(user)).toBe(String(amount));
+  await waitUntil('the transaction event', () => transactionEvents(receipt.hash).length === 1);
+  return { user, signed, nonce: built.body.unsignedTransaction.nonce as number, receipt };
 }
 
 const transactionRow = (hash: string) =>
@@ -387,12 +395,7 @@ const transactionEvents = (hash: string) =>
     .filter((body) => body.event === 'transaction' && body.payload?.hash === hash);
 
 it('a receipt execute-and-wait ingested moves to another block: pending again, then mined there, with a second event', async () => {
-  const user = Wallet.createRandom().address;
-  users.push(user);
-  const { signed, receipt } = await executeAndWaitReward(user, 3);
-  // Read-your-writes: in the index at once.
-  expect(await xpOf(user)).toBe('3');
-  await waitUntil('the first transaction event', () => transactionEvents(receipt.hash).length === 1);
+  const { signed, receipt } = await executeAndWaitReward(3);
   await send('evm_mine', []);
   await indexedToHead(laurel);
   await warmCaches();
@@ -417,11 +420,7 @@ it('a receipt execute-and-wait ingested moves to another block: pending again, t
 });
 
 it('a receipt execute-and-wait ingested is reorganised away: out of the index, pending again, then dropped, its nonce free', async () => {
-  const user = Wallet.createRandom().address;
-  users.push(user);
-  const { nonce, receipt } = await executeAndWaitReward(user, 4);
-  expect(await xpOf(user)).toBe('4');
-  await waitUntil('the transaction event', () => transactionEvents(receipt.hash).length === 1);
+  const { user, nonce, receipt } = await executeAndWaitReward(4);
   await indexedToHead(laurel);
   await warmCaches();
   const since = Date.now();
