@@ -39,6 +39,9 @@ import { AppError } from '../errors';
  *    be sent again as it is.
  * 5. A transaction the node does not know any more (dropped from its pool, or lost with the
  *    chain's state) frees its nonce (`freeNoncesOf`, see TransactionsService.reconcile).
+ * 6. A transaction whose receipt a reorganisation took away is pending again: its nonce is marked
+ *    broadcast again (as in 3) until it is mined again, or dropped (then 5 frees it).
+ *    See TransactionsService.checkReceipts and docs/reorgs.md.
  *
  * Consequences: N concurrent builds for one sender get N distinct, consecutive nonces; an unsigned
  * transaction that is never sent holds its nonce until a later transaction is sent (then the gap
