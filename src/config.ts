@@ -17,6 +17,10 @@ export const chainConfigSchema = z.object({
 export type ChainConfig = z.infer<typeof chainConfigSchema>;
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const postgresUrl = z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL');
+
+/** What DATABASE_URL leads to: see DATABASE_POOLER and src/db/connection.ts. */
+export type PoolerMode = 'session' | 'transaction';
 
 /**
  * Jobs a worker process runs at once (WORKER_CONCURRENCY). Laurel's jobs mostly wait on the network
@@ -29,10 +33,40 @@ export const DEFAULT_WORKER_CONCURRENCY = 32;
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   HOST: z.string().min(1).default('127.0.0.1'),
-  DATABASE_URL: z
+  DATABASE_URL: postgresUrl.optional(),
+  DATABASE_DIRECT_URL: postgresUrl
+    .optional()
+    .describe(
+      'A session connection to the same database as DATABASE_URL, for what needs a session of its own: ' +
+        'migrations, LISTEN (index changes, the job worker), session advisory locks (one indexer per chain) ' +
+        "and graphile-worker. Like Prisma's `directUrl`: set it when DATABASE_URL goes through a " +
+        'transaction-mode pooler (PgBouncer). Default: DATABASE_URL.',
+    ),
+  DATABASE_POOLER: z
+    .enum(['auto', 'session', 'transaction'])
+    .default('auto')
+    .describe(
+      "What DATABASE_URL and DATABASE_READ_URL lead to. 'transaction': a transaction-mode pooler that does not " +
+        'keep prepared statements (PgBouncer up to 1.20, or max_prepared_statements = 0): every statement is sent ' +
+        "unnamed. 'session': a server, a session-mode pooler, or PgBouncer >= 1.21 with max_prepared_statements > 0: " +
+        "hot statements are prepared once per connection. 'auto': 'transaction' when DATABASE_DIRECT_URL is set " +
+        "and differs from DATABASE_URL, else 'session'.",
+    ),
+  DATABASE_READ_URL: z
     .string()
-    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
-    .optional(),
+    .transform((value) =>
+      value
+        .split(',')
+        .map((url) => url.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(postgresUrl))
+    .optional()
+    .describe(
+      'Read replicas (streaming standbys of DATABASE_URL), comma-separated: profiles, leaderboards and the ' +
+        "index's listings are read from one that has replayed every index commit this process knows of, " +
+        'else from the primary. Needs DATABASE_URL.',
+    ),
   DATA_DIR: z.string().min(1).default('.data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
@@ -99,6 +133,12 @@ export interface Config {
   host: string;
   /** Absent: an embedded PostgreSQL is started under dataDir. */
   databaseUrl?: string;
+  /** A session connection for LISTEN, migrations, advisory locks and the job worker; absent: databaseUrl. */
+  databaseDirectUrl?: string;
+  /** What databaseUrl (and the read URLs) lead to: whether statements may be prepared by name. */
+  databasePooler: PoolerMode;
+  /** Read replicas of databaseUrl (none: every read goes to databaseUrl). */
+  databaseReadUrls: string[];
   dataDir: string;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   /** `auto`: human-readable lines on a terminal, JSON otherwise. */
@@ -223,6 +263,12 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, cwd = proces
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) throw new ConfigError(`Invalid configuration: ${describe(parsed.error)}`);
   const e = parsed.data;
+  if (!e.DATABASE_URL && (e.DATABASE_DIRECT_URL || e.DATABASE_READ_URL)) {
+    throw new ConfigError(
+      `Invalid configuration: ${e.DATABASE_DIRECT_URL ? 'DATABASE_DIRECT_URL' : 'DATABASE_READ_URL'}: needs DATABASE_URL (the embedded PostgreSQL has no pooler or replica)`,
+    );
+  }
+  const directUrl = e.DATABASE_DIRECT_URL ?? e.DATABASE_URL;
   const chains = parseChains(env, cwd);
   if (e.LOCAL_CHAIN === 'on' && chains.some((chain) => chain.name === 'local')) {
     throw new ConfigError('CHAINS: the name "local" is reserved for the embedded chain (LOCAL_CHAIN=on)');
@@ -233,6 +279,14 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, cwd = proces
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
+    databaseDirectUrl: e.DATABASE_DIRECT_URL,
+    databasePooler:
+      e.DATABASE_POOLER === 'auto'
+        ? directUrl !== e.DATABASE_URL
+          ? 'transaction'
+          : 'session'
+        : e.DATABASE_POOLER,
+    databaseReadUrls: e.DATABASE_READ_URL ?? [],
     dataDir: path.resolve(cwd, e.DATA_DIR),
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,

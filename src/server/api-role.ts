@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { ChainRegistry } from '../chain/registry';
 import type { Config } from '../config';
 import type { PrismaClient } from '../db/prisma';
+import type { ReadReplicas } from '../db/read-replicas';
 import { buildGraphQLSchema } from '../graphql/schema';
 import { createHttpApp } from '../http/app';
 import { buildOpenApiDocument } from '../http/openapi';
@@ -16,6 +17,8 @@ export interface HttpDeps {
   prisma: PrismaClient;
   chains: ChainRegistry;
   indexer: Indexer;
+  /** Read replicas: /ready shows each one's state (reads go to the primary while one is down or behind). */
+  reads: ReadReplicas;
   /** Given with the `api` role: the API is served; without it, only /health and /ready. */
   api: Modules | null;
 }
@@ -25,7 +28,7 @@ export interface HttpDeps {
  * role, and always /health and /ready. Returns the URL it listens on.
  */
 export async function startHttpServer(config: Config, lifecycle: Lifecycle, deps: HttpDeps): Promise<string> {
-  const { api: modules, prisma, chains, indexer } = deps;
+  const { api: modules, prisma, chains, indexer, reads } = deps;
   const schema = modules ? await buildGraphQLSchema(resolverClasses, modules.api) : null;
   const http = await createHttpApp({
     log: deps.log,
@@ -54,7 +57,13 @@ export async function startHttpServer(config: Config, lifecycle: Lifecycle, deps
       return {
         ready: failing.length === 0,
         failing,
-        checks: { database: { ok: databaseOk }, chains: chainChecks, indexer: indexer.status() },
+        checks: {
+          database: { ok: databaseOk },
+          // Not a failure: the primary serves what a replica down or behind cannot.
+          ...(reads.configured ? { readReplicas: reads.status() } : {}),
+          chains: chainChecks,
+          indexer: indexer.status(),
+        },
       };
     },
   });

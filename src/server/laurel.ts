@@ -53,13 +53,19 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
   const report: SupervisorReport = (level, message) => supervisorLog[level](message);
 
   try {
-    const { databaseUrl, prisma, pool } = await startInfrastructure(config, lifecycle, log, report, progress);
+    const { sessionUrl, prisma, pool, reads } = await startInfrastructure(
+      config,
+      lifecycle,
+      log,
+      report,
+      progress,
+    );
     // A crashed local chain may have lost blocks: once it is back, recorded transactions are checked.
     let reconcile = async (_chain: Chain): Promise<void> => undefined;
     const chains = await startChains(config, lifecycle, log, report, progress, (chain) => reconcile(chain));
 
     const indexer = new Indexer({
-      databaseUrl,
+      sessionUrl,
       chains: chains.list(),
       log: log.child({ component: 'indexer' }),
       ...config.indexer,
@@ -77,8 +83,10 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
         }`,
       );
     }
-    // The API's cached reads are dropped when any process changes the index.
+    // The API's cached reads are dropped when any process changes the index, and its reads go to
+    // a replica only once it has replayed every change heard of.
     if (config.roles.has('api')) await indexer.changes.listen();
+    reads.follow(indexer.changes);
 
     const services: Services = {
       config,
@@ -87,7 +95,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       pool,
       chains,
       indexer,
-      index: new IndexReader(pool, indexer.changes, config.readCacheBytes),
+      index: new IndexReader(reads, indexer.changes, config.readCacheBytes),
       webhooks: await startWebhookInfrastructure(config, lifecycle, progress),
     };
     const modules = createModules(services);
@@ -104,7 +112,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     };
     progress(`roles       ${[...config.roles].join(', ')}`);
     if (config.roles.has('worker') && options.worker !== false) {
-      await startWorkerRole(config, lifecycle, { databaseUrl, prisma, log, tasks }, progress);
+      await startWorkerRole(config, lifecycle, { sessionUrl, prisma, log, tasks }, progress);
     }
 
     const url = await startHttpServer(config, lifecycle, {
@@ -112,6 +120,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       prisma,
       chains,
       indexer,
+      reads,
       api: config.roles.has('api') ? modules : null,
     });
     progress(`http        listening on ${url}`);

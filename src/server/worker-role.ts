@@ -11,11 +11,12 @@ import { withinGrace, type Lifecycle } from './lifecycle';
 export async function startWorkerRole(
   config: Config,
   lifecycle: Lifecycle,
-  deps: { databaseUrl: string; prisma: PrismaClient; log: Logger; tasks: TaskDeps },
+  /** `sessionUrl`: graphile-worker needs a session (LISTEN, prepared statements): DATABASE_DIRECT_URL. */
+  deps: { sessionUrl: string; prisma: PrismaClient; log: Logger; tasks: TaskDeps },
   progress: (line: string) => void,
 ): Promise<void> {
   const worker = await startJobWorker({
-    databaseUrl: deps.databaseUrl,
+    databaseUrl: deps.sessionUrl,
     concurrency: config.workerConcurrency,
     poolSize: config.workerPoolSize,
     log: deps.log.child({ component: 'worker' }),

@@ -14,7 +14,7 @@
  * the partial days' users are ranked again. The answers equal the SQL path's: the same rows, summed
  * per user, ordered by amount descending then lower-case address.
  */
-import type { Pool } from 'pg';
+import type { Queryable } from '../../db/read-replicas';
 import { partitionPoint } from '../../partition-point';
 import { dayNumber, dayOfTime, dayString, SECONDS_PER_DAY } from '../../utc-days';
 import { ALL_XP_TOKEN } from '../index-writer';
@@ -54,7 +54,7 @@ const byRank = (a: RankedUser, b: RankedUser) =>
 
 export class LeaderboardDays {
   constructor(
-    private readonly pool: Pool,
+    private readonly pool: Queryable,
     private readonly cache: IndexReadCache,
   ) {}
 
