@@ -29,7 +29,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { Wallet } from 'ethers';
-import { Pool } from 'pg';
+import { Client, Pool } from 'pg';
 import { formatBaseUnits } from '../src/chain/amounts';
 import { LOCAL_EXPLORER_URL } from '../src/chain/registry';
 import { loadConfig } from '../src/config';
@@ -39,7 +39,7 @@ import { BENCH_CHAIN_ID, openBenchDatabase } from './bench-database';
 import { startLoadClient, type LoadClient, type Measured } from './lib/http-load';
 import { forkWithIpc } from './lib/ipc-child';
 import { processTreeCpuSeconds } from './lib/process-cpu';
-import { seedPlan } from './seed-index';
+import { seededPlan } from './seed-index';
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -283,19 +283,20 @@ async function startServer(kind: ServerKind, databaseUrl: string): Promise<Serve
 
 async function main(): Promise<void> {
   const database = await openBenchDatabase();
-  const pool = new Pool({ connectionString: database.databaseUrl, max: 1 });
-  const { rows } = await pool.query<{ n: string }>(
+  const db = new Client({ connectionString: database.databaseUrl });
+  await db.connect();
+  const plan = await seededPlan(db);
+  const { rows } = await db.query<{ n: string }>(
     'SELECT count(*) AS n FROM completed_actions WHERE chain_id = $1',
     [BENCH_CHAIN_ID],
   );
-  await pool.end();
-  if (Number(rows[0].n) === 0) {
+  await db.end();
+  if (!plan || Number(rows[0].n) === 0) {
     console.error('bench:read: the bench database has no index: run `npm run seed:index` first');
     await database.stop();
     process.exitCode = 1;
     return;
   }
-  const plan = seedPlan();
   const [laurel, uncached, baseline] = await Promise.all(
     (['laurel', 'uncached', 'baseline'] as const).map((kind) => startServer(kind, database.databaseUrl)),
   );
@@ -372,7 +373,8 @@ async function main(): Promise<void> {
     }
 
     console.log(
-      `bench:read  ${CONCURRENCY} concurrent clients, ${SECONDS} s per phase, loopback HTTP keep-alive\n` +
+      `bench:read  ${CONCURRENCY} concurrent clients, ${SECONDS} s per phase, loopback HTTP keep-alive, ` +
+        `index of ${Number(rows[0].n).toLocaleString('en-US')} completed actions of ${plan.users.length.toLocaleString('en-US')} users\n` +
         `  "cached": Laurel as configured, with its read caches: answers, and the days leaderboard windows are ranked from ` +
         `(READ_CACHE_MB=${laurel.readCacheBytes / 1024 / 1024}; nothing is indexed during the run, so nothing invalidates them)\n` +
         `  "no cache": a second Laurel on the same database with READ_CACHE_MB=0 (every request queries PostgreSQL)\n` +
