@@ -17,7 +17,10 @@
  * pays for another's heap or event loop; one is measured at a time. Every side gets the same
  * generator. Each line also shows the CPU time per request of the server's process and of
  * PostgreSQL (from /proc, on Linux). BENCH_PHASES (e.g. `profile,7 days`) runs only the phases
- * whose names contain one of its words.
+ * whose names contain one of its words. READ_CACHE_MB sets the cached Laurel's budget (an index
+ * seeded with --scale 10 needs more than the default: docs/production-database.md);
+ * DATABASE_POOLER=transaction makes both Laurels send every statement unnamed (as behind PgBouncer
+ * <= 1.20), to measure what that costs.
  *
  * Phases: a random user's profile in a random app; a random app's leaderboard over the last 7 days
  * (a window with partial days at both ends, ending one second earlier with every request, as
@@ -250,8 +253,14 @@ async function runServer(kind: ServerKind, databaseUrl: string): Promise<void> {
       RATE_LIMIT_MAX_REQUESTS: '1000000000',
       KEY_REQUESTS_PER_CLIENT: '1000', // the benchmark issues one key per client from one address
       INDEXER_POLL_INTERVAL_MS: '600000',
+      // `transaction`: statements sent unnamed, as behind PgBouncer <= 1.20 (what that costs).
+      DATABASE_POOLER: process.env.DATABASE_POOLER,
       // "uncached": the same Laurel without its read caches: what every answer costs uncached.
-      ...(kind === 'uncached' ? { READ_CACHE_MB: '0' } : {}),
+      ...(kind === 'uncached'
+        ? { READ_CACHE_MB: '0' }
+        : process.env.READ_CACHE_MB
+          ? { READ_CACHE_MB: process.env.READ_CACHE_MB }
+          : {}),
     });
     const laurel = await startLaurel(config, { log: createLogger('silent'), worker: false });
     url = laurel.url;

@@ -312,7 +312,9 @@ async function seed(
     );
     bar.stop();
     await db.query('VACUUM ANALYZE indexed_apps, indexed_tokens, indexed_badges');
-    await db.query('DROP TABLE seed_users; CREATE TABLE seed_index_plan (users int, apps int, to_time bigint)');
+    await db.query(
+      'DROP TABLE seed_users; CREATE TABLE seed_index_plan (users int, apps int, to_time bigint)',
+    );
     await db.query(`INSERT INTO seed_index_plan VALUES ($1, $2, $3)`, [users, apps.length, plan.to]);
   } finally {
     bar.stop();
