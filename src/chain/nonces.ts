@@ -23,7 +23,7 @@ import { AppError } from '../errors';
  *    c. the smallest nonce >= pending nonce that is not reserved is handed out, so a reclaimed
  *       nonce fills its gap before later nonces are used and transactions never wait behind a
  *       hole for long;
- *    d. it is inserted with expires_at = now() + NONCE_RESERVATION_TTL_SECONDS (default 120 s).
+ *    d. it is inserted with expires_at = now() + NONCE_RESERVATION_TTL_SECONDS.
  * 3. When a signed transaction is broadcast through Laurel (`/transactions/execute*`),
  *    `markNonceBroadcast` records its hash on the reservation and renews the lease. Once the node
  *    counts the transaction, step (a) removes the row. A broadcast transaction that the node later
@@ -46,9 +46,6 @@ import { AppError } from '../errors';
  * means is safe: the pending nonce moves past them.
  */
 
-/** Same default as NONCE_RESERVATION_TTL_SECONDS (config.transactions.nonceReservationTtlSeconds). */
-export const DEFAULT_NONCE_RESERVATION_TTL_SECONDS = 120;
-
 export interface ReserveNoncesParams {
   chainId: number;
   sender: string;
@@ -57,7 +54,7 @@ export interface ReserveNoncesParams {
   /** How many nonces (one per build). */
   count: number;
   /** Lease of the reservations; config.transactions.nonceReservationTtlSeconds. */
-  ttlSeconds?: number;
+  ttlSeconds: number;
 }
 
 /**
@@ -75,7 +72,7 @@ export interface ReserveNoncesParams {
  */
 export async function reserveNonces(pool: Pool, params: ReserveNoncesParams): Promise<number[]> {
   const sender = checksumAddress(params.sender);
-  const ttl = params.ttlSeconds ?? DEFAULT_NONCE_RESERVATION_TTL_SECONDS;
+  const ttl = params.ttlSeconds;
   const { rows } = await pool.query<{ nonce: string }>({
     name: 'laurel-reserve-nonces',
     text: `SELECT set_config('synchronous_commit', 'off', true),
@@ -151,7 +148,7 @@ export interface MarkNonceBroadcastParams {
   nonce: number | bigint;
   transactionHash: string;
   /** The renewed lease; config.transactions.nonceReservationTtlSeconds. */
-  ttlSeconds?: number;
+  ttlSeconds: number;
 }
 
 /**
@@ -165,7 +162,7 @@ export async function markNonceBroadcast(
 ): Promise<void> {
   const sender = checksumAddress(params.sender);
   const nonce = BigInt(params.nonce);
-  const ttl = params.ttlSeconds ?? DEFAULT_NONCE_RESERVATION_TTL_SECONDS;
+  const ttl = params.ttlSeconds;
   await prisma.$executeRaw`
     INSERT INTO nonce_reservations (chain_id, sender, nonce, reserved_at, expires_at, transaction_hash)
     VALUES (${params.chainId}, ${sender}, ${nonce}, now(), now() + make_interval(secs => ${ttl}::double precision),

@@ -1,5 +1,10 @@
 import { Wallet } from 'ethers';
-import { markNonceBroadcast, NonceReserver, reserveNonces } from '../../src/chain/nonces';
+import {
+  markNonceBroadcast as markBroadcast,
+  NonceReserver,
+  reserveNonces as reserve,
+} from '../../src/chain/nonces';
+import { loadConfig } from '../../src/config';
 import { connectDatabase, type Database, type PrismaClient } from '../../src/db/prisma';
 import { createTestDatabase } from '../helpers/database';
 
@@ -21,6 +26,16 @@ describe('nonce reservation (PostgreSQL)', () => {
   });
 
   const sender = () => Wallet.createRandom().address;
+  /** The configured lease unless a test gives its own. */
+  const ttlSeconds = loadConfig({}).transactions.nonceReservationTtlSeconds;
+  const reserveNonces = (
+    pool: Parameters<typeof reserve>[0],
+    params: Omit<Parameters<typeof reserve>[1], 'ttlSeconds'> & { ttlSeconds?: number },
+  ) => reserve(pool, { ...params, ttlSeconds: params.ttlSeconds ?? ttlSeconds });
+  const markNonceBroadcast = (
+    client: PrismaClient,
+    params: Omit<Parameters<typeof markBroadcast>[1], 'ttlSeconds'> & { ttlSeconds?: number },
+  ) => markBroadcast(client, { ...params, ttlSeconds: params.ttlSeconds ?? ttlSeconds });
   /** One build's reservation. */
   const reserveNonce = async (params: {
     chainId: number;
