@@ -77,7 +77,7 @@ export const envSchema = z.object({
     .enum(['auto', 'session', 'transaction'])
     .default('auto')
     .describe(
-      "what `DATABASE_URL` and `DATABASE_READ_URL` lead to. `transaction`: a transaction-mode pooler that does not keep prepared statements (PgBouncer up to 1.20, or `max_prepared_statements = 0`): every statement is sent unnamed. `session`: a server, a session-mode pooler, or PgBouncer >= 1.21 with `max_prepared_statements` > 0: hot statements are prepared once per connection. `auto`: `transaction` when `DATABASE_DIRECT_URL` is set to another URL, else `session`",
+      'what `DATABASE_URL` and `DATABASE_READ_URL` lead to. `transaction`: a transaction-mode pooler that does not keep prepared statements (PgBouncer up to 1.20, or `max_prepared_statements = 0`): every statement is sent unnamed. `session`: a server, a session-mode pooler, or PgBouncer >= 1.21 with `max_prepared_statements` > 0: hot statements are prepared once per connection. `auto`: `transaction` when `DATABASE_DIRECT_URL` is set to another URL, else `session`',
     ),
   DATABASE_READ_URL: z
     .string()
