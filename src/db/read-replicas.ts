@@ -117,14 +117,14 @@ export class ReadReplicas implements Queryable {
     });
   }
 
-  /** Whether any replica is configured. */
-  get configured(): boolean {
-    return this.replicas.length > 0;
+  /** Whether replicas serve reads here (configured, and followed by an API process). */
+  get serving(): boolean {
+    return this.feed !== null;
   }
 
   /** Reads may go to replicas while `feed` hears every commit; each commit it reports is waited for. */
   follow(feed: CommitFeed): void {
-    if (!this.configured) return;
+    if (this.replicas.length === 0) return;
     this.feed = feed;
     feed.subscribe(() => this.committed());
     this.committed();

@@ -60,7 +60,7 @@ export async function startHttpServer(config: Config, lifecycle: Lifecycle, deps
         checks: {
           database: { ok: databaseOk },
           // Not a failure: the primary serves what a replica down or behind cannot.
-          ...(reads.configured ? { readReplicas: reads.status() } : {}),
+          ...(reads.serving ? { readReplicas: reads.status() } : {}),
           chains: chainChecks,
           indexer: indexer.status(),
         },

@@ -85,8 +85,10 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     }
     // The API's cached reads are dropped when any process changes the index, and its reads go to
     // a replica only once it has replayed every change heard of.
-    if (config.roles.has('api')) await indexer.changes.listen();
-    reads.follow(indexer.changes);
+    if (config.roles.has('api')) {
+      await indexer.changes.listen();
+      reads.follow(indexer.changes);
+    }
 
     const services: Services = {
       config,
