@@ -164,7 +164,14 @@ async function seed(
   actions: number,
   workers: number,
   batch: number,
-): Promise<void> {
+): Promise<string[]> {
+  // How long each part took, for the summary line.
+  const laps: string[] = [];
+  let lapStarted = Date.now();
+  const lap = (name: string) => {
+    laps.push(`${name} ${((Date.now() - lapStarted) / 1000).toFixed(0)} s`);
+    lapStarted = Date.now();
+  };
   const bar = new SingleBar(
     { format: 'seed:index [{bar}] {percentage}% | {value}/{total} {unit} | {duration}s {step}' },
     Presets.shades_classic,
@@ -210,6 +217,7 @@ async function seed(
       db.query(copyFrom('COPY seed_users (idx, address) FROM STDIN')),
     );
     await db.query('ANALYZE seed_users');
+    lap('users and apps');
 
     bar.start(actions, 0, { unit: 'actions', step: '' });
     const batches = Array.from({ length: Math.ceil(actions / batch) }, (_, i) => i);
@@ -250,6 +258,7 @@ async function seed(
       }),
     );
     bar.stop();
+    lap('actions');
 
     const steps: { name: string; sql: string[] }[] = [
       {
@@ -301,8 +310,10 @@ async function seed(
       bar.update(finished, { step: step.name });
       await inParallel(connections, step.sql, progress);
     }
+    lap('totals');
     bar.update(finished, { step: 'indexes' });
     await buildIndexes(connections, progress);
+    lap('indexes');
     // VACUUM also marks the pages all-visible: profiles read their actions from an index alone.
     bar.update(finished, { step: 'vacuum, statistics' });
     await inParallel(
@@ -311,11 +322,13 @@ async function seed(
       progress,
     );
     bar.stop();
+    lap('vacuum and statistics');
     await db.query('VACUUM ANALYZE indexed_apps, indexed_tokens, indexed_badges');
     await db.query(
       'DROP TABLE seed_users; CREATE TABLE seed_index_plan (users int, apps int, to_time bigint)',
     );
     await db.query(`INSERT INTO seed_index_plan VALUES ($1, $2, $3)`, [users, apps.length, plan.to]);
+    return laps;
   } finally {
     bar.stop();
     await Promise.all(connections.map((connection) => connection.end()));
@@ -331,7 +344,7 @@ async function main(): Promise<void> {
   const database = await openBenchDatabase();
   try {
     const plan = seedPlan(users, apps);
-    await seed(
+    const laps = await seed(
       database.databaseUrl,
       plan,
       actions,
@@ -356,6 +369,7 @@ async function main(): Promise<void> {
       `seed:index ${rows[0].actions} actions of ${rows[0].users} users by ${apps} apps (${rows[0].daily} per-day totals) ` +
         `in ${((Date.now() - started) / 1000).toFixed(1)} s, database ${new URL(database.databaseUrl).host} (${rows[0].size})`,
     );
+    console.log(`  ${laps.join(', ')}`);
     for (const table of sizes.rows)
       console.log(`  ${table.table.padEnd(20)} ${table.rows.padStart(11)} rows  ${table.size}`);
   } finally {
