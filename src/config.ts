@@ -227,6 +227,33 @@ export const envSchema = z.object({
     .describe(
       'memory of each API process for cached profiles, leaderboards and the per-day parts of leaderboard windows (an estimate of their size), dropped when their index rows change; `0`: no cache',
     ),
+  METRICS: z
+    .enum(['on', 'off'])
+    .default('on')
+    .describe('`on`: Prometheus metrics (`laurel_*`) at `/metrics`; `off`: none are recorded or served'),
+  METRICS_PORT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(65535)
+    .optional()
+    .describe(
+      'serve `/metrics` on this port (every process, whatever its roles, on `HOST`), off the API port; unset: `/metrics` on the main port, for loopback clients or with `METRICS_TOKEN`',
+    ),
+  METRICS_TOKEN: z
+    .string()
+    .min(16)
+    .optional()
+    .describe(
+      'lets other clients than loopback read `/metrics` on the main port with `Authorization: Bearer <token>` (at least 16 characters)',
+    ),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .string()
+    .url()
+    .optional()
+    .describe(
+      'an OpenTelemetry collector (OTLP over HTTP, e.g. `http://127.0.0.1:4318`): traces of HTTP, GraphQL, operations, SQL, RPC and jobs are exported to it; unset: no tracing code is loaded. The SDK reads the other `OTEL_*` variables itself',
+    ),
 });
 
 export type LaurelRole = 'api' | 'worker' | 'indexer';
@@ -304,6 +331,12 @@ export interface Config {
   indexer: { pollIntervalMs: number; maxBlockRange: number };
   /** Bytes of profiles and leaderboards kept in memory until their chain's index changes (0: none). */
   readCacheBytes: number;
+  metrics: {
+    enabled: boolean;
+    /** A port of their own; absent: /metrics on the main port (loopback or token). */
+    port?: number;
+    token?: string;
+  };
 }
 
 export class ConfigError extends Error {
@@ -434,6 +467,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, cwd = proces
     },
     indexer: { pollIntervalMs: e.INDEXER_POLL_INTERVAL_MS, maxBlockRange: e.INDEXER_MAX_BLOCK_RANGE },
     readCacheBytes: e.READ_CACHE_MB * 1024 * 1024,
+    metrics: { enabled: e.METRICS === 'on', port: e.METRICS_PORT, token: e.METRICS_TOKEN },
   };
 }
 

@@ -20,7 +20,8 @@ export interface IndexerOptions {
 }
 
 export class Indexer {
-  private readonly pool: Pool;
+  /** One session per chain holds the chain's lock and writes its ranges; two more for receipts. */
+  readonly pool: Pool;
   private readonly indexers: ChainIndexer[];
   /** Commits of index rows, this process's and (once `changes.listen()`) every other's. */
   readonly changes: IndexChanges;

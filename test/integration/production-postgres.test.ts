@@ -58,6 +58,10 @@ describeWithServers(
     };
     const ready = () => request<ReadyBody>(laurel.url, 'GET', '/ready');
     const replicaState = async () => (await ready()).body.checks.readReplicas?.[0].state;
+    const replicaCurrentMetric = async () =>
+      /^laurel_read_replica_current\{replica="replica 1"\} (\d)$/m.exec(
+        await (await fetch(`${laurel.url}/metrics`)).text(),
+      )?.[1];
     const actionsOf = async (user: string) => {
       const result = await api.get(`/profile?chain=local&user_id=${user}&app_id=${appId}`);
       expect(result.status).toBe(200);
@@ -173,10 +177,12 @@ describeWithServers(
         const body = (await ready()).body;
         expect(body.status).toBe('ready');
         expect(body.checks.readReplicas![0].lagBytes).toBeGreaterThan(0);
+        expect(await replicaCurrentMetric()).toBe('0');
       } finally {
         await pg.resumeReplay();
       }
       await waitUntil('the replica to be current again', async () => (await replicaState()) === 'current');
+      expect(await replicaCurrentMetric()).toBe('1');
       expect(await actionsOf(user)).toEqual(['while-paused']);
 
       // Reads of users not asked before (nothing cached) go to the replica now: its scans count them.
