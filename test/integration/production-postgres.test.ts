@@ -130,7 +130,7 @@ describeWithServers(
       const path = '/pooled';
       receiver.route(path, answerChallenge());
       const created = await api.post('/webhook', { url: receiver.url(path), events: ['transaction'] });
-      expect(created.status).toBe(200);
+      expect(created.status).toBe(201);
       const webhookId = (created.body.webhook as { id: number }).id;
       expect((await api.post(`/webhook/${webhookId}/test`, {})).status).toBe(200);
 
