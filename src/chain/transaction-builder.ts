@@ -5,7 +5,7 @@ import type { Pool } from 'pg';
 import type { ContractCall, LaurelContractName, WriteFunctionName } from './abis';
 import { encodeFunctionCall } from './call-data';
 import { revertDataOf } from './contracts';
-import { NonceReserver } from './nonces';
+import { buildCallHash, NonceReserver } from './nonces';
 import type { Chain, ChainRegistry } from './registry';
 import { transactionRevertedError } from './reverts';
 
@@ -106,7 +106,7 @@ export class TransactionBuilder {
           .then((value: string) => Number(BigInt(value))),
       ]),
     );
-    const nonce = await this.nonces.reserve(chain.chainId, from, pendingNonce);
+    const nonce = await this.nonces.reserve(chain.chainId, from, pendingNonce, buildCallHash(to, data));
     const gasLimit = ((estimate * GAS_HEADROOM_PERCENT + 99n) / 100n).toString();
     return {
       to,

@@ -1,23 +1,24 @@
 import { Logger as WorkerLogger, parseCrontab, run, type Runner, type TaskList } from 'graphile-worker';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import { isDatabaseUnavailable } from '../db/availability';
+import { createPool } from '../db/connection';
 import { ThrottledLog, type Logger } from '../logger';
+import type { LaurelMetrics } from '../metrics';
 import { RetryLaterError } from './jobs';
 
 export interface JobWorker {
   stop(): Promise<void>;
 }
 
-function workerLogger(log: Logger, faults: ThrottledLog): WorkerLogger {
+function workerLogger(log: Logger, faults: ThrottledLog, metrics: LaurelMetrics | null): WorkerLogger {
   return new WorkerLogger(() => (level, message, meta) => {
-    // An expected retry (RetryLaterError) is routine: one debug line, no stack.
+    const task = (meta?.job as { task_identifier?: string } | undefined)?.task_identifier;
+    // An expected retry (RetryLaterError) is routine: one debug line, no stack, not a failure.
     if (meta?.error instanceof RetryLaterError) {
-      log.debug(
-        { job: (meta.job as { task_identifier?: string } | undefined)?.task_identifier },
-        meta.error.message,
-      );
+      log.debug({ job: task }, meta.error.message);
       return;
     }
+    if (task && meta?.error) metrics?.jobFailures.inc({ task });
     // A lost database makes every poll fail: logged once per interval, like the HTTP side.
     if (isDatabaseUnavailable(meta?.error)) {
       faults.write('warn', 'database_unavailable', {}, `database unavailable: ${message}`);
@@ -36,7 +37,7 @@ function workerLogger(log: Logger, faults: ThrottledLog): WorkerLogger {
  * pool keeps its listeners for its whole life and is ended (awaited) by its owner.
  */
 export function createWorkerPool(databaseUrl: string, max: number, faults: ThrottledLog): Pool {
-  const pool = new Pool({ connectionString: databaseUrl, max });
+  const pool = createPool(databaseUrl, { max });
   const onError = (error: Error) =>
     faults.write('warn', 'worker_connection', { err: error.message }, 'worker database connection lost');
   pool.on('error', onError);
@@ -71,6 +72,7 @@ export async function startJobWorker(options: {
   log: Logger;
   taskList: TaskList;
   crontab: string;
+  metrics: LaurelMetrics | null;
 }): Promise<JobWorker> {
   const faults = new ThrottledLog(options.log);
   const pool = createWorkerPool(
@@ -78,6 +80,7 @@ export async function startJobWorker(options: {
     Math.max(options.poolSize, options.concurrency + 2),
     faults,
   );
+  options.metrics?.watchPool('worker', pool);
   let runner: Runner;
   try {
     runner = await run({
@@ -85,7 +88,7 @@ export async function startJobWorker(options: {
       ...workerRunOptions(options.concurrency),
       taskList: options.taskList,
       parsedCronItems: parseCrontab(options.crontab),
-      logger: workerLogger(options.log, faults),
+      logger: workerLogger(options.log, faults, options.metrics),
     });
   } catch (error) {
     await pool.end();

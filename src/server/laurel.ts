@@ -5,16 +5,19 @@ import type { SupervisorReport } from '../embedded/supervisor';
 import { limitHeapGrowth } from '../heap-growth';
 import { Indexer } from '../indexer/indexer';
 import { IndexReader } from '../indexer/read/index-reader';
-import type { TaskDeps } from '../jobs/tasks';
+import { taskNames, type TaskDeps } from '../jobs/tasks';
 import type { Logger } from '../logger';
+import { LaurelMetrics } from '../metrics';
 import { createModules, type Modules, type Services } from '../modules';
 import { authModule } from '../modules/auth/auth.module';
 import { transactionsModule } from '../modules/transactions/transactions.module';
 import { webhooksModule } from '../modules/webhooks/webhooks.module';
-import { startHttpServer } from './api-role';
+import { bindHttpPorts, type HttpPorts } from './http-ports';
+import { serveHttp } from './http-server';
 import { startChains } from './chains';
 import { startInfrastructure } from './infrastructure';
 import { Lifecycle } from './lifecycle';
+import { observeDatabaseState } from './metrics';
 import { startWebhookInfrastructure } from './webhooks';
 import { startWorkerRole } from './worker-role';
 
@@ -26,6 +29,8 @@ export interface Laurel {
   modules: Modules;
   /** What the job tasks call (tests run jobs with them). */
   tasks: TaskDeps;
+  /** The process's metrics (null with METRICS=off). */
+  metrics: LaurelMetrics | null;
   stop(): Promise<void>;
 }
 
@@ -35,10 +40,13 @@ export interface StartOptions {
   progress?: (line: string) => void;
   /** Start the job worker (default true). */
   worker?: boolean;
+  /** PORT (and METRICS_PORT) already bound by the caller (main.ts binds them before loading Laurel). */
+  ports?: HttpPorts;
 }
 
 /**
- * Starts Laurel, in this order: infrastructure (data folder, database, migrations, pool), chains
+ * Starts Laurel, in this order: its ports (a taken port fails the start at once), infrastructure
+ * (data folder, database, migrations, pool), chains
  * (the embedded `local` anvil when no chain is configured), the index (its followers with the
  * `indexer` role), webhook infrastructure, the modules, the job worker (`worker` role) and the
  * HTTP server (the API with the `api` role; health and readiness always). `stop()` undoes all of
@@ -53,7 +61,17 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
   const report: SupervisorReport = (level, message) => supervisorLog[level](message);
 
   try {
-    const { databaseUrl, prisma, pool } = await startInfrastructure(config, lifecycle, log, report, progress);
+    const ports = options.ports ?? (await bindHttpPorts(config));
+    lifecycle.onStop('http ports', () => ports.close());
+    const metrics = config.metrics.enabled ? new LaurelMetrics() : null;
+    const { sessionUrl, prisma, pool, reads } = await startInfrastructure(
+      config,
+      lifecycle,
+      log,
+      report,
+      progress,
+    );
+    metrics?.watchPool('main', pool);
     // A crashed local chain may have lost blocks: once it is back, recorded transactions are checked.
     let reconcile = async (_chain: Chain): Promise<void> => undefined;
     // A reorganisation the indexer found may have taken recorded receipts away: they are checked then.
@@ -61,7 +79,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     const chains = await startChains(config, lifecycle, log, report, progress, (chain) => reconcile(chain));
 
     const indexer = new Indexer({
-      databaseUrl,
+      sessionUrl,
       chains: chains.list(),
       log: log.child({ component: 'indexer' }),
       ...config.indexer,
@@ -87,8 +105,12 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
         }`,
       );
     }
-    // The API's cached reads are dropped when any process changes the index.
-    if (config.roles.has('api')) await indexer.changes.listen();
+    // The API's cached reads are dropped when any process changes the index, and its reads go to
+    // a replica only once it has replayed every change heard of.
+    if (config.roles.has('api')) {
+      await indexer.changes.listen();
+      reads.follow(indexer.changes);
+    }
 
     const services: Services = {
       config,
@@ -97,7 +119,8 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       pool,
       chains,
       indexer,
-      index: new IndexReader(pool, indexer.changes, config.readCacheBytes),
+      index: new IndexReader(reads, indexer.changes, config.readCacheBytes, metrics),
+      metrics,
       webhooks: await startWebhookInfrastructure(config, lifecycle, progress),
     };
     const modules = createModules(services);
@@ -114,20 +137,47 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       housekeeping: [modules.serviceOf(authModule)],
       deliveryLeaseSeconds: config.webhooks.deliveryLeaseSeconds,
     };
+    if (metrics) {
+      metrics.watchPool('indexer', indexer.pool);
+      if (reads.serving) {
+        metrics.observe(metrics.readReplicaCurrent, () =>
+          reads
+            .status()
+            .map(({ name, state }) => ({ labels: { replica: name }, value: state === 'current' ? 1 : 0 })),
+        );
+        metrics.observe(metrics.readReplicaLagBytes, () =>
+          reads
+            .status()
+            .flatMap(({ name, lagBytes }) =>
+              lagBytes === null ? [] : [{ labels: { replica: name }, value: lagBytes }],
+            ),
+        );
+      }
+      observeDatabaseState(metrics, {
+        prisma,
+        chains,
+        tasks: taskNames(),
+        pendingByChain: () => transactions.pendingByChain(),
+      });
+    }
     progress(`roles       ${[...config.roles].join(', ')}`);
     if (config.roles.has('worker') && options.worker !== false) {
-      await startWorkerRole(config, lifecycle, { databaseUrl, prisma, log, tasks }, progress);
+      await startWorkerRole(config, lifecycle, { sessionUrl, prisma, log, tasks, metrics }, progress);
     }
 
-    const url = await startHttpServer(config, lifecycle, {
+    await serveHttp(config, lifecycle, ports, {
       log,
       prisma,
       chains,
       indexer,
+      reads,
+      metrics,
       api: config.roles.has('api') ? modules : null,
     });
+    const { url } = ports.main;
     progress(`http        listening on ${url}`);
-    return { url, services, modules, tasks, stop: () => lifecycle.stop() };
+    if (ports.metrics) progress(`metrics     ${ports.metrics.url}/metrics`);
+    return { url, services, modules, tasks, metrics, stop: () => lifecycle.stop() };
   } catch (error) {
     await lifecycle.stop();
     throw error;

@@ -5,22 +5,31 @@ import { enqueueJob } from '../jobs/queue';
 import { createTaskList, crontab, type TaskDeps } from '../jobs/tasks';
 import { startJobWorker } from '../jobs/worker';
 import type { Logger } from '../logger';
+import type { LaurelMetrics } from '../metrics';
 import { withinGrace, type Lifecycle } from './lifecycle';
 
 /** The `worker` role: graphile-worker running Laurel's tasks (receipts, webhook deliveries, housekeeping). */
 export async function startWorkerRole(
   config: Config,
   lifecycle: Lifecycle,
-  deps: { databaseUrl: string; prisma: PrismaClient; log: Logger; tasks: TaskDeps },
+  /** `sessionUrl`: graphile-worker needs a session (LISTEN, prepared statements): DATABASE_DIRECT_URL. */
+  deps: {
+    sessionUrl: string;
+    prisma: PrismaClient;
+    log: Logger;
+    tasks: TaskDeps;
+    metrics: LaurelMetrics | null;
+  },
   progress: (line: string) => void,
 ): Promise<void> {
   const worker = await startJobWorker({
-    databaseUrl: deps.databaseUrl,
+    databaseUrl: deps.sessionUrl,
     concurrency: config.workerConcurrency,
     poolSize: config.workerPoolSize,
     log: deps.log.child({ component: 'worker' }),
     taskList: createTaskList(deps.tasks),
     crontab,
+    metrics: deps.metrics,
   });
   // Jobs in flight may finish within the grace period; graphile-worker retries any cut short.
   lifecycle.onStop('worker', () => withinGrace(worker.stop(), config.shutdownGraceSeconds * 1000));

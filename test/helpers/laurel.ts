@@ -28,9 +28,11 @@ export async function startTestLaurel(
     env?: Record<string, string>;
     worker?: boolean;
     log?: Logger;
+    /** Another server's database (dropped on stop) instead of a fresh one on the tests' server. */
+    database?: { url: string; drop(): Promise<void> };
   } = {},
 ): Promise<TestLaurel> {
-  const database = await createTestDatabase();
+  const database = options.database ?? (await createTestDatabase());
   const ownChain = options.chain === true ? await startTestChain() : undefined;
   const chain = typeof options.chain === 'object' ? options.chain : ownChain;
   const chains = chain ? [chainConfigOf(chain, options.chainEntry)] : [];
