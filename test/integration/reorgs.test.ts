@@ -227,7 +227,7 @@ beforeAll(async () => {
     apiKey: ownerKey,
     body: { url: receiver.url('/transactions'), events: ['transaction'] },
   });
-  expect(webhook.status).toBe(200);
+  expect(webhook.status).toBe(201);
   const verified = await request(laurel.url, 'POST', `/v1/webhook/${webhook.body.webhook.id}/test`, {
     apiKey: ownerKey,
   });
