@@ -4,16 +4,99 @@ import { z } from 'zod';
 
 const addressPattern = /^0x[0-9a-fA-F]{40}$/;
 
-export const chainConfigSchema = z.object({
-  name: z.string().min(1).max(255),
-  chainId: z.number().int().positive(),
-  rpcUrl: z.string().url(),
-  explorerUrl: z.string().url(),
-  factoryAddress: z.string().regex(addressPattern, 'must be a 0x-prefixed address'),
-  confirmations: z.number().int().min(1).default(1),
-  /** First block the indexer reads (e.g. the factory's deployment block); 0 when absent. */
-  startBlock: z.number().int().min(0).optional(),
-});
+/** One RPC provider of a chain: a URL, or a URL with its own request rate. */
+const rpcEndpointSchema = z.preprocess(
+  (value) => (typeof value === 'string' ? { url: value } : value),
+  z
+    .object({
+      url: z.string().url().describe('The JSON-RPC URL (http or https; it may carry an API key)'),
+      maxRequestsPerSecond: z
+        .number()
+        .positive()
+        .optional()
+        .describe("This provider's request budget; overrides the chain's maxRequestsPerSecond"),
+    })
+    .strict(),
+);
+
+export const chainConfigSchema = z
+  .object({
+    name: z.string().min(1).max(255),
+    chainId: z.number().int().positive(),
+    rpcUrl: z
+      .string()
+      .url()
+      .optional()
+      .describe('The JSON-RPC URL of a chain served by one provider (give rpcUrl or rpcUrls)'),
+    rpcUrls: z
+      .array(rpcEndpointSchema)
+      .min(1, 'give at least one RPC URL')
+      .optional()
+      .describe(
+        "The chain's JSON-RPC providers, each a URL or {url, maxRequestsPerSecond}: calls are spread " +
+          'over the healthy ones and fail over on errors, timeouts and throttling; a signed transaction ' +
+          'is sent to every one. Logs and /ready name them `<chain>#1`, `<chain>#2`... in this order, never by URL',
+      ),
+    explorerUrl: z.string().url(),
+    factoryAddress: z.string().regex(addressPattern, 'must be a 0x-prefixed address'),
+    confirmations: z.number().int().min(1).default(1),
+    /** First block the indexer reads (e.g. the factory's deployment block); 0 when absent. */
+    startBlock: z.number().int().min(0).optional(),
+    maxRequestsPerSecond: z
+      .number()
+      .positive()
+      .optional()
+      .describe(
+        'Requests per second Laurel sends to each provider of the chain at most (a JSON-RPC batch counts ' +
+          'each call); absent: no limit of its own (a provider that throttles is still backed off)',
+      ),
+    maxProviderLagBlocks: z
+      .number()
+      .int()
+      .min(0)
+      .default(5)
+      .describe(
+        'A provider whose head is more than this many blocks behind the others is not asked for the head, ' +
+          "nor for anything read at 'latest' or 'pending' (receipts, nonces, estimates); it still serves " +
+          'older blocks it has. Raise it on chains with sub-second blocks',
+      ),
+    maxFeePerGasCap: z
+      .string()
+      .regex(/^\d+$/, 'must be a decimal integer string (wei)')
+      .optional()
+      .describe(
+        'Upper bound of the maxFeePerGas (and gasPrice) of the transactions Laurel builds, in wei as a ' +
+          'decimal string; absent: no cap',
+      ),
+  })
+  .superRefine((chain, ctx) => {
+    if (chain.rpcUrl === undefined && chain.rpcUrls === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['rpcUrls'],
+        message: 'give rpcUrls (one or more RPC URLs) or rpcUrl',
+      });
+    }
+    if (chain.rpcUrl !== undefined && chain.rpcUrls !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['rpcUrl'], message: 'give either rpcUrl or rpcUrls, not both' });
+    }
+    const urls = (chain.rpcUrls ?? []).map((endpoint) => endpoint.url);
+    urls.forEach((url, index) => {
+      if (urls.indexOf(url) !== index) {
+        ctx.addIssue({ code: 'custom', path: ['rpcUrls', index], message: 'the same URL is given twice' });
+      }
+    });
+  })
+  .transform(({ rpcUrl, rpcUrls, ...chain }) => ({
+    ...chain,
+    /** Every provider, with its effective request rate. */
+    rpcUrls: (rpcUrls ?? [{ url: rpcUrl! }]).map((endpoint) => ({
+      url: endpoint.url,
+      maxRequestsPerSecond: endpoint.maxRequestsPerSecond ?? chain.maxRequestsPerSecond,
+    })),
+  }));
+/** A chain entry as CHAINS gives it (rpcUrl or rpcUrls, defaults left out). */
+export type ChainEntry = z.input<typeof chainConfigSchema>;
 export type ChainConfig = z.infer<typeof chainConfigSchema>;
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);

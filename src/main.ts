@@ -16,7 +16,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const log = createLogger(config.logLevel, {
-    secrets: config.chains.map((chain) => chain.rpcUrl),
+    secrets: config.chains.flatMap((chain) => chain.rpcUrls.map((endpoint) => endpoint.url)),
     pretty: config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY === true),
   });
   // graphile-worker 0.17 records a job's completion or failure without awaiting it: while the

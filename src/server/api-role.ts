@@ -46,7 +46,12 @@ export async function startHttpServer(config: Config, lifecycle: Lifecycle, deps
         () => true,
         () => false,
       );
-      const chainChecks = (await chains.checkAll()).map(({ name, ok }) => ({ name, ok }));
+      // Providers by name (`base#2`) and state, never by URL (URLs carry API keys).
+      const chainChecks = (await chains.checkAll()).map(({ name, ok, providers }) => ({
+        name,
+        ok,
+        providers,
+      }));
       const failing = [
         ...(databaseOk ? [] : ['database']),
         ...chainChecks.filter((check) => !check.ok).map((check) => `chain ${check.name}`),

@@ -21,7 +21,7 @@ export async function startChains(
   progress: (line: string) => void,
   afterLocalRestart: (chain: Chain) => Promise<void>,
 ): Promise<ChainRegistry> {
-  const chains = new ChainRegistry(config.chains, config.rpcTimeoutMs);
+  const chains = new ChainRegistry(config.chains, config.rpcTimeoutMs, log);
   lifecycle.onStop('chain providers', async () => chains.destroy());
   if (wantsLocalChain(config)) {
     const deployerOn = (chain: Chain) =>
@@ -52,7 +52,9 @@ export async function startChains(
     progress(`chain       local (chain id ${anvil.chainId}) anvil on ${anvil.rpcUrl}, factory ${factory}`);
   }
   for (const chain of config.chains) {
-    progress(`chain       ${chain.name} (chain id ${chain.chainId}) ${new URL(chain.rpcUrl).host}`);
+    // Hosts only: paths and queries often carry API keys.
+    const hosts = chain.rpcUrls.map((endpoint, i) => `${chain.name}#${i + 1} ${new URL(endpoint.url).host}`);
+    progress(`chain       ${chain.name} (chain id ${chain.chainId}) ${hosts.join(', ')}`);
   }
   return chains;
 }
