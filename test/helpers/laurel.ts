@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../../src/config';
-import { createLogger } from '../../src/logger';
+import { createLogger, type Logger } from '../../src/logger';
 import { startLaurel, type Laurel } from '../../src/server/laurel';
 import { chainConfigOf, startTestChain } from './chain';
 import { createTestDatabase } from './database';
@@ -21,7 +21,7 @@ export interface TestLaurel extends Laurel {
  * `npm start`.
  */
 export async function startTestLaurel(
-  options: { chain?: boolean; env?: Record<string, string>; worker?: boolean } = {},
+  options: { chain?: boolean; env?: Record<string, string>; worker?: boolean; log?: Logger } = {},
 ): Promise<TestLaurel> {
   const database = await createTestDatabase();
   const chain = options.chain ? await startTestChain() : undefined;
@@ -40,7 +40,8 @@ export async function startTestLaurel(
     WEBHOOK_SECRET_ENCRYPTION_KEY: TEST_WEBHOOK_ENCRYPTION_KEY,
     ...options.env,
   });
-  const laurel = await startLaurel(config, { log: createLogger(config.logLevel), worker: options.worker });
+  const log = options.log ?? createLogger(config.logLevel);
+  const laurel = await startLaurel(config, { log, worker: options.worker });
   return {
     ...laurel,
     databaseUrl: database.url,
