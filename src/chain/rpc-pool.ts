@@ -144,8 +144,8 @@ async function firstOf<T>(
   }
 }
 
-/** The block parameter's position, for methods that take one. */
-const BLOCK_PARAM: Record<string, number> = {
+/** Where the JSON-RPC methods that take a block (number or tag) take it. */
+export const BLOCK_PARAMETER: Readonly<Record<string, number>> = {
   eth_getBlockByNumber: 0,
   eth_call: 1,
   eth_estimateGas: 1,
@@ -165,7 +165,7 @@ export function needOf(request: Pick<JsonRpcRequest, 'method' | 'params'>): Need
     const to = filter.blockHash === undefined ? blockOf(filter.toBlock) : null;
     return to === null ? { fresh: true, minBlock: -1 } : { fresh: false, minBlock: to };
   }
-  const position = BLOCK_PARAM[request.method];
+  const position = BLOCK_PARAMETER[request.method];
   const block = position === undefined ? null : blockOf(request.params[position]);
   return block === null ? { fresh: true, minBlock: -1 } : { fresh: false, minBlock: block };
 }

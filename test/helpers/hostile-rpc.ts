@@ -11,6 +11,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { BLOCK_PARAMETER } from '../../src/chain/rpc-pool';
 
 export interface HostileBehaviour {
   /** Added before every answer. */
@@ -38,7 +39,8 @@ export interface HostileBehaviour {
   dark: false | 'refuse' | 'hang';
 }
 
-const PERFECT: HostileBehaviour = {
+/** A proxy that only forwards. */
+export const PERFECT: HostileBehaviour = {
   latencyMs: 0,
   serverErrorShare: 0,
   resetShare: 0,
@@ -75,17 +77,6 @@ type Reply = { jsonrpc: '2.0'; id: Call['id'] } & (
 
 const hex = (n: number) => `0x${n.toString(16)}`;
 const TAGS = new Set(['latest', 'pending', 'safe', 'finalized']);
-/** Where methods take a block (number or tag). */
-const BLOCK_AT: Record<string, number> = {
-  eth_call: 1,
-  eth_estimateGas: 1,
-  eth_getBalance: 1,
-  eth_getCode: 1,
-  eth_getTransactionCount: 1,
-  eth_getStorageAt: 2,
-  eth_feeHistory: 1,
-  eth_getBlockByNumber: 0,
-};
 
 /** Deals a share evenly: true `share` of the times it is asked. */
 class EvenShare {
@@ -133,7 +124,7 @@ export async function startHostileRpc(
       const head = Number(((await upstream('eth_blockNumber', [])) as { result: string }).result);
       lagged = Math.max(0, head - behaviour.lagBlocks);
       if (call.method === 'eth_blockNumber') return { ...base, result: hex(lagged) };
-      const position = BLOCK_AT[call.method];
+      const position = BLOCK_PARAMETER[call.method];
       if (position !== undefined) {
         const block = params[position];
         if (block === undefined || (typeof block === 'string' && TAGS.has(block)))

@@ -3,7 +3,7 @@ import { createLogger } from '../../src/logger';
 import { issueApiKey } from '../helpers/auth';
 import { chainConfigOf, startTestChain, type TestChain } from '../helpers/chain';
 import { client, createApp, type Client, type Unsigned } from '../helpers/flow';
-import { startHostileRpc, type HostileBehaviour, type HostileRpc } from '../helpers/hostile-rpc';
+import { PERFECT, startHostileRpc, type HostileRpc } from '../helpers/hostile-rpc';
 import { startTestLaurel, type TestLaurel } from '../helpers/laurel';
 import { waitUntil } from '../helpers/wait';
 import { answerChallenge, startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
@@ -24,17 +24,6 @@ let api: Client;
 let appId: string;
 const logLines: string[] = [];
 const HOOK = '/providers-hook';
-
-const PERFECT: Partial<HostileBehaviour> = {
-  latencyMs: 0,
-  serverErrorShare: 0,
-  resetShare: 0,
-  throttleShare: 0,
-  retryAfterSeconds: null,
-  limitErrorShare: 0,
-  lagBlocks: 0,
-  dark: false,
-};
 
 beforeAll(async () => {
   chain = await startTestChain();

@@ -8,7 +8,7 @@ import { getLogs } from '../../src/indexer/logs-client';
 import { topics } from '../../src/indexer/log-decoder';
 import { chainConfigOf, mined, startTestChain, type TestChain } from '../helpers/chain';
 import { eventArg } from '../helpers/flow';
-import { startHostileRpc, type HostileRpc } from '../helpers/hostile-rpc';
+import { PERFECT, startHostileRpc, type HostileRpc } from '../helpers/hostile-rpc';
 import { waitUntil } from '../helpers/wait';
 
 /**
@@ -79,19 +79,6 @@ afterAll(async () => {
   await Promise.all([a?.close(), b?.close()]);
   await chain?.stop();
 });
-
-const PERFECT = {
-  latencyMs: 0,
-  serverErrorShare: 0,
-  resetShare: 0,
-  throttleShare: 0,
-  retryAfterSeconds: null,
-  limitErrorShare: 0,
-  getLogsMaxBlocks: null,
-  getLogsMaxResults: null,
-  lagBlocks: 0,
-  dark: false as const,
-};
 
 async function rewardedLogsDirect(): Promise<RawLog[]> {
   const head = await chain.provider.getBlockNumber();
