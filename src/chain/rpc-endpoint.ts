@@ -44,7 +44,6 @@ export class RpcEndpoint {
   avoidUntil = 0;
   /** Failures (or throttlings) in a row; reset by an answer. */
   strikes = 0;
-  lastFailure: string | undefined;
   inFlight = 0;
   lastChosenAt = 0;
   /** Latest block number it reported, and when. */

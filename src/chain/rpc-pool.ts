@@ -460,7 +460,6 @@ export class RpcPool {
     if (endpoint.strikes === 0 && (endpoint.state === 'ok' || endpoint.state === 'lagging')) return;
     endpoint.strikes = 0;
     endpoint.avoidUntil = 0;
-    endpoint.lastFailure = undefined;
     const now = Date.now();
     this.setState(endpoint, this.isLagging(endpoint, this.bestHead(now), now) ? 'lagging' : 'ok');
   }
@@ -472,7 +471,6 @@ export class RpcPool {
     }
     // A provider that answered the other calls of the batch works: a short backoff, not a longer one.
     endpoint.strikes = failure.answeredOthers ? 1 : endpoint.strikes + 1;
-    endpoint.lastFailure = failure.reason;
     const now = Date.now();
     const backoff = (base: number) =>
       Math.min(MAX_BACKOFF_MS, base * 2 ** Math.min(16, endpoint.strikes - 1));

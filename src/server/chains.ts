@@ -51,10 +51,12 @@ export async function startChains(
     local.factoryAddress = factory;
     progress(`chain       local (chain id ${anvil.chainId}) anvil on ${anvil.rpcUrl}, factory ${factory}`);
   }
-  for (const chain of config.chains) {
+  for (const { name, chainId } of config.chains) {
     // Hosts only: paths and queries often carry API keys.
-    const hosts = chain.rpcUrls.map((endpoint, i) => `${chain.name}#${i + 1} ${new URL(endpoint.url).host}`);
-    progress(`chain       ${chain.name} (chain id ${chain.chainId}) ${hosts.join(', ')}`);
+    const hosts = chains
+      .get(name)
+      .provider.pool.endpoints.map((endpoint) => `${endpoint.name} ${endpoint.host}`);
+    progress(`chain       ${name} (chain id ${chainId}) ${hosts.join(', ')}`);
   }
   return chains;
 }
