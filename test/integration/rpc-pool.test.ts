@@ -19,33 +19,31 @@ import { waitUntil } from '../helpers/wait';
 let chain: TestChain;
 let a: HostileRpc;
 let b: HostileRpc;
-let registry: ChainRegistry;
 let app: Contract;
 const logLines: string[] = [];
 let chains = 0;
+const registries: ChainRegistry[] = [];
 
 /** A chain of Laurel's over both proxies (a fresh pool each time: no health carried over). */
 function pooled(fields: Record<string, unknown> = {}, timeoutMs = 5_000): Chain {
   chains += 1;
-  const registryFor = new ChainRegistry(
+  const registry = new ChainRegistry(
     [],
     timeoutMs,
     createLogger('info', { destination: { write: (line: string) => logLines.push(line) } }),
   );
-  afterAllDestroy.push(registryFor);
-  return registryFor.add({
+  registries.push(registry);
+  return registry.add({
     ...chainConfigOf(chain, { name: `pool${chains}` }),
     rpcUrl: undefined,
     rpcUrls: [a.url, b.url],
     ...fields,
   });
 }
-const afterAllDestroy: ChainRegistry[] = [];
 
 beforeAll(async () => {
   chain = await startTestChain();
   [a, b] = await Promise.all([startHostileRpc(chain.rpcUrl), startHostileRpc(chain.rpcUrl)]);
-  registry = new ChainRegistry([], 5_000);
   const owner = chain.wallets[1];
   const factory = new Contract(chain.factory, appFactoryInterface, owner);
   const receipt = await mined(factory.createApp('Pool') as Promise<ContractTransactionResponse>);
@@ -74,8 +72,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  for (const each of afterAllDestroy) each.destroy();
-  registry?.destroy();
+  for (const registry of registries) registry.destroy();
   await Promise.all([a?.close(), b?.close()]);
   await chain?.stop();
 });
@@ -184,7 +181,8 @@ describe('failover', () => {
   it('fails over on 5xx, resets and -32005 shares, batches included', async () => {
     await a.set({ serverErrorShare: 0.3, resetShare: 0.2, limitErrorShare: 0.3 });
     await b.set({ serverErrorShare: 0.2, limitErrorShare: 0.2 });
-    const pool = pooled();
+    // Both throttle often: calls wait out a second's backoff now and then.
+    const pool = pooled({}, 15_000);
     const head = await chain.provider.getBlockNumber();
     for (let round = 0; round < 5; round += 1) {
       // Sent in one tick: one JSON-RPC batch.
@@ -200,7 +198,7 @@ describe('failover', () => {
   });
 
   it('honours Retry-After: a throttling provider gets nothing until then', async () => {
-    await a.set({ throttleShare: 1, retryAfterSeconds: 3 });
+    await a.set({ throttleShare: 1, retryAfterSeconds: 10 });
     const pool = pooled();
     await pool.provider.getBlockNumber();
     const throttled = a.calls();
