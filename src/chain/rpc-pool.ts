@@ -24,9 +24,10 @@
  * - Every call has the chain's deadline (RPC_TIMEOUT_MS) in all; when no provider could answer in
  *   it, ChainUnavailableError names each provider's failure (`local#1: connection refused`).
  *
- * Broadcasting (eth_sendRawTransaction) sends the signed transaction to every provider at once: the
- * first acceptance (or "already known": it is idempotent by hash) is the answer, and the other
- * sends still complete, so one dead provider cannot lose it. When none accepts, a node's refusal is
+ * Broadcasting (eth_sendRawTransaction) sends the signed transaction to every provider at once (again
+ * to one that failed, after its backoff, until one accepts it): the first acceptance (or "already
+ * known": it is idempotent by hash) is the answer, and the other sends still complete, so one dead
+ * provider cannot lose it. When none accepts, a node's refusal is
  * the answer (after a short grace for another provider's acceptance).
  *
  * Why not ethers' FallbackProvider or viem's fallback transport: FallbackProvider is an
@@ -643,14 +644,29 @@ export class RpcPool {
         throw new RpcAnswerError(request.method, reply.error);
       },
     };
-    const now = Date.now();
-    const sends = this.endpoints
-      .filter((endpoint) => now + this.waitOf(endpoint, 1, now) < deadline)
-      .map((endpoint) => this.attempt(endpoint, job, this.reserve(endpoint, 1, now), deadline));
-    if (!sends.length) throw this.unavailable([], job.need, deadline);
+    let done = false;
+    // Each provider gets the transaction, sent again after a failure (it is idempotent by hash)
+    // until one accepts it, up to MAX_ROUNDS times within the deadline.
+    const sendTo = async (endpoint: RpcEndpoint): Promise<Settled<JsonRpcReply>> => {
+      let settled: Settled<JsonRpcReply> = { endpoint, ok: false, error: NOT_SENT_IN_TIME };
+      for (let round = 1; round <= MAX_ROUNDS && !done; round += 1) {
+        const now = Date.now();
+        // A retry first waits out the failure backoff; Retry-After and the budget are waited in attempt().
+        const backoff = round > 1 ? Math.max(0, endpoint.avoidUntil - now) : 0;
+        if (now + Math.max(backoff, this.waitOf(endpoint, 1, now)) >= deadline) break;
+        if (backoff > 0) await sleep(backoff, undefined, { signal: this.closing.signal });
+        settled = await this.attempt(endpoint, job, this.reserve(endpoint, 1, Date.now()), deadline);
+        if (settled.ok || !(settled.error instanceof ProviderFailure)) break;
+        // Every failure counts: one that may have reached the node makes the outcome ambiguous.
+        failures.push({ endpoint, failure: settled.error });
+      }
+      if (!settled.ok && settled.error === NOT_SENT_IN_TIME)
+        failures.push({ endpoint, failure: NOT_SENT_IN_TIME });
+      return settled;
+    };
+    const sends = this.endpoints.map(sendTo);
     return new Promise<JsonRpcReply>((resolve, reject) => {
       let left = sends.length;
-      let done = false;
       let grace: NodeJS.Timeout | undefined;
       const settle = (outcome: JsonRpcReply | Error) => {
         if (done) return;
@@ -660,14 +676,17 @@ export class RpcPool {
         else resolve(outcome);
       };
       for (const send of sends) {
-        void send.then((settled) => {
-          left -= 1;
-          if (settled.ok) return settle(settled.value);
-          if (settled.error instanceof ProviderFailure) {
-            failures.push({ endpoint: settled.endpoint, failure: settled.error });
-          } else grace ??= setTimeout(() => settle(refusal!), REJECTION_GRACE_MS);
-          if (left === 0) settle(refusal ?? this.unavailable(failures, job.need, deadline));
-        });
+        void send.then(
+          (settled) => {
+            left -= 1;
+            if (settled.ok) return settle(settled.value);
+            if (!(settled.error instanceof ProviderFailure)) {
+              grace ??= setTimeout(() => settle(refusal!), REJECTION_GRACE_MS);
+            }
+            if (left === 0) settle(refusal ?? this.unavailable(failures, job.need, deadline));
+          },
+          (error: Error) => settle(error), // closed while waiting
+        );
       }
     });
   }
