@@ -5,70 +5,90 @@ import { z } from 'zod';
 const addressPattern = /^0x[0-9a-fA-F]{40}$/;
 
 /** One RPC provider of a chain: a URL, or a URL with its own request rate. */
-const rpcEndpointSchema = z.preprocess(
-  (value) => (typeof value === 'string' ? { url: value } : value),
-  z
-    .object({
-      url: z.string().url().describe('The JSON-RPC URL (http or https; it may carry an API key)'),
-      maxRequestsPerSecond: z
-        .number()
-        .positive()
-        .optional()
-        .describe("This provider's request budget; overrides the chain's maxRequestsPerSecond"),
-    })
-    .strict(),
-);
+const rpcEndpointSchema = z
+  .preprocess(
+    (value) => (typeof value === 'string' ? { url: value } : value),
+    z
+      .object({
+        url: z.string().url(),
+        maxRequestsPerSecond: z.number().positive().optional(),
+      })
+      .strict(),
+  )
+  .describe('a URL, or `{url, maxRequestsPerSecond}`');
 
-export const chainConfigSchema = z
-  .object({
-    name: z.string().min(1).max(255),
-    chainId: z.number().int().positive(),
-    rpcUrl: z
-      .string()
-      .url()
-      .optional()
-      .describe('The JSON-RPC URL of a chain served by one provider (give rpcUrl or rpcUrls)'),
-    rpcUrls: z
-      .array(rpcEndpointSchema)
-      .min(1, 'give at least one RPC URL')
-      .optional()
-      .describe(
-        "The chain's JSON-RPC providers, each a URL or {url, maxRequestsPerSecond}: calls are spread " +
-          'over the healthy ones and fail over on errors, timeouts and throttling; a signed transaction ' +
-          'is sent to every one. Logs and /ready name them `<chain>#1`, `<chain>#2`... in this order, never by URL',
-      ),
-    explorerUrl: z.string().url(),
-    factoryAddress: z.string().regex(addressPattern, 'must be a 0x-prefixed address'),
-    confirmations: z.number().int().min(1).default(1),
-    /** First block the indexer reads (e.g. the factory's deployment block); 0 when absent. */
-    startBlock: z.number().int().min(0).optional(),
-    maxRequestsPerSecond: z
-      .number()
-      .positive()
-      .optional()
-      .describe(
-        'Requests per second Laurel sends to each provider of the chain at most (a JSON-RPC batch counts ' +
-          'each call); absent: no limit of its own (a provider that throttles is still backed off)',
-      ),
-    maxProviderLagBlocks: z
-      .number()
-      .int()
-      .min(0)
-      .default(5)
-      .describe(
-        'A provider whose head is more than this many blocks behind the others is not asked for the head, ' +
-          "nor for anything read at 'latest' or 'pending' (receipts, nonces, estimates); it still serves " +
-          'older blocks it has. Raise it on chains with sub-second blocks',
-      ),
-    maxFeePerGasCap: z
-      .string()
-      .regex(/^\d+$/, 'must be a decimal integer string (wei)')
-      .optional()
-      .describe(
-        'Upper bound of the maxFeePerGas (and gasPrice) of the transactions Laurel builds, in wei as a ' +
-          'decimal string; absent: no cap',
-      ),
-  })
+/** The fields of a chain entry, as CHAINS gives them (docs/configuration.md lists them). */
+export const chainEntrySchema = z.object({
+  name: z
+    .string()
+    .min(1)
+    .max(255)
+    .describe('the `chain` value of requests; unique (`local` is reserved when `LOCAL_CHAIN=on`)'),
+  chainId: z
+    .number()
+    .int()
+    .positive()
+    .describe('the chain id; `execute` without `chain` finds the chain of a signed transaction by it'),
+  rpcUrl: z
+    .string()
+    .url()
+    .optional()
+    .describe(
+      'JSON-RPC URL of a node, for a chain with one provider (give `rpcUrl` or `rpcUrls`); it often embeds a provider key, so logs show it as `[redacted]`',
+    ),
+  rpcUrls: z
+    .array(rpcEndpointSchema)
+    .min(1, 'give at least one RPC URL')
+    .optional()
+    .describe(
+      "the chain's JSON-RPC providers: calls are spread over the healthy ones and fail over on errors, timeouts and throttling; signed transactions go to all of them. `/ready` and logs name them `<chain>#1`, `<chain>#2`… in this order, never by URL (see docs/providers.md)",
+    ),
+  explorerUrl: z
+    .string()
+    .url()
+    .describe('block explorer: answers give `blockExplorerUrl` = `<explorerUrl>/tx/<hash>`'),
+  factoryAddress: z
+    .string()
+    .regex(addressPattern, 'must be a 0x-prefixed address')
+    .describe("Laurel's AppFactory on that chain (`npm run contracts:deploy` prints the entry)"),
+  confirmations: z
+    .number()
+    .int()
+    .min(1)
+    .default(1)
+    .describe('confirmations `execute-and-wait` waits for; the indexer reads only blocks that have them'),
+  startBlock: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe("first block the indexer reads, e.g. the factory's deployment block; 0 when absent"),
+  maxRequestsPerSecond: z
+    .number()
+    .positive()
+    .optional()
+    .describe(
+      "calls per second Laurel sends to each provider of the chain at most (a JSON-RPC batch counts each call; a provider's own `maxRequestsPerSecond` overrides it); absent: no limit of its own, a provider that throttles is still backed off",
+    ),
+  maxProviderLagBlocks: z
+    .number()
+    .int()
+    .min(0)
+    .default(5)
+    .describe(
+      "a provider whose head is more than this many blocks behind the others is not asked for the head, nor for anything read at 'latest' or 'pending' (receipts, nonces, estimates); it still serves older blocks it has. Raise it on chains with sub-second blocks",
+    ),
+  maxFeePerGasCap: z
+    .string()
+    .regex(/^\d+$/, 'must be a decimal integer string (wei)')
+    .optional()
+    .describe(
+      'upper bound of the `maxFeePerGas` (and gas price) of built transactions, in wei; absent: no cap',
+    ),
+});
+
+/** A chain entry checked (one URL or more, none twice) and with every provider's effective rate. */
+export const chainConfigSchema = chainEntrySchema
   .superRefine((chain, ctx) => {
     if (chain.rpcUrl === undefined && chain.rpcUrls === undefined) {
       ctx.addIssue({
@@ -89,7 +109,6 @@ export const chainConfigSchema = z
   })
   .transform(({ rpcUrl, rpcUrls, ...chain }) => ({
     ...chain,
-    /** Every provider, with its effective request rate. */
     rpcUrls: (rpcUrls ?? [{ url: rpcUrl! }]).map((endpoint) => ({
       url: endpoint.url,
       maxRequestsPerSecond: endpoint.maxRequestsPerSecond ?? chain.maxRequestsPerSecond,
@@ -109,36 +128,88 @@ const positiveInt = (fallback: number) => z.coerce.number().int().positive().def
  */
 export const DEFAULT_WORKER_CONCURRENCY = 32;
 
-const envSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
-  HOST: z.string().min(1).default('127.0.0.1'),
+/**
+ * Every environment variable Laurel reads. Each `.describe()` is its documentation:
+ * docs/configuration.md is generated from them (`npm run docs:config`), and a test fails when it drifts.
+ */
+export const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(4000).describe('HTTP port (`0`: any free port)'),
+  HOST: z.string().min(1).default('127.0.0.1').describe('interface to listen on (`0.0.0.0` in a container)'),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
-    .optional(),
-  DATA_DIR: z.string().min(1).default('.data'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
-  LOCAL_CHAIN: z.enum(['auto', 'on', 'off']).default('auto'),
-  CHAINS_FILE: z.string().min(1).optional(),
-  CHAINS: z.string().min(1).optional(),
-  RPC_TIMEOUT_MS: positiveInt(10_000),
-  API_KEY_CHALLENGE_TTL_SECONDS: positiveInt(600),
-  RATE_LIMIT_WINDOW_SECONDS: positiveInt(60),
-  RATE_LIMIT_MAX_REQUESTS: positiveInt(600),
-  API_KEYS_PER_WALLET: positiveInt(20),
-  KEY_REQUESTS_PER_CLIENT: positiveInt(30),
-  KEY_CHALLENGES_PER_WALLET: positiveInt(10),
-  TRUST_PROXY: z.string().min(1).optional(),
-  HTTP_REQUEST_TIMEOUT_MS: positiveInt(30_000),
-  HTTP_HEADERS_TIMEOUT_MS: positiveInt(10_000),
-  HTTP_KEEP_ALIVE_TIMEOUT_MS: positiveInt(5_000),
-  HTTP_MAX_CONNECTIONS: positiveInt(1_000),
-  NONCE_RESERVATION_TTL_SECONDS: positiveInt(120),
-  EXECUTE_WAIT_TIMEOUT_SECONDS: positiveInt(30),
-  TRANSACTION_DROP_AFTER_SECONDS: positiveInt(600),
-  PERMIT_DEADLINE_SECONDS: positiveInt(3600),
-  WORKER_CONCURRENCY: positiveInt(DEFAULT_WORKER_CONCURRENCY),
+    .optional()
+    .describe('PostgreSQL URL. Unset: an embedded PostgreSQL is started under `DATA_DIR`'),
+  DATA_DIR: z
+    .string()
+    .min(1)
+    .default('.data')
+    .describe(
+      "folder of the embedded PostgreSQL cluster, the local chain's state, the generated webhook key and the development CA",
+    ),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .default('info')
+    .describe('least severe log level written; `debug` shows every step, including routine job retries'),
+  LOG_FORMAT: z
+    .enum(['auto', 'json', 'pretty'])
+    .default('auto')
+    .describe('`auto`: readable lines (pino-pretty) on a terminal, JSON lines otherwise'),
+  LOCAL_CHAIN: z
+    .enum(['auto', 'on', 'off'])
+    .default('auto')
+    .describe(
+      '`auto`: start the embedded anvil chain `local` only when no chain is configured; `on`: always; `off`: never',
+    ),
+  CHAINS_FILE: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('path of a JSON file holding the array of chain entries (used when `CHAINS` is unset)'),
+  CHAINS: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('the chain entries as a JSON array (see [Chain entries](#chain-entries))'),
+  RPC_TIMEOUT_MS: positiveInt(10_000).describe(
+    'deadline of every RPC call; a node that does not answer gives a 503 naming the chain',
+  ),
+  API_KEY_CHALLENGE_TTL_SECONDS: positiveInt(600).describe('lifetime of a key challenge'),
+  RATE_LIMIT_WINDOW_SECONDS: positiveInt(60).describe("window of a wallet's request budget"),
+  RATE_LIMIT_MAX_REQUESTS: positiveInt(600).describe(
+    'requests per wallet (all its keys) and window, shared by all Laurel processes on one database',
+  ),
+  API_KEYS_PER_WALLET: positiveInt(20).describe('active (unrevoked) API keys a wallet may hold'),
+  KEY_REQUESTS_PER_CLIENT: positiveInt(30).describe(
+    '`/key/challenge` + `/key/verify` calls per minute from one client address',
+  ),
+  KEY_CHALLENGES_PER_WALLET: positiveInt(10).describe('challenges per minute for one wallet, whoever asks'),
+  TRUST_PROXY: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'Express `trust proxy` (e.g. `loopback`, `1`, a subnet): whose `X-Forwarded-For` gives the client address',
+    ),
+  HTTP_REQUEST_TIMEOUT_MS: positiveInt(30_000).describe('a request must be received whole within this'),
+  HTTP_HEADERS_TIMEOUT_MS: positiveInt(10_000).describe('its headers within this'),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: positiveInt(5_000).describe('idle keep-alive sockets are closed after this'),
+  HTTP_MAX_CONNECTIONS: positiveInt(1_000).describe('open connections at most'),
+  NONCE_RESERVATION_TTL_SECONDS: positiveInt(120).describe(
+    'how long a nonce handed to a built transaction stays reserved if it is never broadcast',
+  ),
+  EXECUTE_WAIT_TIMEOUT_SECONDS: positiveInt(30).describe(
+    'how long `execute-and-wait` waits for the receipt before answering `Timeout`',
+  ),
+  TRANSACTION_DROP_AFTER_SECONDS: positiveInt(600).describe(
+    'a recorded, unmined transaction the node has not known for this long is marked dropped and its nonce freed',
+  ),
+  PERMIT_DEADLINE_SECONDS: positiveInt(3600).describe(
+    'lifetime of permit data (`deadline` = now + this, in Unix seconds)',
+  ),
+  WORKER_CONCURRENCY: positiveInt(DEFAULT_WORKER_CONCURRENCY).describe(
+    'background jobs a worker process runs at once; they mostly wait on the network (webhook calls, receipts), so it is well above the core count (`npm run bench:webhooks`)',
+  ),
   LAUREL_ROLES: z
     .string()
     .default('api,worker,indexer')
@@ -154,25 +225,83 @@ const envSchema = z.object({
           z.enum(['api', 'worker', 'indexer'], { message: "each role must be 'api', 'worker' or 'indexer'" }),
         )
         .min(1, 'name at least one role'),
+    )
+    .describe(
+      'what this process runs: `api` (HTTP: REST, GraphQL, docs), `worker` (graphile-worker: receipts, webhook deliveries, housekeeping), `indexer` (the chain indexers)',
     ),
-  SHUTDOWN_GRACE_SECONDS: positiveInt(10),
-  DATABASE_POOL_SIZE: positiveInt(10),
-  WORKER_POOL_SIZE: positiveInt(10),
+  SHUTDOWN_GRACE_SECONDS: positiveInt(10).describe(
+    'on SIGTERM/SIGINT, how long requests and jobs in flight may take before the process stops anyway',
+  ),
+  DATABASE_POOL_SIZE: positiveInt(10).describe(
+    "connections of the process's own pool (requests, rate limits, indexer)",
+  ),
+  WORKER_POOL_SIZE: positiveInt(10).describe(
+    "connections of the job worker's pool; raised to `WORKER_CONCURRENCY` + 2 when smaller",
+  ),
   WEBHOOK_SECRET_ENCRYPTION_KEY: z
     .string()
     .regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes in base64 (e.g. `openssl rand -base64 32`)')
-    .optional(),
+    .optional()
+    .describe(
+      'key encrypting the stored webhook secrets; unset: generated into `DATA_DIR` on the first start. Several processes need the same one',
+    ),
   WEBHOOK_SIGNATURE_HEADER: z
     .string()
     .regex(/^[A-Za-z0-9-]{1,64}$/, 'must be an HTTP header name')
     .default('x-laurel-signature')
-    .transform((name) => name.toLowerCase()),
-  WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.enum(['true', 'false', 'auto']).default('auto'),
-  WEBHOOK_RETRY_BASE_MS: positiveInt(60_000),
-  WEBHOOK_DELIVERY_LEASE_SECONDS: positiveInt(30),
-  INDEXER_POLL_INTERVAL_MS: positiveInt(1000),
-  INDEXER_MAX_BLOCK_RANGE: positiveInt(2000),
-  READ_CACHE_MB: z.coerce.number().int().min(0).default(64),
+    .transform((name) => name.toLowerCase())
+    .describe(
+      "name of the body-HMAC header of webhook calls (another service's name, e.g. `x-openformat-signature`, lets its receivers work unchanged)",
+    ),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: z
+    .enum(['true', 'false', 'auto'])
+    .default('auto')
+    .describe(
+      '`true`: webhook calls may reach loopback, private and link-local addresses (tests); `auto`: only in a development setup (the local chain and no `CHAINS`)',
+    ),
+  WEBHOOK_RETRY_BASE_MS: positiveInt(60_000).describe(
+    'first retry delay of a failed webhook call; each next one is 4 times longer (±25 % jitter)',
+  ),
+  WEBHOOK_DELIVERY_LEASE_SECONDS: positiveInt(30).describe(
+    'a delivery job locked longer than this is taken to have lost its worker and is run again',
+  ),
+  INDEXER_POLL_INTERVAL_MS: positiveInt(1000).describe('how often a caught-up indexer looks for new blocks'),
+  INDEXER_MAX_BLOCK_RANGE: positiveInt(2000).describe('largest block range asked of `eth_getLogs` at once'),
+  READ_CACHE_MB: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(64)
+    .describe(
+      'memory of each API process for cached profiles, leaderboards and the per-day parts of leaderboard windows (an estimate of their size), dropped when their index rows change; `0`: no cache',
+    ),
+  METRICS: z
+    .enum(['on', 'off'])
+    .default('on')
+    .describe('`on`: Prometheus metrics (`laurel_*`) at `/metrics`; `off`: none are recorded or served'),
+  METRICS_PORT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(65535)
+    .optional()
+    .describe(
+      'serve `/metrics` on this port (every process, whatever its roles, on `HOST`), off the API port; unset: `/metrics` on the main port, for loopback clients or with `METRICS_TOKEN`',
+    ),
+  METRICS_TOKEN: z
+    .string()
+    .min(16)
+    .optional()
+    .describe(
+      'lets other clients than loopback read `/metrics` on the main port with `Authorization: Bearer <token>` (at least 16 characters)',
+    ),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .string()
+    .url()
+    .optional()
+    .describe(
+      'an OpenTelemetry collector (OTLP over HTTP, e.g. `http://127.0.0.1:4318`): traces of HTTP, GraphQL, operations, SQL, RPC and jobs are exported to it; unset: no tracing code is loaded. The SDK reads the other `OTEL_*` variables itself',
+    ),
 });
 
 export type LaurelRole = 'api' | 'worker' | 'indexer';
@@ -244,6 +373,12 @@ export interface Config {
   indexer: { pollIntervalMs: number; maxBlockRange: number };
   /** Bytes of profiles and leaderboards kept in memory until their chain's index changes (0: none). */
   readCacheBytes: number;
+  metrics: {
+    enabled: boolean;
+    /** A port of their own; absent: /metrics on the main port (loopback or token). */
+    port?: number;
+    token?: string;
+  };
 }
 
 export class ConfigError extends Error {
@@ -360,6 +495,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, cwd = proces
     },
     indexer: { pollIntervalMs: e.INDEXER_POLL_INTERVAL_MS, maxBlockRange: e.INDEXER_MAX_BLOCK_RANGE },
     readCacheBytes: e.READ_CACHE_MB * 1024 * 1024,
+    metrics: { enabled: e.METRICS === 'on', port: e.METRICS_PORT, token: e.METRICS_TOKEN },
   };
 }
 

@@ -57,8 +57,14 @@ export class UnauthenticatedError extends AppError {
   }
 }
 
+/** Which request budget refused a request (a metric label). */
+export type RequestBudget = 'wallet' | 'key_requests_per_client' | 'challenges_per_wallet';
+
 export class RateLimitedError extends AppError {
-  constructor(readonly retryAfterSeconds: number) {
+  constructor(
+    readonly retryAfterSeconds: number,
+    readonly budget: RequestBudget,
+  ) {
     super('rate_limited', 'Too many requests', 429, { retry_after: retryAfterSeconds });
     this.headers['Retry-After'] = String(retryAfterSeconds);
   }

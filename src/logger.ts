@@ -30,7 +30,14 @@ export function createLogger(level: string, options: LoggerOptions = {}): Logger
   const destination =
     options.destination ??
     (options.pretty
-      ? pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true })
+      ? // Synchronous on a terminal: its lines stay in order with the start-up lines (console.log).
+        pretty({
+          colorize: true,
+          translateTime: 'SYS:HH:MM:ss.l',
+          ignore: 'pid,hostname',
+          singleLine: true,
+          sync: true,
+        })
       : pino.destination(1));
   const secrets = (options.secrets ?? []).filter((secret) => secret.length > 0);
   return pino(

@@ -1,8 +1,31 @@
+// First: with OTEL_EXPORTER_OTLP_ENDPOINT set, tracing must patch http, express, pg… before they load.
+import { flushTraces } from './tracing';
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from './config';
 import { isDatabaseUnavailable } from './db/availability';
-import { createLogger, ThrottledLog } from './logger';
-import { startLaurel } from './server/laurel';
+import { createLogger, ThrottledLog, type Logger } from './logger';
+import { bindHttpPorts } from './server/http-ports';
+// The rest of Laurel (Apollo, Prisma, ethers…) loads after the ports are bound: see main().
+type LaurelModule = typeof import('./server/laurel');
+
+/**
+ * Where the start-up and stop lines go. On a terminal: plain lines, in order with the logger's
+ * (which writes synchronously there). Otherwise (a pipe, a file, a log collector): through the
+ * logger as JSON lines, so the two never interleave.
+ */
+function consoleOf(log: Logger, terminal: boolean): (line: string) => void {
+  if (terminal) return (line) => console.log(line);
+  // Written whatever LOG_LEVEL says: these lines are the console, not diagnostics.
+  const lines = log.child({}, { level: 'info' });
+  return (line) => lines.info(line);
+}
+
+/** Writes what the logger and the tracer hold before the process exits. */
+function exitAfterFlush(log: Logger, code: number): void {
+  void flushTraces()
+    .catch(() => undefined)
+    .finally(() => log.flush(() => process.exit(code)));
+}
 
 async function main(): Promise<void> {
   let config;
@@ -15,10 +38,13 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  const pretty =
+    config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY === true);
   const log = createLogger(config.logLevel, {
     secrets: config.chains.flatMap((chain) => chain.rpcUrls.map((endpoint) => endpoint.url)),
-    pretty: config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY === true),
+    pretty,
   });
+  const say = consoleOf(log, pretty);
   // graphile-worker 0.17 records a job's completion or failure without awaiting it: while the
   // database is gone that promise rejects unhandled, which would end the process. Such a job stays
   // locked and is retried later; Laurel stays up (and says so once per interval). Any other
@@ -33,45 +59,61 @@ async function main(): Promise<void> {
       'database unavailable in the job worker',
     );
   });
-  const started = Date.now();
-  const laurel = await startLaurel(config, { log, progress: (line) => console.log(`laurel: ${line}`) });
-  const chains = laurel.services.chains.list().map((chain) => `${chain.name} (${chain.chainId})`);
-  console.log(`laurel: ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  if (config.roles.has('api')) {
-    console.log(
-      `  REST     ${laurel.url}/v1   (also ${laurel.url}/api/v1; API keys at ${laurel.url}/key/challenge)`,
-    );
-    console.log(`  GraphQL  ${laurel.url}/graphql   (Playground in a browser)`);
-    console.log(`  docs     ${laurel.url}/docs   (API reference; ${laurel.url}/openapi.json)`);
-  }
-  console.log(`  health   ${laurel.url}/health   (readiness: ${laurel.url}/ready)`);
-  console.log(`  chains   ${chains.length ? chains.join(', ') : 'none'}`);
 
   // Ctrl-C under `npm start` delivers SIGINT twice (the terminal's, and npm forwarding it): a
   // repeated signal forces the exit only when it comes well after the first.
+  let laurel: Awaited<ReturnType<LaurelModule['startLaurel']>> | null = null;
   let stoppingSince: number | null = null;
+  const stopLaurel = (running: NonNullable<typeof laurel>) =>
+    running.stop().then(
+      () => {
+        say('laurel: stopped');
+        exitAfterFlush(log, 0);
+      },
+      (error: unknown) => {
+        log.error({ err: error }, 'laurel: error while stopping');
+        exitAfterFlush(log, 1);
+      },
+    );
   const shutdown = (signal: NodeJS.Signals) => {
     if (stoppingSince !== null) {
       if (Date.now() - stoppingSince < 2000) return;
-      console.log(`laurel: ${signal} again, exiting now`);
-      process.exit(1);
+      say(`laurel: ${signal} again, exiting now`);
+      exitAfterFlush(log, 1);
+      return;
     }
     stoppingSince = Date.now();
-    console.log(`laurel: ${signal} received, stopping`);
-    laurel.stop().then(
-      () => {
-        console.log('laurel: stopped');
-        process.exit(0);
-      },
-      (error: unknown) => {
-        console.error('laurel: error while stopping', error);
-        process.exit(1);
-      },
-    );
+    say(`laurel: ${signal} received, stopping`);
+    // During the start, the stop comes once the start is done (see below).
+    if (laurel) void stopLaurel(laurel);
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
   process.on('SIGHUP', shutdown);
+
+  const started = Date.now();
+  // A taken port fails here, within a moment of the command, before anything is loaded or started.
+  const ports = await bindHttpPorts(config);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { startLaurel } = require('./server/laurel') as LaurelModule;
+  const running = await startLaurel(config, { log, ports, progress: (line) => say(`laurel: ${line}`) });
+  laurel = running;
+  if (stoppingSince !== null) {
+    await stopLaurel(running);
+    return;
+  }
+  const chains = running.services.chains.list().map((chain) => `${chain.name} (${chain.chainId})`);
+  say(`laurel: ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  say(`  home     ${running.url}/   (links to everything below)`);
+  if (config.roles.has('api')) {
+    say(
+      `  REST     ${running.url}/v1   (also ${running.url}/api/v1; API keys at ${running.url}/key/challenge)`,
+    );
+    say(`  GraphQL  ${running.url}/graphql   (Playground in a browser)`);
+    say(`  docs     ${running.url}/docs   (API reference; ${running.url}/openapi.json)`);
+  }
+  say(`  health   ${running.url}/health   (readiness: ${running.url}/ready)`);
+  say(`  chains   ${chains.length ? chains.join(', ') : 'none'}`);
 }
 
 main().catch((error: unknown) => {

@@ -21,12 +21,19 @@ export const chainSchema = z
   .openapi({ example: 'local' });
 
 /**
+ * A `^\d+$` string: REST's documented digits parameters. Its own class so that GraphQL can take
+ * the number itself (`Int`, see src/operations/graphql-args.ts) while REST keeps the string.
+ */
+export class ZodDigits extends z.ZodString {}
+
+/**
  * A parameter documented as a `^\d+$` string (page, page_size, start, end, ids). Its message keeps
  * zod's documented `Invalid` and says what was expected, e.g. `Invalid: expected seconds since the
- * epoch in digits only, e.g. 1767225600`.
+ * epoch in digits only, e.g. 1767225600`. Over GraphQL it is an `Int` (ids may override that).
  */
-export function digitsSchema(expected: string, example: string): z.ZodString {
-  return z.string().regex(/^\d+$/, `Invalid: expected ${expected} in digits only, e.g. ${example}`);
+export function digitsSchema(expected: string, example: string): ZodDigits {
+  const digits = z.string().regex(/^\d+$/, `Invalid: expected ${expected} in digits only, e.g. ${example}`);
+  return new ZodDigits(digits._def);
 }
 
 /**

@@ -3,23 +3,29 @@ import { nodeMessageOf } from './rpc-errors';
 
 /**
  * A node refused a signed transaction (eth_sendRawTransaction). Rendered as Shape A:
- * `{status:'failed', error:<the node's message>, reason:<code>, transactionHash}`, never a 500
- * (GraphQL: extensions.code is the code in capitals).
+ * `{status:'failed', error:<the node's message>, reason:<code>, transactionHash, sender}`, never a
+ * 500 (GraphQL: extensions.code is the code in capitals).
  */
 export class TransactionRejectedError extends AppError {
-  constructor(code: string, nodeMessage: string, httpStatus: number, transactionHash: string) {
-    super(code, nodeMessage, httpStatus, { reason: code, transactionHash });
+  constructor(code: string, message: string, httpStatus: number, transactionHash: string, sender: string) {
+    super(code, message, httpStatus, { reason: code, transactionHash, sender });
   }
 }
 
 /** What a node's refusal means, by its message (geth, anvil, reth, erigon and nethermind wordings). */
-export const NODE_REJECTIONS: readonly { pattern: RegExp; code: string; status: number }[] = [
-  { pattern: /nonce too low|nonce has already been used|old nonce/i, code: 'nonce_too_low', status: 409 },
-  { pattern: /nonce too high|nonce gap/i, code: 'nonce_too_high', status: 409 },
+export const NODE_REJECTIONS: readonly { pattern: RegExp; code: string; status: number; nonce?: true }[] = [
+  {
+    pattern: /nonce too low|nonce has already been used|old nonce/i,
+    code: 'nonce_too_low',
+    status: 409,
+    nonce: true,
+  },
+  { pattern: /nonce too high|nonce gap/i, code: 'nonce_too_high', status: 409, nonce: true },
   {
     pattern: /replacement.*underpriced|replacement fee too low/i,
     code: 'replacement_underpriced',
     status: 409,
+    nonce: true,
   },
   { pattern: /insufficient funds/i, code: 'insufficient_funds', status: 422 },
   { pattern: /intrinsic gas|gas limit|out of gas/i, code: 'gas_limit_rejected', status: 422 },
@@ -27,14 +33,23 @@ export const NODE_REJECTIONS: readonly { pattern: RegExp; code: string; status: 
   { pattern: /signature|sender|signer|chain id/i, code: 'invalid_signature', status: 422 },
 ];
 
-/** The rejection error for a node's refusal; an unknown message is a 422 `transaction_rejected`. */
-export function rejectionOf(error: unknown, transactionHash: string): TransactionRejectedError {
+/**
+ * The rejection error for a node's refusal of `transaction`; an unknown message is a 422
+ * `transaction_rejected`. A refusal about the nonce says whose nonces it speaks of: the signer's.
+ */
+export function rejectionOf(
+  error: unknown,
+  transaction: { hash: string; from: string; nonce: number },
+): TransactionRejectedError {
   const message = nodeMessageOf(error, 'transaction rejected');
   const known = NODE_REJECTIONS.find((rejection) => rejection.pattern.test(message));
   return new TransactionRejectedError(
     known?.code ?? 'transaction_rejected',
-    message,
+    known?.nonce
+      ? `${message} (nonce ${transaction.nonce} of ${transaction.from}, the transaction's signer)`
+      : message,
     known?.status ?? 422,
-    transactionHash,
+    transaction.hash,
+    transaction.from,
   );
 }

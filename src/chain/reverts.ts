@@ -34,11 +34,26 @@ const REVERT_HINTS: Record<string, string> = {
   InvalidDecimals: 'Laurel tokens have at most 18 decimals',
   NonTransferable: 'point tokens cannot be transferred or approved',
   ERC20InvalidSpender: 'the spender must be a real address, not the zero address',
+  ERC2612ExpiredSignature:
+    "the permit's deadline has passed: ask POST /v1/credit/permit-data again and have the holder sign the new hashToSign",
+  ERC2612InvalidSigner:
+    "the permit is not the holder's signature of exactly this permit: the holder signs hashToSign of POST /v1/credit/permit-data (same token, holder, receiver and amount), and the transfer sends that amount and deadline",
+  ECDSAInvalidSignature:
+    "the permit signature is not valid: send r, s and v of the holder's signature of hashToSign",
+  ECDSAInvalidSignatureS:
+    "the permit signature is not valid: send r, s and v of the holder's signature of hashToSign",
 };
 
-/** A short instruction for a revert the caller can fix, or null. */
-export function revertHint(errorName: string | null): string | null {
-  return (errorName && REVERT_HINTS[errorName]) || null;
+/** Hints that differ for one function, keyed `function:ErrorName`. */
+const FUNCTION_REVERT_HINTS: Record<string, string> = {
+  'transferWithPermit:ERC20InsufficientBalance':
+    'the holder does not hold that many tokens: lower the amount',
+};
+
+/** A short instruction for a revert of `functionName` the caller can fix, or null. */
+export function revertHint(errorName: string | null, functionName?: string): string | null {
+  if (!errorName) return null;
+  return FUNCTION_REVERT_HINTS[`${functionName}:${errorName}`] ?? REVERT_HINTS[errorName] ?? null;
 }
 
 /**
@@ -49,7 +64,7 @@ export function revertHint(errorName: string | null): string | null {
 export class TransactionRevertedError extends AppError {
   constructor(readonly transactionError: TransactionErrorDetails) {
     // The documented transaction_error keeps its exact fields; the error's message adds what to do.
-    const hint = revertHint(transactionError.data.errorName);
+    const hint = revertHint(transactionError.data.errorName, transactionError.function_name);
     super(
       'transaction_error',
       hint ? `${transactionError.message}: ${hint}` : transactionError.message,

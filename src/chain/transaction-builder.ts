@@ -6,7 +6,7 @@ import type { ContractCall, LaurelContractName, WriteFunctionName } from './abis
 import { encodeFunctionCall } from './call-data';
 import { revertDataOf } from './contracts';
 import { FEE_HISTORY_BLOCKS, feesFor, TIP_PERCENTILE, type FeeHistory, type Fees } from './fees';
-import { NonceReserver } from './nonces';
+import { buildCallHash, NonceReserver } from './nonces';
 import type { Chain, ChainRegistry } from './registry';
 import { transactionRevertedError } from './reverts';
 
@@ -100,7 +100,7 @@ export class TransactionBuilder {
           .then((value: string) => Number(BigInt(value))),
       ]),
     );
-    const nonce = await this.nonces.reserve(chain.chainId, from, pendingNonce);
+    const nonce = await this.nonces.reserve(chain.chainId, from, pendingNonce, buildCallHash(to, data));
     const gasLimit = ((estimate * GAS_HEADROOM_PERCENT + 99n) / 100n).toString();
     return {
       to,

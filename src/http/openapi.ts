@@ -149,7 +149,7 @@ export function buildOpenApiDocument(
             : {}),
         },
         responses: {
-          200: json(success, 'Success'),
+          [typeof path.status === 'number' ? path.status : 200]: json(success, 'Success'),
           ...Object.fromEntries(
             (path.alsoAnswers ?? []).map(({ status, description }) => [status, json(success, description)]),
           ),

@@ -15,13 +15,13 @@ export interface IndexerOptions {
 }
 
 export class Indexer {
-  private readonly pool: Pool;
+  /** One session per chain holds the chain's lock and writes its ranges; two more for receipts. */
+  readonly pool: Pool;
   private readonly indexers: ChainIndexer[];
   /** Commits of index rows, this process's and (once `changes.listen()`) every other's. */
   readonly changes: IndexChanges;
 
   constructor(private readonly options: IndexerOptions) {
-    // One session per chain holds the chain's lock and writes its ranges; two more for receipts.
     this.pool = new Pool({ connectionString: options.databaseUrl, max: options.chains.length + 2 });
     this.pool.on('error', (error) => options.log.warn({ err: error }, 'indexer: idle connection lost'));
     this.indexers = options.chains.map((chain) => new ChainIndexer(this.chainOptions(chain)));

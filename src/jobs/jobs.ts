@@ -1,5 +1,6 @@
 import type { JobHelpers, Task } from 'graphile-worker';
 import { z } from 'zod';
+import { traced } from '../tracing';
 
 /**
  * Thrown by a task whose work is not possible yet (a transaction not mined yet): graphile-worker
@@ -66,7 +67,10 @@ export function defineTask<P, D>(
     name: job.name,
     create: (deps) => {
       const run = create(deps);
-      return (payload, helpers) => run(job.payload.parse(payload), helpers);
+      return (payload, helpers) =>
+        traced(`job ${job.name}`, { 'laurel.job_id': helpers.job.id }, () =>
+          run(job.payload.parse(payload), helpers),
+        );
     },
   };
 }

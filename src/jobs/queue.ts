@@ -33,3 +33,25 @@ export async function enqueueJob<P>(
 export async function removeJob(client: SqlClient, jobKey: string): Promise<void> {
   await client.$executeRaw`SELECT graphile_worker.remove_job(${jobKey}::text)`;
 }
+
+/** Per task: jobs due and not locked by a worker, and how long the oldest of them has been due. */
+export interface QueueDepth {
+  task: string;
+  runnable: number;
+  oldestRunnableSeconds: number;
+}
+
+/** The queue's depth by task (graphile-worker's jobs view), for the metrics. */
+export async function queueDepth(client: SqlClient): Promise<QueueDepth[]> {
+  const rows = await client.$queryRaw<{ task: string; runnable: bigint; oldest: number | null }[]>`
+    SELECT task_identifier AS task, count(*) AS runnable,
+           extract(epoch FROM now() - min(run_at))::float8 AS oldest
+    FROM graphile_worker.jobs
+    WHERE run_at <= now() AND locked_at IS NULL AND attempts < max_attempts
+    GROUP BY task_identifier`;
+  return rows.map((row) => ({
+    task: row.task,
+    runnable: Number(row.runnable),
+    oldestRunnableSeconds: Math.max(0, row.oldest ?? 0),
+  }));
+}

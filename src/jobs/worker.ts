@@ -2,22 +2,22 @@ import { Logger as WorkerLogger, parseCrontab, run, type Runner, type TaskList }
 import { Pool } from 'pg';
 import { isDatabaseUnavailable } from '../db/availability';
 import { ThrottledLog, type Logger } from '../logger';
+import type { LaurelMetrics } from '../metrics';
 import { RetryLaterError } from './jobs';
 
 export interface JobWorker {
   stop(): Promise<void>;
 }
 
-function workerLogger(log: Logger, faults: ThrottledLog): WorkerLogger {
+function workerLogger(log: Logger, faults: ThrottledLog, metrics: LaurelMetrics | null): WorkerLogger {
   return new WorkerLogger(() => (level, message, meta) => {
-    // An expected retry (RetryLaterError) is routine: one debug line, no stack.
+    const task = (meta?.job as { task_identifier?: string } | undefined)?.task_identifier;
+    // An expected retry (RetryLaterError) is routine: one debug line, no stack, not a failure.
     if (meta?.error instanceof RetryLaterError) {
-      log.debug(
-        { job: (meta.job as { task_identifier?: string } | undefined)?.task_identifier },
-        meta.error.message,
-      );
+      log.debug({ job: task }, meta.error.message);
       return;
     }
+    if (task && meta?.error) metrics?.jobFailures.inc({ task });
     // A lost database makes every poll fail: logged once per interval, like the HTTP side.
     if (isDatabaseUnavailable(meta?.error)) {
       faults.write('warn', 'database_unavailable', {}, `database unavailable: ${message}`);
@@ -71,6 +71,7 @@ export async function startJobWorker(options: {
   log: Logger;
   taskList: TaskList;
   crontab: string;
+  metrics: LaurelMetrics | null;
 }): Promise<JobWorker> {
   const faults = new ThrottledLog(options.log);
   const pool = createWorkerPool(
@@ -78,6 +79,7 @@ export async function startJobWorker(options: {
     Math.max(options.poolSize, options.concurrency + 2),
     faults,
   );
+  options.metrics?.watchPool('worker', pool);
   let runner: Runner;
   try {
     runner = await run({
@@ -85,7 +87,7 @@ export async function startJobWorker(options: {
       ...workerRunOptions(options.concurrency),
       taskList: options.taskList,
       parsedCronItems: parseCrontab(options.crontab),
-      logger: workerLogger(options.log, faults),
+      logger: workerLogger(options.log, faults, options.metrics),
     });
   } catch (error) {
     await pool.end();

@@ -8,6 +8,7 @@ import type { PrismaClient } from '../db/prisma';
 import type { Indexer } from '../indexer/indexer';
 import type { IndexReader } from '../indexer/read/index-reader';
 import type { Logger } from '../logger';
+import type { LaurelMetrics } from '../metrics';
 import type { ApiModule, DeclaredRoute, RestRoute } from '../operations/routes';
 import type { WebhookHttpClient } from './webhooks/webhook-http-client';
 
@@ -23,6 +24,8 @@ export interface Services {
   indexer: Indexer;
   /** The read side of the index and its caches. */
   index: IndexReader;
+  /** The process's metrics; null with METRICS=off. */
+  metrics: LaurelMetrics | null;
   webhooks: {
     /** Makes webhook calls (SSRF rules, trusted CAs). */
     client: WebhookHttpClient;

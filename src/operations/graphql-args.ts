@@ -1,11 +1,11 @@
 import { GraphQLScalarType } from 'graphql';
-import { ArgsType, Field, Float, Int, type ClassType } from 'type-graphql';
+import { ArgsType, Field, Float, InputType, Int, type ClassType } from 'type-graphql';
 import { z } from 'zod';
-import { ZodAmount } from '../validation';
+import { ZodAmount, ZodDigits } from '../validation';
 import { DecimalScalar } from './decimal-scalar';
 
-/** What a GraphQL argument's type can be: a scalar, or a list of one. */
-export type GraphQLArgType = GraphQLScalarType | StringConstructor | BooleanConstructor;
+/** What a GraphQL argument's type can be: a scalar, an input object, or a list of one. */
+export type GraphQLArgType = GraphQLScalarType | StringConstructor | BooleanConstructor | ClassType;
 type GraphQLArgTypeValue = GraphQLArgType | [GraphQLArgType];
 
 /** Zod fields whose GraphQL type is not the one derived from their zod type (e.g. an `ID`). */
@@ -32,6 +32,8 @@ function baseType(schema: z.ZodTypeAny): GraphQLArgTypeValue {
   const override = typeOverrides.get(schema);
   if (override) return override;
   if (schema instanceof ZodAmount) return DecimalScalar;
+  // REST's digit strings (page, page_size, start, end) are numbers to GraphQL clients.
+  if (schema instanceof ZodDigits) return Int;
   if (schema instanceof z.ZodString || schema instanceof z.ZodEnum) return String;
   if (schema instanceof z.ZodBoolean) return Boolean;
   if (schema instanceof z.ZodNumber) return schema.isInt ? Int : Float;
@@ -87,20 +89,86 @@ export function deriveArgs(input: z.ZodTypeAny): Record<string, DerivedArg> {
   );
 }
 
+/** A class whose fields are the zod object's, each with its derived GraphQL type. */
+function classWithFields(input: z.ZodTypeAny, name: string): ClassType | null {
+  const args = Object.entries(deriveArgs(input));
+  if (args.length === 0) return null;
+  const FieldsClass = { [name]: class {} }[name];
+  for (const [field, arg] of args) {
+    Field(() => arg.type, { nullable: arg.nullable, description: arg.description })(
+      FieldsClass.prototype,
+      field,
+    );
+  }
+  return FieldsClass;
+}
+
 /**
  * A type-graphql `@ArgsType` class built from an operation's zod input: one field per key, with
  * the type, nullability and description the zod field states. Null when the input has no fields.
  */
 export function argsClassOf(input: z.ZodTypeAny, name: string): ClassType | null {
-  const args = Object.entries(deriveArgs(input));
-  if (args.length === 0) return null;
-  const ArgsClass = { [name]: class {} }[name];
-  for (const [field, arg] of args) {
-    Field(() => arg.type, { nullable: arg.nullable, description: arg.description })(
-      ArgsClass.prototype,
-      field,
-    );
-  }
-  ArgsType()(ArgsClass);
+  const ArgsClass = classWithFields(input, name);
+  if (ArgsClass) ArgsType()(ArgsClass);
   return ArgsClass;
+}
+
+/** The zod objects given a GraphQL input type: their values are read field by field too. */
+const inputObjects = new WeakSet<z.ZodTypeAny>();
+
+/**
+ * Gives a nested zod object (an argument made of fields, e.g. a signature's r, s, v) the GraphQL
+ * input type `name` derived from its fields the same way as arguments; returns the object.
+ */
+export function withGraphQLInputType<S extends z.AnyZodObject>(
+  schema: S,
+  name: string,
+  description: string,
+): S {
+  const InputClass = classWithFields(schema, name);
+  if (!InputClass) throw new Error(`input type ${name} has no fields`);
+  InputType(name, { description })(InputClass);
+  inputObjects.add(schema);
+  return withGraphQLType(schema, InputClass);
+}
+
+type ValueReader = (value: unknown) => unknown;
+type ArgsReader = (args: Record<string, unknown>) => Record<string, unknown>;
+
+/**
+ * How an operation's GraphQL arguments become the input its zod schema parses, the same input REST
+ * gives: `null` means absent (as a missing REST field), an `Int` of a digits parameter is its
+ * digits, an input object is a plain object read the same way. Built once per operation.
+ */
+export function graphqlArgsReader(input: z.ZodTypeAny): ArgsReader {
+  return objectReader(inputShape(input));
+}
+
+function objectReader(shape: z.ZodRawShape): ArgsReader {
+  const readers = new Map<string, ValueReader>();
+  for (const [name, field] of Object.entries(shape)) {
+    const reader = valueReader(field as z.ZodTypeAny);
+    if (reader) readers.set(name, reader);
+  }
+  return (args) => {
+    const present: Record<string, unknown> = {};
+    for (const key in args) {
+      const value = args[key];
+      if (value === null) continue;
+      const reader = readers.get(key);
+      present[key] = reader ? reader(value) : value;
+    }
+    return present;
+  };
+}
+
+function valueReader(field: z.ZodTypeAny): ValueReader | null {
+  const { schema } = unwrapField(field);
+  if (inputObjects.has(schema)) {
+    const read = objectReader(inputShape(schema));
+    return (value) =>
+      typeof value === 'object' && value !== null ? read(value as Record<string, unknown>) : value;
+  }
+  if (schema instanceof ZodDigits) return (value) => (typeof value === 'number' ? String(value) : value);
+  return null;
 }

@@ -1,8 +1,9 @@
 import { Args, createParameterDecorator, Ctx, Mutation, Query, type ClassType } from 'type-graphql';
 import type { z } from 'zod';
 import { UnauthenticatedError } from '../errors';
+import { traced } from '../tracing';
 import { parseInput } from '../validation';
-import { argsClassOf } from './graphql-args';
+import { argsClassOf, graphqlArgsReader } from './graphql-args';
 import type { AuthenticatedContext, RequestContext } from './request-context';
 
 /** What an operation answers in GraphQL: an object type, a list of one, or a scalar. */
@@ -70,7 +71,10 @@ function run(
   ctx: RequestContext,
 ): Promise<unknown> {
   if (!definition.public && !ctx.account) throw new UnauthenticatedError(MISSING_OR_INVALID_KEY);
-  return declared.call(resolver, parseInput(definition.input, raw), ctx);
+  const input = parseInput(definition.input, raw);
+  return traced(`operation ${declared.name}`, { 'laurel.request_id': ctx.requestId }, () =>
+    declared.call(resolver, input, ctx),
+  );
 }
 
 /** An operation of a resolver instance, callable with raw input: what REST mounts. */
@@ -115,11 +119,10 @@ export function Operation<S extends z.ZodTypeAny, P extends boolean = false>(
       definition: definition as OperationDefinition,
       declared: descriptor.value as unknown as DeclaredMethod,
     };
-    // GraphQL's `null` argument means "absent", as a missing REST field does.
+    // GraphQL's arguments read as REST's input (`null` is absent, digits parameters are digits).
+    const readArgs = graphqlArgsReader(definition.input);
     descriptor.value = function (this: object, args: Record<string, unknown>, ctx: RequestContext) {
-      const present: Record<string, unknown> = {};
-      for (const key in args) if (args[key] !== null) present[key] = args[key];
-      return run(registered, this, present, ctx);
+      return run(registered, this, readArgs(args), ctx);
     } as unknown as M;
     const declare = definition.kind === 'query' ? Query : Mutation;
     declare(() => definition.output, { description: definition.description })(prototype, method, descriptor);

@@ -19,6 +19,11 @@ export interface RequestContext {
    * place: Apollo hands operations a shallow copy of the context.
    */
   logFields: Record<string, unknown>;
+  /**
+   * What the request ran, as a bounded label for the metrics: a REST route template
+   * (`/v1/webhook/:id`) or GraphQL's root fields (`/graphql rewardXP`).
+   */
+  route?: string;
 }
 
 /** The context of an operation that needs an API key: its account is known. */

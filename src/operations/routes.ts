@@ -27,8 +27,8 @@ interface RouteOf<R, K extends OperationName<R>> {
   envelope: SuccessEnvelope;
   /** The documented body puts the result under this field (`{keys: [...]}`); by default the result is the body. */
   resultField?: string;
-  /** HTTP status of a success (default 200). */
-  status?: (result: ResultOf<R, K>) => number;
+  /** HTTP status of a success (default 200): one status, or one chosen by the result. */
+  status?: number | ((result: ResultOf<R, K>) => number);
   /** Other statuses `status` answers with the success body, for the API reference. */
   alsoAnswers?: readonly { status: number; description: string }[];
   /** What the API reference adds about this path. */
@@ -52,7 +52,7 @@ export interface DeclaredRoute {
   errors: ErrorShapes;
   envelope: SuccessEnvelope;
   resultField?: string;
-  status?: (result: never) => number;
+  status?: number | ((result: never) => number);
   alsoAnswers?: readonly { status: number; description: string }[];
   description?: string;
 }

@@ -26,7 +26,7 @@ export class UnsignedTransaction implements UnsignedTransactionJson {
 
   @Field(() => String, {
     nullable: true,
-    description: 'Same as gasLimit; only in credit creation, approval and ERC-20 reward responses',
+    description: 'Same as gasLimit; only in credit creation, approval, transfer and ERC-20 reward responses',
   })
   gas?: string;
 

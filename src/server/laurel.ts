@@ -5,16 +5,19 @@ import type { SupervisorReport } from '../embedded/supervisor';
 import { limitHeapGrowth } from '../heap-growth';
 import { Indexer } from '../indexer/indexer';
 import { IndexReader } from '../indexer/read/index-reader';
-import type { TaskDeps } from '../jobs/tasks';
+import { taskNames, type TaskDeps } from '../jobs/tasks';
 import type { Logger } from '../logger';
+import { LaurelMetrics } from '../metrics';
 import { createModules, type Modules, type Services } from '../modules';
 import { authModule } from '../modules/auth/auth.module';
 import { transactionsModule } from '../modules/transactions/transactions.module';
 import { webhooksModule } from '../modules/webhooks/webhooks.module';
-import { startHttpServer } from './api-role';
+import { bindHttpPorts, type HttpPorts } from './http-ports';
+import { serveHttp } from './http-server';
 import { startChains } from './chains';
 import { startInfrastructure } from './infrastructure';
 import { Lifecycle } from './lifecycle';
+import { observeDatabaseState } from './metrics';
 import { startWebhookInfrastructure } from './webhooks';
 import { startWorkerRole } from './worker-role';
 
@@ -26,6 +29,8 @@ export interface Laurel {
   modules: Modules;
   /** What the job tasks call (tests run jobs with them). */
   tasks: TaskDeps;
+  /** The process's metrics (null with METRICS=off). */
+  metrics: LaurelMetrics | null;
   stop(): Promise<void>;
 }
 
@@ -35,10 +40,13 @@ export interface StartOptions {
   progress?: (line: string) => void;
   /** Start the job worker (default true). */
   worker?: boolean;
+  /** PORT (and METRICS_PORT) already bound by the caller (main.ts binds them before loading Laurel). */
+  ports?: HttpPorts;
 }
 
 /**
- * Starts Laurel, in this order: infrastructure (data folder, database, migrations, pool), chains
+ * Starts Laurel, in this order: its ports (a taken port fails the start at once), infrastructure
+ * (data folder, database, migrations, pool), chains
  * (the embedded `local` anvil when no chain is configured), the index (its followers with the
  * `indexer` role), webhook infrastructure, the modules, the job worker (`worker` role) and the
  * HTTP server (the API with the `api` role; health and readiness always). `stop()` undoes all of
@@ -53,7 +61,11 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
   const report: SupervisorReport = (level, message) => supervisorLog[level](message);
 
   try {
+    const ports = options.ports ?? (await bindHttpPorts(config));
+    lifecycle.onStop('http ports', () => ports.close());
+    const metrics = config.metrics.enabled ? new LaurelMetrics() : null;
     const { databaseUrl, prisma, pool } = await startInfrastructure(config, lifecycle, log, report, progress);
+    metrics?.watchPool('main', pool);
     // A crashed local chain may have lost blocks: once it is back, recorded transactions are checked.
     let reconcile = async (_chain: Chain): Promise<void> => undefined;
     const chains = await startChains(config, lifecycle, log, report, progress, (chain) => reconcile(chain));
@@ -87,7 +99,8 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       pool,
       chains,
       indexer,
-      index: new IndexReader(pool, indexer.changes, config.readCacheBytes),
+      index: new IndexReader(pool, indexer.changes, config.readCacheBytes, metrics),
+      metrics,
       webhooks: await startWebhookInfrastructure(config, lifecycle, progress),
     };
     const modules = createModules(services);
@@ -102,20 +115,32 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       housekeeping: [modules.serviceOf(authModule)],
       deliveryLeaseSeconds: config.webhooks.deliveryLeaseSeconds,
     };
+    if (metrics) {
+      metrics.watchPool('indexer', indexer.pool);
+      observeDatabaseState(metrics, {
+        prisma,
+        chains,
+        tasks: taskNames(),
+        pendingByChain: () => transactions.pendingByChain(),
+      });
+    }
     progress(`roles       ${[...config.roles].join(', ')}`);
     if (config.roles.has('worker') && options.worker !== false) {
-      await startWorkerRole(config, lifecycle, { databaseUrl, prisma, log, tasks }, progress);
+      await startWorkerRole(config, lifecycle, { databaseUrl, prisma, log, tasks, metrics }, progress);
     }
 
-    const url = await startHttpServer(config, lifecycle, {
+    await serveHttp(config, lifecycle, ports, {
       log,
       prisma,
       chains,
       indexer,
+      metrics,
       api: config.roles.has('api') ? modules : null,
     });
+    const { url } = ports.main;
     progress(`http        listening on ${url}`);
-    return { url, services, modules, tasks, stop: () => lifecycle.stop() };
+    if (ports.metrics) progress(`metrics     ${ports.metrics.url}/metrics`);
+    return { url, services, modules, tasks, metrics, stop: () => lifecycle.stop() };
   } catch (error) {
     await lifecycle.stop();
     throw error;

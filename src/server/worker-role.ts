@@ -5,13 +5,20 @@ import { enqueueJob } from '../jobs/queue';
 import { createTaskList, crontab, type TaskDeps } from '../jobs/tasks';
 import { startJobWorker } from '../jobs/worker';
 import type { Logger } from '../logger';
+import type { LaurelMetrics } from '../metrics';
 import { withinGrace, type Lifecycle } from './lifecycle';
 
 /** The `worker` role: graphile-worker running Laurel's tasks (receipts, webhook deliveries, housekeeping). */
 export async function startWorkerRole(
   config: Config,
   lifecycle: Lifecycle,
-  deps: { databaseUrl: string; prisma: PrismaClient; log: Logger; tasks: TaskDeps },
+  deps: {
+    databaseUrl: string;
+    prisma: PrismaClient;
+    log: Logger;
+    tasks: TaskDeps;
+    metrics: LaurelMetrics | null;
+  },
   progress: (line: string) => void,
 ): Promise<void> {
   const worker = await startJobWorker({
@@ -21,6 +28,7 @@ export async function startWorkerRole(
     log: deps.log.child({ component: 'worker' }),
     taskList: createTaskList(deps.tasks),
     crontab,
+    metrics: deps.metrics,
   });
   // Jobs in flight may finish within the grace period; graphile-worker retries any cut short.
   lifecycle.onStop('worker', () => withinGrace(worker.stop(), config.shutdownGraceSeconds * 1000));

@@ -214,6 +214,76 @@ describe('XP, credit, point and badge tokens', () => {
           [highS],
         );
       });
+
+      it('transferWithPermit uses the permit for the caller and moves the tokens in one transaction', async () => {
+        const deadline = (await latestTimestamp()) + 3600;
+        const before = (await credit.balanceOf(bob.address)) as bigint;
+        const aliceBefore = (await credit.balanceOf(alice.address)) as bigint;
+        const sig = await signPermit(alice, alice.address, bob.address, 25n, deadline);
+        const receipt = await mined(
+          as(credit, bob).transferWithPermit(alice.address, bob.address, 25n, deadline, sig.v, sig.r, sig.s),
+        );
+        expect(await credit.balanceOf(bob.address)).toBe(before + 25n);
+        expect(await credit.balanceOf(alice.address)).toBe(aliceBefore - 25n);
+        // The permit's allowance is spent by the transfer, in the same transaction.
+        expect(await credit.allowance(alice.address, bob.address)).toBe(0n);
+        const names = receipt.logs.map((log) => credit.interface.parseLog(log)?.name);
+        expect(names).toEqual(['Approval', 'Transfer']);
+      });
+
+      it('transferWithPermit may send the tokens elsewhere, but only the permit’s spender can use it', async () => {
+        const deadline = (await latestTimestamp()) + 3600;
+        const sig = await signPermit(alice, alice.address, bob.address, 5n, deadline);
+        // Sent by someone other than the spender: the permit recovers to another signer.
+        await expectLaurelRevert(
+          as(credit, owner).transferWithPermit(
+            alice.address,
+            owner.address,
+            5n,
+            deadline,
+            sig.v,
+            sig.r,
+            sig.s,
+          ),
+          'ERC2612InvalidSigner',
+        );
+        const ownerBefore = (await credit.balanceOf(owner.address)) as bigint;
+        await mined(
+          as(credit, bob).transferWithPermit(alice.address, owner.address, 5n, deadline, sig.v, sig.r, sig.s),
+        );
+        expect(await credit.balanceOf(owner.address)).toBe(ownerBefore + 5n);
+      });
+
+      it('transferWithPermit reverts with the permit’s errors and leaves nothing behind', async () => {
+        const expired = (await latestTimestamp()) - 1;
+        const old = await signPermit(alice, alice.address, bob.address, 10n, expired);
+        await expectLaurelRevert(
+          as(credit, bob).transferWithPermit(alice.address, bob.address, 10n, expired, old.v, old.r, old.s),
+          'ERC2612ExpiredSignature',
+          [BigInt(expired)],
+        );
+        const deadline = (await latestTimestamp()) + 3600;
+        const sig = await signPermit(alice, alice.address, bob.address, 10n, deadline);
+        await expectLaurelRevert(
+          as(credit, bob).transferWithPermit(alice.address, bob.address, 11n, deadline, sig.v, sig.r, sig.s),
+          'ERC2612InvalidSigner',
+        );
+        const tooMuch = (await credit.balanceOf(alice.address)) + 1n;
+        const big = await signPermit(alice, alice.address, bob.address, tooMuch, deadline);
+        await expectLaurelRevert(
+          as(credit, bob).transferWithPermit(
+            alice.address,
+            bob.address,
+            tooMuch,
+            deadline,
+            big.v,
+            big.r,
+            big.s,
+          ),
+          'ERC20InsufficientBalance',
+        );
+        expect(await credit.allowance(alice.address, bob.address)).toBe(0n);
+      });
     });
   });
 
@@ -245,6 +315,11 @@ describe('XP, credit, point and badge tokens', () => {
       );
       await expectLaurelRevert(
         as(point, bob).permit(alice.address, bob.address, 1n, deadline, sig.v, sig.r, sig.s),
+        'NonTransferable',
+        [],
+      );
+      await expectLaurelRevert(
+        as(point, bob).transferWithPermit(alice.address, bob.address, 1n, deadline, sig.v, sig.r, sig.s),
         'NonTransferable',
         [],
       );

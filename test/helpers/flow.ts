@@ -4,7 +4,7 @@
  * sending it through execute-and-wait, and reading what the receipt's events say.
  */
 import { getAddress, type Interface, type LogDescription, type Signer, type Wallet } from 'ethers';
-import { appFactoryInterface } from '../../src/chain/contracts';
+import { appFactoryInterface, appInterface } from '../../src/chain/contracts';
 import { issueApiKey } from './auth';
 import { request, type HttpResult } from './laurel';
 
@@ -99,6 +99,18 @@ export async function createApp(api: Client, name: string): Promise<string> {
   expect(built.status).toBe(200);
   const receipt = await api.execute(built.body.unsignedTransaction as Unsigned);
   return eventArg(receipt.logs, appFactoryInterface, 'AppCreated', 'app');
+}
+
+/**
+ * Builds with POST /v1/credit/new for the app (chain `local`; `token` holds token_name,
+ * token_symbol, token_supply, token_decimals, token_is_point) and executes with the client's
+ * wallet; returns the new token's address.
+ */
+export async function createCreditToken(api: Client, appId: string, token: Body): Promise<string> {
+  const built = await api.post('/credit/new', { chain: 'local', app_id: appId, ...token });
+  expect(built.status).toBe(200);
+  const receipt = await api.execute(built.body.unsignedTransaction as Unsigned);
+  return eventArg(receipt.logs, appInterface, 'CreditTokenCreated', 'token');
 }
 
 type EventLog = { topics: readonly string[]; data: string };

@@ -85,10 +85,12 @@ it('orphans of a Laurel that died with its watchdog are stopped by the next star
   for (const pid of orphans) expect(() => process.kill(pid, 0)).not.toThrow();
 
   const second = await start(dataDir);
+  // On a pipe, the start-up lines are JSON lines of the logger: their `msg` is the line.
   const cleaned = second
     .output()
     .split('\n')
-    .filter((line) => line.includes('cleaned'));
+    .filter((line) => line.includes('cleaned'))
+    .map((line) => (JSON.parse(line) as { msg: string }).msg);
   expect(cleaned).toEqual([
     `laurel: cleaned     stopped PostgreSQL (pid ${orphans[0]}) and anvil (pid ${orphans[1]}) left running on ${dataDir} by a Laurel that died`,
   ]);

@@ -234,6 +234,13 @@ describe('client mistakes answer 4xx, never 5xx', () => {
     expect(post.status).toBe(400);
     const put = await request(laurel.url, 'PUT', '/key/challenge', { body: {} });
     expect(put.status).toBe(405);
+    // A literal path's other methods are 405 even where a path with a parameter would match.
+    const execute = await request(laurel.url, 'GET', '/v1/transactions/execute', { apiKey: key });
+    expect(execute.status).toBe(405);
+    expect(execute.headers.get('allow')).toBe('POST');
+    const secret = await request(laurel.url, 'DELETE', '/v1/webhook/secret', { apiKey: key });
+    expect(secret.status).toBe(405);
+    expect(secret.headers.get('allow')).toBe('GET, HEAD, POST');
     const health = await request(laurel.url, 'POST', '/health');
     expect(health.status).toBe(405);
     expect(health.headers.get('allow')).toBe('GET, HEAD');

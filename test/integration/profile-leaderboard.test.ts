@@ -283,7 +283,7 @@ describe('GraphQL profile and leaderboard', () => {
               name
             }
           }
-          leaderboard(chain: "local", app_id: $app, page_size: "3") {
+          leaderboard(chain: "local", app_id: $app, page_size: 3) {
             user
             xp_rewarded
             profile {

@@ -90,7 +90,7 @@ it('20 parallel builds for one sender over both API processes get distinct conse
     apiKey,
     body: { url: receiver.url(path), events: ['transaction'] },
   });
-  expect(created.status).toBe(200);
+  expect(created.status).toBe(201);
   const tested = await request(api1.url, 'POST', `/v1/webhook/${created.body.webhook.id}/test`, { apiKey });
   expect(tested.status).toBe(200);
 

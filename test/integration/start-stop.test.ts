@@ -1,12 +1,19 @@
+import { spawn, spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
 import {
   buildService,
   makeDataDir,
   processesUsing,
   rpc,
+  spawnLaurel,
   startLaurelProcess,
   stopLaurelProcess,
 } from '../helpers/laurel-process';
+import { waitUntil } from '../helpers/wait';
+
+const root = path.resolve(__dirname, '../..');
 
 /**
  * `npm start` as a user runs it: the built service on an empty data folder, with no configuration
@@ -60,3 +67,60 @@ it('starts with nothing configured, stops cleanly, and restarts on the same data
   expect(second.output()).toContain('laurel: stopped');
   expect(processesUsing(dataDir)).toEqual([]);
 }, 180_000);
+
+/** `script` gives `npm start` a terminal (a pseudo-terminal): Ctrl-C is the byte \x03 typed into it. */
+const haveScript = spawnSync('script', ['--version']).status === 0;
+
+(haveScript ? it : it.skip)(
+  'Ctrl-C of npm start on a terminal: a few lines between stopping and stopped, no stack trace',
+  async () => {
+    const folder = makeDataDir();
+    try {
+      const terminal = spawn('script', ['-qfec', 'npm start', '/dev/null'], {
+        cwd: root,
+        env: { ...process.env, NODE_ENV: '', PORT: '0', DATA_DIR: folder, DATABASE_URL: '', CHAINS: '' },
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: true,
+      });
+      let output = '';
+      terminal.stdout!.on('data', (chunk) => (output += chunk));
+      const exited = new Promise<void>((resolve) => terminal.once('exit', () => resolve()));
+      await waitUntil('npm start ready', async () => /chains\s+local/.test(output) || undefined, 90_000);
+      terminal.stdin!.write('\x03');
+      await exited;
+      const lines = output.replace(/\r/g, '').split('\n');
+      const from = lines.findIndex((line) => line.includes('SIGINT received, stopping'));
+      const to = lines.findIndex((line) => line.includes('laurel: stopped'));
+      expect({ from: from >= 0, to: to > from, output }).toMatchObject({ from: true, to: true });
+      const between = lines.slice(from + 1, to);
+      expect(between.length).toBeLessThanOrEqual(10);
+      expect(between.filter((line) => /^\s+at |Error:|\{$/.test(line))).toEqual([]);
+      expect(processesUsing(folder)).toEqual([]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  },
+  180_000,
+);
+
+it('a taken port fails the start within 2 seconds, before any migration line', async () => {
+  const taken = net.createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  const port = (taken.address() as net.AddressInfo).port;
+  const folder = makeDataDir();
+  try {
+    const started = Date.now();
+    const laurel = spawnLaurel(folder, { PORT: String(port) });
+    const code = await laurel.exited;
+    const seconds = (Date.now() - started) / 1000;
+    expect({ code, output: laurel.output() }).toMatchObject({
+      code: 1,
+      output: expect.stringContaining(`port ${port} is in use; set PORT`),
+    });
+    expect(laurel.output()).not.toMatch(/migrations|postgres/);
+    expect(seconds).toBeLessThan(2);
+  } finally {
+    taken.close();
+    rmSync(folder, { recursive: true, force: true });
+  }
+});

@@ -141,11 +141,13 @@ describe('POST /transactions/execute', () => {
     const hash = Transaction.from(raw).hash!;
     const result = await api.post('/transactions/execute', { chain: 'local', signed_transaction: raw });
     expect(result.status).toBe(409);
+    // Whose nonces: the signer's.
     expect(result.body).toEqual({
       status: 'failed',
-      error: 'nonce too low',
+      error: `nonce too low (nonce 0 of ${senderAddress}, the transaction's signer)`,
       reason: 'nonce_too_low',
       transactionHash: hash,
+      sender: senderAddress,
     });
     // Recorded before the broadcast, un-recorded when the node refused it.
     expect(await rowsOf(hash)).toHaveLength(0);
@@ -162,6 +164,7 @@ describe('POST /transactions/execute', () => {
       error: 'Insufficient funds for gas * price + value',
       reason: 'insufficient_funds',
       transactionHash: Transaction.from(raw).hash,
+      sender: poor.address,
     });
   });
 
@@ -320,6 +323,8 @@ describe('POST /transactions/execute-and-wait', () => {
         status: 1,
         to: senderAddress,
       },
+      // A Laurel addition: what it created (a plain transfer creates nothing).
+      created: { apps: [], badges: [], credit_tokens: [] },
     });
     expect(await rowsOf(hash)).toEqual([
       expect.objectContaining({
@@ -356,7 +361,7 @@ describe('POST /transactions/execute-and-wait', () => {
     expect(await rowsOf(hash)).toEqual([expect.objectContaining({ status: 'failed' })]);
   });
 
-  it('answers 202 Timeout when the transaction is not mined in time; the job records it once mined', async () => {
+  it('answers 200 Timeout (as the original service) when the transaction is not mined in time; the job records it once mined', async () => {
     const provider = laurel.chain!.provider;
     await provider.send('evm_setAutomine', [false]);
     let hash: string;
@@ -366,7 +371,7 @@ describe('POST /transactions/execute-and-wait', () => {
       const started = Date.now();
       const result = await executeAndWait(raw);
       expect(Date.now() - started).toBeLessThan(5000);
-      expect(result.status).toBe(202);
+      expect(result.status).toBe(200);
       expect(result.body).toEqual({
         status: 'failed',
         error: 'Timeout',
@@ -374,6 +379,13 @@ describe('POST /transactions/execute-and-wait', () => {
         blockExplorerUrl: explorer(hash),
       });
       expect(await rowsOf(hash)).toEqual([expect.objectContaining({ status: 'pending', receipt: null })]);
+      // What became of it: pending, until mined.
+      expect((await api.get(`/transactions/${hash}`)).body).toMatchObject({
+        status: 'pending',
+        transactionHash: hash,
+        confirmations: 0,
+        blockNumber: null,
+      });
     } finally {
       await provider.send('evm_setAutomine', [true]);
       await provider.send('evm_mine', []);
@@ -383,6 +395,9 @@ describe('POST /transactions/execute-and-wait', () => {
       ([candidate]) => candidate.status !== 'pending',
     );
     expect(row.status).toBe('success');
+    const status = await api.get(`/transactions/${hash!}`);
+    expect(status.body).toMatchObject({ status: 'success', blockNumber: Number(row.blockNumber) });
+    expect(status.body.confirmations).toBeGreaterThanOrEqual(1);
   });
 
   it('answers validation failures in Shape C', async () => {
@@ -469,7 +484,7 @@ describe('GraphQL', () => {
       variables: { signed: await signed({ nonce: 0 }) },
     });
     expect(rejected.body.errors![0]).toMatchObject({
-      message: 'nonce too low',
+      message: `nonce too low (nonce 0 of ${senderAddress}, the transaction's signer)`,
       extensions: { code: 'NONCE_TOO_LOW', http_status: 409 },
     });
   });

@@ -75,7 +75,8 @@ describe('verification (the test call)', () => {
     expect(call!.headers['content-type']).toBe('application/json');
     expect(call!.headers['user-agent']).toMatch(/^Laurel-Webhooks\/\d+\.\d+\.\d+$/);
     const stored = await laurel.services.prisma.webhook.findUniqueOrThrow({ where: { id: webhook.id } });
-    expect(stored).toMatchObject({ disabled: false, disabledAt: null });
+    // Active now; disabled_at keeps when it was last disabled (here: created disabled).
+    expect(stored).toMatchObject({ disabled: false, disabledAt: stored.createdAt });
     expect(outcome.log).toMatchObject({ successful: true, responseCode: 200, attempt: 1 });
   });
 

@@ -61,7 +61,7 @@ async function createWebhook(options: { verified?: boolean; events?: string[] } 
   const path = newPath();
   receiver.route(path, answerChallenge());
   const created = await call('POST', '/webhook', { url: receiver.url(path), events: options.events });
-  expect(created.status).toBe(200);
+  expect(created.status).toBe(201);
   const id = (created.body.webhook as { id: number }).id;
   if (options.verified) expect((await call('POST', `/webhook/${id}/test`)).status).toBe(200);
   return { id, path };
@@ -72,7 +72,7 @@ const WEBHOOK = {
   url: expect.stringMatching(/^https:\/\/127\.0\.0\.1:\d+\//),
   events: expect.any(Array),
   disabled: expect.any(Boolean),
-  disabled_at: null,
+  disabled_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
   created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
 };
 
@@ -81,9 +81,12 @@ describe('POST /webhook', () => {
     const url = receiver.url(newPath());
     const created = await call('POST', '/webhook', { url, events: ['transaction'] });
     expect(created).toMatchObject({
-      status: 200,
+      status: 201,
       body: { status: 'success', webhook: { ...WEBHOOK, url, events: ['transaction'], disabled: true } },
     });
+    // Created disabled: disabled_at is the creation time.
+    const webhook = created.body.webhook as { disabled_at: string; created_at: string };
+    expect(webhook.disabled_at).toBe(webhook.created_at);
     // Omitted events: every event.
     const all = await call('POST', '/webhook', { url });
     expect(all.body.webhook).toMatchObject({ events: [], disabled: true });
@@ -246,7 +249,7 @@ describe('GET /webhook/:id/logs', () => {
 
     const viaGraphql = await graphql<{ webhookLogs: { total: number; data: { event: string }[] } }>(
       laurel.url,
-      `{ webhookLogs(id: "${id}", page_size: "1") { total data { event successful } } }`,
+      `{ webhookLogs(id: "${id}", page_size: 1) { total data { event successful } } }`,
       { apiKey: ownerKey },
     );
     expect(viaGraphql.body.data?.webhookLogs).toMatchObject({ total: 3, data: [{ event: 'test' }] });

@@ -1,6 +1,8 @@
 import { NODE_REJECTIONS, rejectionOf, TransactionRejectedError } from '../../src/chain/node-rejections';
 
 const hash = `0x${'ab'.repeat(32)}`;
+const sender = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+const transaction = { hash, from: sender, nonce: 3 };
 
 /** A JSON-RPC error as ethers throws it for eth_sendRawTransaction: the node's message under info.error. */
 const nodeError = (message: string) => ({
@@ -20,8 +22,10 @@ describe('rejectionOf: what a node refusing a signed transaction means', () => {
     ['invalid chain id for signer', 'invalid_signature', 422],
     ['something no node has ever said', 'transaction_rejected', 422],
   ])('%s → %s (%i)', (message, code, status) => {
-    const error = rejectionOf(nodeError(message), hash);
+    const error = rejectionOf(nodeError(message), transaction);
     expect(error).toBeInstanceOf(TransactionRejectedError);
+    // A refusal about nonces names the wallet whose nonces they are.
+    const aboutNonces = status === 409;
     expect({
       code: error.code,
       status: error.httpStatus,
@@ -30,8 +34,8 @@ describe('rejectionOf: what a node refusing a signed transaction means', () => {
     }).toEqual({
       code,
       status,
-      message,
-      details: { reason: code, transactionHash: hash },
+      message: aboutNonces ? `${message} (nonce 3 of ${sender}, the transaction's signer)` : message,
+      details: { reason: code, transactionHash: hash, sender },
     });
   });
 
@@ -48,7 +52,7 @@ describe('rejectionOf: what a node refusing a signed transaction means', () => {
   });
 
   it('keeps only the first line of the node message, without control characters', () => {
-    const error = rejectionOf(nodeError('nonce too low\u0001\u0002\nsecond line'), hash);
-    expect(error.message).toBe('nonce too low');
+    const error = rejectionOf(nodeError('insufficient funds\u0001\u0002\nsecond line'), transaction);
+    expect(error.message).toBe('insufficient funds');
   });
 });

@@ -1,5 +1,13 @@
 import { Wallet } from 'ethers';
-import { markNonceBroadcast, NonceReserver, reserveNonces } from '../../src/chain/nonces';
+import {
+  buildCallHash,
+  buildersOf,
+  markNonceBroadcast as markBroadcast,
+  NonceReserver,
+  releaseUnsentNonces,
+  reserveNonces as reserve,
+} from '../../src/chain/nonces';
+import { loadConfig } from '../../src/config';
 import { connectDatabase, type Database, type PrismaClient } from '../../src/db/prisma';
 import { createTestDatabase } from '../helpers/database';
 
@@ -21,13 +29,23 @@ describe('nonce reservation (PostgreSQL)', () => {
   });
 
   const sender = () => Wallet.createRandom().address;
+  /** The configured lease unless a test gives its own. */
+  const ttlSeconds = loadConfig({}).transactions.nonceReservationTtlSeconds;
+  const reserveNonces = (
+    pool: Parameters<typeof reserve>[0],
+    params: Omit<Parameters<typeof reserve>[1], 'ttlSeconds'> & { ttlSeconds?: number },
+  ) => reserve(pool, { ...params, ttlSeconds: params.ttlSeconds ?? ttlSeconds });
+  const markNonceBroadcast = (
+    client: PrismaClient,
+    params: Omit<Parameters<typeof markBroadcast>[1], 'ttlSeconds'> & { ttlSeconds?: number },
+  ) => markBroadcast(client, { ...params, ttlSeconds: params.ttlSeconds ?? ttlSeconds });
   /** One build's reservation. */
   const reserveNonce = async (params: {
     chainId: number;
     sender: string;
     pendingNonce: number;
     ttlSeconds?: number;
-  }) => (await reserveNonces(connection.pool, { ...params, count: 1 }))[0];
+  }) => (await reserveNonces(connection.pool, { ...params, callHashes: [null] }))[0];
   const reservations = async (chainId: number, address: string) =>
     (
       await prisma.nonceReservation.findMany({
@@ -98,10 +116,20 @@ describe('nonce reservation (PostgreSQL)', () => {
       transactionHash: `0x${'ef'.repeat(32)}`,
     });
     expect(
-      await reserveNonces(connection.pool, { chainId: 1, sender: address, pendingNonce: 0, count: 4 }),
+      await reserveNonces(connection.pool, {
+        chainId: 1,
+        sender: address,
+        pendingNonce: 0,
+        callHashes: [null, null, null, null],
+      }),
     ).toEqual([0, 2, 3, 4]);
     expect(
-      await reserveNonces(connection.pool, { chainId: 1, sender: address, pendingNonce: 0, count: 2 }),
+      await reserveNonces(connection.pool, {
+        chainId: 1,
+        sender: address,
+        pendingNonce: 0,
+        callHashes: [null, null],
+      }),
     ).toEqual([5, 6]);
   });
 
@@ -109,7 +137,7 @@ describe('nonce reservation (PostgreSQL)', () => {
     const address = sender();
     const reserver = new NonceReserver(connection.pool, 120);
     const nonces = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => reserver.reserve(1, address, i < 10 ? 3 : 5)),
+      Array.from({ length: 20 }, (_, i) => reserver.reserve(1, address, i < 10 ? 3 : 5, null)),
     );
     // The first build went alone (pending 3); the 19 that arrived meanwhile, together (pending 5).
     expect(nonces).toEqual([3, ...Array.from({ length: 19 }, (_, i) => 5 + i)]);
@@ -163,5 +191,49 @@ describe('nonce reservation (PostgreSQL)', () => {
       data: { expiresAt: new Date(Date.now() - 1000) },
     });
     expect(await reserveNonce({ chainId: 1, sender: address, pendingNonce: 3 })).toBe(3);
+  });
+
+  it('remembers which call each nonce was reserved for, and for whom (rule 7)', async () => {
+    const [alice, bob] = [sender(), sender()];
+    const app = Wallet.createRandom().address;
+    const createApp = buildCallHash(app, '0x1234');
+    expect(buildCallHash(app.toLowerCase(), '0x1234')).toBe(createApp);
+    expect(buildCallHash(app, '0x1235')).not.toBe(createApp);
+    const reserver = new NonceReserver(connection.pool, 120);
+    expect(await reserver.reserve(7, alice, 4, createApp)).toBe(4);
+    expect(await reserver.reserve(7, alice, 4, buildCallHash(app, '0xff'))).toBe(5);
+    expect(await reserver.reserve(7, bob, 4, createApp)).toBe(4);
+    expect((await buildersOf(prisma, { chainId: 7, nonce: 4, callHash: createApp })).sort()).toEqual(
+      [alice, bob].sort(),
+    );
+    expect(await buildersOf(prisma, { chainId: 7, nonce: 5, callHash: createApp })).toEqual([]);
+    expect(await buildersOf(prisma, { chainId: 8, nonce: 4, callHash: createApp })).toEqual([]);
+  });
+
+  it('keeps the count form of laurel_reserve_nonces working for processes of the version before', async () => {
+    const address = sender();
+    const { rows } = await connection.pool.query<{ nonce: string }>(
+      'SELECT laurel_reserve_nonces(1, $1::varchar, 2, 120, 3) AS nonce',
+      [address],
+    );
+    expect(rows.map((row) => Number(row.nonce))).toEqual([2, 3, 4]);
+    expect(await reservations(1, address)).toEqual([2, 3, 4]);
+  });
+
+  it('releases every unsent reservation of a sender, and only those (rule 6)', async () => {
+    const [address, other] = [sender(), sender()];
+    for (let i = 0; i < 4; i++) await reserveNonce({ chainId: 1, sender: address, pendingNonce: 0 });
+    await reserveNonce({ chainId: 1, sender: other, pendingNonce: 0 });
+    await markNonceBroadcast(prisma, {
+      chainId: 1,
+      sender: address,
+      nonce: 1,
+      transactionHash: `0x${'ab'.repeat(32)}`,
+    });
+    expect(await releaseUnsentNonces(prisma, { chainId: 1, sender: address, from: 0 })).toEqual([0, 2, 3]);
+    expect(await reservations(1, address)).toEqual([1]);
+    expect(await reservations(1, other)).toEqual([0]);
+    expect(await reserveNonce({ chainId: 1, sender: address, pendingNonce: 0 })).toBe(0);
+    expect(await releaseUnsentNonces(prisma, { chainId: 1, sender: address, from: 0, to: 1 })).toEqual([0]);
   });
 });

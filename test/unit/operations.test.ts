@@ -4,9 +4,14 @@ import { Resolver } from 'type-graphql';
 import { z } from 'zod';
 import { buildGraphQLSchema } from '../../src/graphql/schema';
 import { Operation, operationsOf, type OperationDefinition } from '../../src/operations/operation';
-import { inputShape, unwrapField } from '../../src/operations/graphql-args';
+import {
+  graphqlArgsReader,
+  inputShape,
+  unwrapField,
+  withGraphQLInputType,
+} from '../../src/operations/graphql-args';
 import { laurelModules, resolverClasses } from '../../src/modules';
-import { ZodAmount } from '../../src/validation';
+import { digitsSchema, ZodAmount, ZodDigits } from '../../src/validation';
 
 /** Every @Operation of every module, with the GraphQL field it became. */
 function everyOperation(
@@ -64,8 +69,57 @@ describe('one definition per operation', () => {
         });
         if (unwrapField(zodField).schema instanceof ZodAmount)
           expect(getNamedType(arg.type).name).toBe('Decimal');
+        // REST's digit strings (page, page_size, start, end) are GraphQL Ints; ids keep their ID.
+        if (unwrapField(zodField).schema instanceof ZodDigits)
+          expect({ name, key, type: getNamedType(arg.type).name }).toEqual({
+            name,
+            key,
+            type: key === 'id' || key === 'log_id' ? 'ID' : 'Int',
+          });
       }
     }
+  });
+
+  it('paging is Int in GraphQL for leaderboard and webhookLogs, from the same zod definitions', () => {
+    for (const [operation, keys] of [
+      ['leaderboard', ['page', 'page_size', 'start', 'end']],
+      ['webhookLogs', ['page', 'page_size']],
+    ] as const) {
+      const field = schema.getQueryType()!.getFields()[operation];
+      for (const key of keys) {
+        expect({ operation, key, type: String(field.args.find((arg) => arg.name === key)!.type) }).toEqual({
+          operation,
+          key,
+          type: 'Int',
+        });
+      }
+    }
+  });
+
+  it('reads GraphQL arguments back as REST gives them: null absent, Ints of digits as digits, input objects plain', () => {
+    const input = z.object({
+      page: digitsSchema('a page number', '2').optional(),
+      name: z.string().optional(),
+      signature: withGraphQLInputType(
+        z.object({ r: z.string(), start: digitsSchema('seconds', '1').optional() }),
+        'TestSignatureInput',
+        'test only',
+      ),
+    });
+    const read = graphqlArgsReader(input);
+    class Instance {
+      r = '0x1';
+      start: number | null = 7;
+    }
+    expect(read({ page: 2, name: null, signature: new Instance() })).toEqual({
+      page: '2',
+      signature: { r: '0x1', start: '7' },
+    });
+    expect(read({ page: null, signature: Object.assign(new Instance(), { start: null }) })).toEqual({
+      signature: { r: '0x1' },
+    });
+    // What zod then parses is exactly REST's input: the digits rule applies to -1 as to "-1".
+    expect(input.safeParse(read({ page: -1, signature: { r: '0x1' } })).success).toBe(false);
   });
 
   it('every argument has a description (they feed schema.graphql and the API reference)', () => {

@@ -48,6 +48,24 @@ contract CreditToken is ERC20Permit {
         _burn(msg.sender, amount);
     }
 
+    /// @notice Uses an EIP-2612 permit of `owner` for the caller (the permit's spender) and, in the
+    ///         same transaction, moves `value` of `owner`'s tokens to `to`: what POST
+    ///         /v1/credit/transfer builds. The caller sends it and pays its gas; the holder only signs.
+    /// @dev Reverts as `permit` does (ERC2612ExpiredSignature, ERC2612InvalidSigner) and as
+    ///      `transferFrom` does (ERC20InsufficientBalance, NonTransferable for point tokens).
+    function transferWithPermit(
+        address owner,
+        address to,
+        uint256 value,
+        uint256 deadline,
+        uint8 v,
+        bytes32 r,
+        bytes32 s
+    ) external returns (bool) {
+        permit(owner, msg.sender, value, deadline, v, r, s);
+        return transferFrom(owner, to, value);
+    }
+
     function transfer(address to, uint256 value) public override returns (bool) {
         if (isPoint) revert NonTransferable();
         return super.transfer(to, value);

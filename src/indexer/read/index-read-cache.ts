@@ -18,6 +18,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import { partitionPoint } from '../../partition-point';
+import type { LaurelMetrics } from '../../metrics';
 import type { IndexChange, IndexChanges } from '../index-changes';
 
 export interface CachedRead<T> {
@@ -88,8 +89,13 @@ export class IndexReadCache {
   constructor(
     private readonly changes: IndexChanges,
     maxBytes: number,
+    private readonly metrics: LaurelMetrics | null = null,
   ) {
     this.answers = maxBytes > 0 ? new LRUCache({ maxSize: maxBytes }) : null;
+    const answers = this.answers;
+    if (metrics && answers) {
+      metrics.observe(metrics.readCacheBytes, () => [{ labels: {}, value: answers.calculatedSize }]);
+    }
     this.keysRemembered = Math.max(100, Math.round((maxBytes / 1024 / 1024) * KEYS_REMEMBERED_PER_MB));
     changes.subscribe((change) => this.changed(change));
   }
@@ -107,8 +113,10 @@ export class IndexReadCache {
     const untilDay = read.rewardsUntilDay ?? Infinity;
     const cached = answers.get(key);
     if (cached && cached.epoch === this.epoch && chain.current(cached.generation, untilDay)) {
+      this.metrics?.readCacheRequests.inc({ result: 'hit' });
       return cached.value as T;
     }
+    this.metrics?.readCacheRequests.inc({ result: 'miss' });
     // Identical reads arriving together (at the same generation) share one query.
     const epoch = this.epoch;
     const generation = chain.generation;

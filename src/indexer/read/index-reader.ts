@@ -7,6 +7,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Pool } from 'pg';
 import { XP_DECIMALS } from '../../chain/contracts';
+import type { LaurelMetrics } from '../../metrics';
 import type { IndexChanges } from '../index-changes';
 import { IndexReadCache } from './index-read-cache';
 import { LeaderboardReader } from './leaderboard-reader';
@@ -74,8 +75,9 @@ export class IndexReader {
     private readonly pool: Pool,
     changes: IndexChanges,
     cacheBytes: number,
+    metrics: LaurelMetrics | null = null,
   ) {
-    this.cache = new IndexReadCache(changes, cacheBytes);
+    this.cache = new IndexReadCache(changes, cacheBytes, metrics);
     this.leaderboards = new LeaderboardReader(pool, this.cache);
   }
 

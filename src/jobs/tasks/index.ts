@@ -33,6 +33,11 @@ export function createTaskList(deps: TaskDeps): TaskList {
   };
 }
 
+/** The name of every task (the metrics report each one's queue, empty or not). */
+export function taskNames(): string[] {
+  return [pruneTask, trackReceiptTask, deliverWebhookTask, recoverDeliveriesTask].map((task) => task.name);
+}
+
 /** Recurring tasks, in graphile-worker crontab syntax. */
 export const crontab = [
   `*/10 * * * * ${jobs.prune.name} ?max=1`,

@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../../config';
-import { RateLimitedError } from '../../errors';
+import { RateLimitedError, type RequestBudget } from '../../errors';
 import { ThrottledLog, type Logger } from '../../logger';
 
 /** Rows of every limiter live in one table, keyed `<limiter>:<key>` (see the RateLimit model). */
@@ -110,7 +110,7 @@ export class LocallyCountedBudget {
         // Refused: the budget is spent (a refusal from the limiter's memory says 0 points).
         const spent = Math.max(rejection.consumedPoints, this.limiter.points);
         this.learn(key, spent, Date.now() + rejection.msBeforeNext, carried + cost);
-        throw new RateLimitedError(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)));
+        throw new RateLimitedError(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)), 'wallet');
       }
       // Not counted (database unavailable): what was let through before is sent with the next try.
       if (window) {
@@ -241,12 +241,12 @@ export class RequestBudgets {
 
   /** Spends one of the client's key-issuance requests. */
   spendKeyRequest(clientAddress: string): Promise<void> {
-    return spend(this.keyRequestsByClient, clientAddress, 1);
+    return spend(this.keyRequestsByClient, clientAddress, 1, 'key_requests_per_client');
   }
 
   /** Spends one of the wallet's challenges. */
   spendChallenge(address: string): Promise<void> {
-    return spend(this.challengesByWallet, address, 1);
+    return spend(this.challengesByWallet, address, 1, 'challenges_per_wallet');
   }
 
   /** Sends the wallet counts still in memory to PostgreSQL; no more periodic sends. */
@@ -255,12 +255,17 @@ export class RequestBudgets {
   }
 }
 
-async function spend(limiter: RateLimiterPostgres, key: string, cost: number): Promise<void> {
+async function spend(
+  limiter: RateLimiterPostgres,
+  key: string,
+  cost: number,
+  budget: RequestBudget,
+): Promise<void> {
   try {
     await limiter.consume(key, cost);
   } catch (rejection) {
     if (rejection instanceof RateLimiterRes) {
-      throw new RateLimitedError(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)));
+      throw new RateLimitedError(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)), budget);
     }
     throw rejection;
   }

@@ -8,11 +8,13 @@ import {
   creditBalanceSchema,
   creditPermitDataSchema,
   creditTokensSchema,
+  transferCreditSchema,
   type ApproveCreditInput,
   type CreateCreditTokenInput,
   type CreditBalanceInput,
   type CreditPermitDataInput,
   type CreditTokensInput,
+  type TransferCreditInput,
 } from './credit.schema';
 import type { CreditService } from './credit.service';
 import { CreditBalance, CreditTokenInfo, PermitData } from './credit.types';
@@ -59,6 +61,21 @@ export class CreditResolver {
   })
   async creditPermitData(args: CreditPermitDataInput): Promise<PermitData> {
     return this.service.permitData(args);
+  }
+
+  @Operation({
+    kind: 'mutation',
+    input: transferCreditSchema,
+    output: UnsignedTransactionPayload,
+    description:
+      "Builds the transaction that uses a holder's signed permit and moves the tokens to the receiver (the caller, who sends it and pays its gas)",
+  })
+  async transferCredit(
+    args: TransferCreditInput,
+    ctx: AuthenticatedContext,
+  ): Promise<UnsignedTransactionPayload> {
+    const transaction = await this.service.transfer(args, ctx.account.address);
+    return unsignedTransactionPayload(transaction, { withGas: true });
   }
 
   @Operation({

@@ -31,6 +31,15 @@ export const creditRoutes: RestRoute<CreditResolver>[] = [
   },
   {
     method: 'post',
+    path: '/credit/transfer',
+    operation: 'transferCredit',
+    errors: SHAPE_B,
+    envelope: 'success',
+    description:
+      'The original service’s transfer endpoint for a signed permit: the receiver (the caller) sends the transaction and pays its gas; the holder only signed the permit. A bad permit (expired, not signed by the holder for exactly this receiver, amount and deadline) is a `transaction_error` with the decoded revert.',
+  },
+  {
+    method: 'post',
     path: '/credit/balance',
     operation: 'creditBalance',
     errors: SHAPE_B,

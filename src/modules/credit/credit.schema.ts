@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withGraphQLInputType } from '../../operations/graphql-args';
 import { addressSchema, chainSchema, nonNegativeAmountSchema, positiveAmountSchema } from '../../validation';
 
 const tokenId = addressSchema.describe('The credit token (its address)');
@@ -49,6 +50,42 @@ export const creditPermitDataSchema = z.object({
   amount,
 });
 export type CreditPermitDataInput = z.output<typeof creditPermitDataSchema>;
+
+const signatureWord = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{64}$/, 'Invalid: expected 32 bytes as 0x-prefixed hex (64 hex digits)');
+
+/** The holder's signature of permit-data's `hashToSign`, as ethers' `Signature` splits it. */
+const signedPermitSchema = withGraphQLInputType(
+  z
+    .object({
+      r: signatureWord.describe('The signature’s r: 0x + 64 hex digits'),
+      s: signatureWord.describe('The signature’s s: 0x + 64 hex digits'),
+      v: z.number().int().min(0).max(255).describe('The recovery id: 27 or 28 (0 or 1 are read as 27 or 28)'),
+    })
+    .describe('The holder’s signature of `hashToSign` from POST /credit/permit-data: {r, s, v}'),
+  'SignedPermit',
+  'A signature of a permit digest, split into r, s and v',
+);
+
+/** POST /credit/transfer, mutation transferCredit: the permit of POST /credit/permit-data, used. */
+export const transferCreditSchema = z.object({
+  chain: chainSchema,
+  token_id: tokenId,
+  holder_address: addressSchema.describe('The token holder, who signed the permit'),
+  receiver_address: addressSchema.describe(
+    'The permit’s spender, who receives the tokens: the caller’s own wallet, which sends the transaction and pays its gas',
+  ),
+  amount: amount.describe('The permitted amount in formatted units, as given to POST /credit/permit-data'),
+  deadline: z
+    .number()
+    .int()
+    .min(0)
+    .max(Number.MAX_SAFE_INTEGER)
+    .describe('The permit’s deadline from POST /credit/permit-data (seconds since the epoch), as signed'),
+  signedPermit: signedPermitSchema,
+});
+export type TransferCreditInput = z.output<typeof transferCreditSchema>;
 
 /** POST /credit/balance, query creditBalance. */
 export const creditBalanceSchema = z.object({

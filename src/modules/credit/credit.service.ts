@@ -15,6 +15,7 @@ import type {
   CreditBalanceInput,
   CreditPermitDataInput,
   CreditTokensInput,
+  TransferCreditInput,
 } from './credit.schema';
 import type { CreditBalance, CreditTokenInfo, PermitData } from './credit.types';
 
@@ -92,10 +93,7 @@ export class CreditService {
    */
   async permitData(input: CreditPermitDataInput): Promise<PermitData> {
     const chain = this.deps.chains.get(input.chain);
-    const token = await this.token(chain, input.token_id);
-    if (token.isPoint) {
-      throw ValidationError.field('token_id', 'Point tokens are non-transferable: they cannot be permitted');
-    }
+    const token = await this.transferableToken(chain, input.token_id, 'permitted');
     const value = toBaseUnits(input.amount, token.decimals, 'amount');
     // One JSON-RPC batch: the domain separator, the holder's nonce and the domain's fields (ERC-5267).
     const [domainSeparator, nonce, domainFields] = await this.deps.chains.call(chain, (provider) =>
@@ -124,6 +122,45 @@ export class CreditService {
     return { nonce: nonce.toString(), domainSeparator, deadline, hashToSign };
   }
 
+  /**
+   * CreditToken.transferWithPermit(holder, receiver, amount, deadline, v, r, s): the holder's signed
+   * permit (POST /credit/permit-data, spender = receiver) used and `amount` moved from the holder
+   * to the receiver, in one transaction. The permit lets its spender spend, so the receiver sends
+   * it: the receiver must be the caller, whose wallet signs the transaction and pays its gas (the
+   * holder only signs the permit, without gas). The build simulates the call: an expired deadline,
+   * a signature that is not the holder's for exactly this permit, or a balance too small is a
+   * `transaction_error` with the decoded revert.
+   */
+  async transfer(input: TransferCreditInput, sender: string): Promise<UnsignedTransactionJson> {
+    const chain = this.deps.chains.get(input.chain);
+    if (input.receiver_address !== getAddress(sender)) {
+      throw ValidationError.field(
+        'receiver_address',
+        `receiver_address must be the caller's own wallet (${getAddress(sender)}): the permit lets the receiver spend, so the receiver sends the transfer and pays its gas`,
+      );
+    }
+    const token = await this.transferableToken(chain, input.token_id, 'transferred');
+    const value = toBaseUnits(input.amount, token.decimals, 'amount');
+    const { r, s, v } = input.signedPermit;
+    return this.deps.builder.build({
+      chain,
+      from: input.receiver_address,
+      contract: 'CreditToken',
+      address: token.address,
+      functionName: 'transferWithPermit',
+      // ethers and most wallets give v as 27/28; some libraries give the bare recovery bit.
+      args: [
+        input.holder_address,
+        input.receiver_address,
+        value,
+        BigInt(input.deadline),
+        v < 27 ? v + 27 : v,
+        r,
+        s,
+      ],
+    });
+  }
+
   async balance(input: CreditBalanceInput): Promise<CreditBalance> {
     const chain = this.deps.chains.get(input.chain);
     const token = await this.token(chain, input.token_id);
@@ -147,6 +184,19 @@ export class CreditService {
   private async token(chain: Chain, address: string): Promise<TokenInfo> {
     const token = await this.deps.tokens.get(chain, address);
     if (!token) throw new TokenNotFoundError('Token not found');
+    return token;
+  }
+
+  /** A credit token that may be permitted and transferred (not a point token). */
+  private async transferableToken(
+    chain: Chain,
+    address: string,
+    refused: 'permitted' | 'transferred',
+  ): Promise<TokenInfo> {
+    const token = await this.token(chain, address);
+    if (token.isPoint) {
+      throw ValidationError.field('token_id', `Point tokens are non-transferable: they cannot be ${refused}`);
+    }
     return token;
   }
 }

@@ -125,6 +125,18 @@ export class TransactionsRepository {
     return rows.length;
   }
 
+  /**
+   * The transaction with this hash that the account sent through Laurel on one of `chainIds` (the
+   * latest sent), or null: another account's transaction is not found. One probe of the
+   * (chain_id, hash) key per chain.
+   */
+  findSent(accountAddress: string, hash: string, chainIds: number[]) {
+    return this.prisma.transaction.findFirst({
+      where: { accountAddress, hash, chainId: { in: chainIds } },
+      orderBy: { createdAt: 'desc' },
+    });
+  }
+
   /** When the transaction was recorded (null if it is not). */
   async recordedAt(chainId: number, hash: string): Promise<Date | null> {
     const row = await this.prisma.transaction.findUnique({
@@ -151,5 +163,15 @@ export class TransactionsRepository {
       select: { hash: true, status: true, fromAddress: true, nonce: true },
       orderBy: { id: 'asc' },
     });
+  }
+
+  /** Transactions recorded as broadcast whose receipt is not recorded yet, per chain id. */
+  async pendingByChain(): Promise<Map<number, number>> {
+    const rows = await this.prisma.transaction.groupBy({
+      by: ['chainId'],
+      where: { status: 'pending' },
+      _count: { _all: true },
+    });
+    return new Map(rows.map((row) => [row.chainId, row._count._all]));
   }
 }

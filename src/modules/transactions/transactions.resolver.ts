@@ -1,9 +1,16 @@
 import { Resolver } from 'type-graphql';
 import type { AuthenticatedContext } from '../../operations/request-context';
 import { Operation } from '../../operations/operation';
-import { executeTransactionSchema, type ExecuteTransactionInput } from './transactions.schema';
+import {
+  executeTransactionSchema,
+  releaseReservationsSchema,
+  transactionStatusSchema,
+  type ExecuteTransactionInput,
+  type ReleaseReservationsInput,
+  type TransactionStatusInput,
+} from './transactions.schema';
 import type { TransactionsService } from './transactions.service';
-import { TransactionExecution } from './transactions.types';
+import { ReleasedReservations, TransactionExecution, TransactionState } from './transactions.types';
 
 @Resolver()
 export class TransactionsResolver {
@@ -33,5 +40,33 @@ export class TransactionsResolver {
     ctx: AuthenticatedContext,
   ): Promise<TransactionExecution> {
     return this.transactions.executeAndWait(args, ctx.account);
+  }
+
+  @Operation({
+    kind: 'query',
+    input: transactionStatusSchema,
+    output: TransactionState,
+    description:
+      'A transaction the caller sent through this service: pending, success, failed or dropped, with its receipt once mined',
+  })
+  async transactionStatus(
+    args: TransactionStatusInput,
+    ctx: AuthenticatedContext,
+  ): Promise<TransactionState> {
+    return this.transactions.status(args, ctx.account);
+  }
+
+  @Operation({
+    kind: 'mutation',
+    input: releaseReservationsSchema,
+    output: ReleasedReservations,
+    description:
+      'Frees the nonces of the caller’s builds on a chain that were never sent, so the next build does not wait behind them',
+  })
+  async releaseNonceReservations(
+    args: ReleaseReservationsInput,
+    ctx: AuthenticatedContext,
+  ): Promise<ReleasedReservations> {
+    return this.transactions.releaseReservations(args, ctx.account);
   }
 }

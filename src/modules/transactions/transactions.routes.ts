@@ -1,12 +1,12 @@
-import { SHAPE_C } from '../../operations/error-shapes';
+import { SHAPE_A, SHAPE_C } from '../../operations/error-shapes';
 import type { RestRoute } from '../../operations/routes';
 import type { TransactionsResolver } from './transactions.resolver';
 
 /**
  * Validation failures: Shape C. A node's rejection: Shape A `{status:'failed', error, reason,
- * transactionHash}` with 409 (nonce problems) or 422. A timeout of execute-and-wait: 202 (the
- * transaction is out; its outcome is not known yet). A reverted transaction: 200 with
- * `status: 'failed'` and its receipt.
+ * transactionHash}` with 409 (nonce problems) or 422. A timeout of execute-and-wait: 200 with
+ * `{status:'failed', error:'Timeout'}` (the original service's status; the transaction is out and
+ * its outcome not known yet). A reverted transaction: 200 with `status: 'failed'` and its receipt.
  */
 export const transactionsRoutes: RestRoute<TransactionsResolver>[] = [
   {
@@ -22,13 +22,25 @@ export const transactionsRoutes: RestRoute<TransactionsResolver>[] = [
     operation: 'executeTransactionAndWait',
     errors: SHAPE_C,
     envelope: 'none',
-    status: (result) => (result.error === 'Timeout' ? 202 : 200),
-    alsoAnswers: [
-      {
-        status: 202,
-        description:
-          "The receipt did not come within EXECUTE_WAIT_TIMEOUT_SECONDS: {status:'failed', error:'Timeout', transactionHash, blockExplorerUrl}",
-      },
-    ],
+    description:
+      "The receipt did not come within EXECUTE_WAIT_TIMEOUT_SECONDS: 200 with {status:'failed', error:'Timeout', transactionHash, blockExplorerUrl}, as the original service answers (the transaction is out; GET /v1/transactions/{hash} tells what became of it).",
+  },
+  {
+    method: 'get',
+    path: '/transactions/:hash',
+    operation: 'transactionStatus',
+    errors: SHAPE_A,
+    envelope: 'none',
+    description:
+      'For transactions sent through this service with the caller’s API key (execute or execute-and-wait); any other hash is 404. `status` is the chain’s word now (a receipt read at each call); `created` lists what a successful transaction created.',
+  },
+  {
+    method: 'delete',
+    path: '/transactions/reservations',
+    operation: 'releaseNonceReservations',
+    errors: SHAPE_A,
+    envelope: 'status',
+    description:
+      'Each build reserves its nonce until it is sent (or for NONCE_RESERVATION_TTL_SECONDS); builds never sent would make the next sent transaction wait behind them (409 nonce_gap). This frees the caller’s unsent ones on `chain`; builds already sent are kept.',
   },
 ];

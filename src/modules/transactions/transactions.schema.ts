@@ -35,3 +35,23 @@ export const executeTransactionSchema = z.object({
     .describe('The signed transaction, 0x-prefixed hex (as eth_sendRawTransaction takes it)'),
 });
 export type ExecuteTransactionInput = z.output<typeof executeTransactionSchema>;
+
+/** GET /transactions/:hash (and ?chain), query transactionStatus. */
+export const transactionStatusSchema = z.object({
+  hash: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, 'Invalid: expected a transaction hash, 0x + 64 hex digits')
+    .transform((hash) => hash.toLowerCase())
+    .describe('The transaction’s hash (transactionHash of an execute answer)')
+    .openapi({ example: `0x${'ab'.repeat(32)}` }),
+  chain: chainSchema
+    .optional()
+    .describe('Chain name; when absent, the chain the caller last sent a transaction with this hash on'),
+});
+export type TransactionStatusInput = z.output<typeof transactionStatusSchema>;
+
+/** DELETE /transactions/reservations?chain=, mutation releaseNonceReservations. */
+export const releaseReservationsSchema = z.object({
+  chain: chainSchema,
+});
+export type ReleaseReservationsInput = z.output<typeof releaseReservationsSchema>;

@@ -1,7 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Transaction } from 'ethers';
+import { createdContracts, type ReceiptLog } from '../../chain/created-contracts';
 import { rejectionOf } from '../../chain/node-rejections';
 import {
+  buildCallHash,
+  buildersOf,
   freeNoncesOf,
   markNonceBroadcast,
   NONCE_GAP_GRACE_MS,
@@ -13,19 +16,55 @@ import { receiptJson, waitForReceipt } from '../../chain/receipts';
 import type { Chain, ChainRegistry } from '../../chain/registry';
 import type { Config } from '../../config';
 import type { PrismaClient } from '../../db/prisma';
-import { AppError, ChainUnavailableError, ValidationError } from '../../errors';
+import { AppError, ChainUnavailableError, NotFoundError, ValidationError } from '../../errors';
 import type { Indexer } from '../../indexer/indexer';
 import { RetryLaterError } from '../../jobs/jobs';
 import type { Logger } from '../../logger';
 import type { AuthenticatedAccount } from '../../operations/request-context';
-import type { ExecuteTransactionInput } from './transactions.schema';
+import type {
+  ExecuteTransactionInput,
+  ReleaseReservationsInput,
+  TransactionStatusInput,
+} from './transactions.schema';
 import type { TransactionsRepository } from './transactions.repository';
-import type { TransactionExecution } from './transactions.types';
+import type {
+  CreatedContracts,
+  ReleasedReservations,
+  TransactionExecution,
+  TransactionState,
+} from './transactions.types';
 
 /** How long one attempt of the receipt job waits for the receipt before handing the job back for a retry. */
 export const TRACK_RECEIPT_ATTEMPT_WAIT_MS = 2000;
 /** Blocks below the head that a recorded mined transaction is checked in (deeper ones are final). */
 export const RECONCILE_DEPTH_BLOCKS = 64;
+
+/**
+ * A signed transaction Laurel built for another wallet than its signer (rule 7 of
+ * src/chain/nonces.ts): 422, Shape A `{status:'failed', error, reason:'signer_mismatch',
+ * transactionHash, signer, built_for}`. Nothing was recorded or sent.
+ */
+export class SignerMismatchError extends AppError {
+  constructor(transactionHash: string, signer: string, builtFor: string, nonce: number) {
+    super(
+      'signer_mismatch',
+      `The transaction is signed by ${signer}, but Laurel built it for ${builtFor} (nonce ${nonce} of ${builtFor}): ` +
+        `sign it with ${builtFor}'s key, or build it again with ${signer}'s API key.`,
+      422,
+      { reason: 'signer_mismatch', transactionHash, signer, built_for: builtFor },
+    );
+  }
+}
+
+/** 404 for a hash the caller did not send through Laurel (unknown, or another wallet's). */
+export class TransactionNotFoundError extends NotFoundError {
+  constructor(hash: string, account: string) {
+    super(
+      'transaction_not_found',
+      `transaction not found: ${account} sent no transaction ${hash} through this service`,
+    );
+  }
+}
 
 export interface TransactionsServiceDeps {
   config: Config;
@@ -71,7 +110,13 @@ export class TransactionsService {
     await this.deps.transactions.recordReceipt(chain.chainId, receipt);
     if (receipt.status === 1) {
       await this.deps.indexer.ingestReceipt(chain, receipt);
-      return { status: 'success', transactionHash: hash, blockExplorerUrl, receipt: receiptJson(receipt) };
+      return {
+        status: 'success',
+        transactionHash: hash,
+        blockExplorerUrl,
+        receipt: receiptJson(receipt),
+        created: await this.createdBy(chain, receipt.logs),
+      };
     }
     const transaction = Transaction.from(input.signed_transaction);
     const reason = await this.deps.chains
@@ -181,6 +226,11 @@ export class TransactionsService {
     }
   }
 
+  /** Transactions recorded as broadcast whose receipt is not recorded yet, per chain id (metrics). */
+  pendingByChain(): Promise<Map<number, number>> {
+    return this.deps.transactions.pendingByChain();
+  }
+
   /** The chain a signed transaction goes to: `chain` when given (it must match), else its chain id's. */
   private chainFor(requested: string | undefined, transaction: Transaction): Chain {
     const chainId = Number(transaction.chainId);
@@ -226,6 +276,7 @@ export class TransactionsService {
     const transaction = Transaction.from(input.signed_transaction);
     const chain = this.chainFor(input.chain, transaction);
     const hash = transaction.hash!;
+    await this.refuseForeignBuild(chain, transaction);
     const recordedNow = await this.deps.transactions.record(chain, transaction, account.address, trackFrom);
     // Recorded first, so that parallel sends of consecutive nonces see each other as on their way.
     try {
@@ -255,7 +306,9 @@ export class TransactionsService {
         (await this.deps.chains.call(chain, (provider) => provider.getTransaction(hash)).catch(() => null));
       if (!known) {
         if (recordedNow) await this.deps.transactions.unrecord(chain, hash);
-        throw error instanceof AppError ? error : rejectionOf(error, hash);
+        throw error instanceof AppError
+          ? error
+          : rejectionOf(error, { hash, from: transaction.from!, nonce: transaction.nonce });
       }
     }
     await this.markBroadcast(chain, transaction);
@@ -309,9 +362,115 @@ export class TransactionsService {
           from: next,
           to: transaction.nonce,
         });
-        throw new NonceGapError(transaction.hash!, transaction.nonce, next);
+        throw new NonceGapError(transaction.hash!, sender, transaction.nonce, next);
       }
       await sleep(100);
     }
+  }
+
+  /**
+   * Execute broadcasts a transaction whoever signed it (an app's backend may send its users'
+   * signed transactions), unless Laurel built that very call with that nonce for other wallets
+   * only: then it was signed with the wrong key, and sending it would act as the signer (rule 7 in
+   * src/chain/nonces.ts). Checked before anything is recorded or sent.
+   */
+  private async refuseForeignBuild(chain: Chain, transaction: Transaction): Promise<void> {
+    if (!transaction.to) return; // Laurel builds no contract creations
+    const builders = await buildersOf(this.deps.prisma, {
+      chainId: chain.chainId,
+      nonce: transaction.nonce,
+      callHash: buildCallHash(transaction.to, transaction.data),
+    });
+    const signer = transaction.from!;
+    if (builders.length > 0 && !builders.includes(signer)) {
+      throw new SignerMismatchError(transaction.hash!, signer, builders[0], transaction.nonce);
+    }
+  }
+
+  /** What a successful receipt created; undefined (logged) when the node cannot tell now. */
+  private async createdBy(chain: Chain, logs: readonly ReceiptLog[]): Promise<CreatedContracts | undefined> {
+    try {
+      return await this.deps.chains.call(chain, (provider) =>
+        createdContracts(provider, chain.factoryAddress, logs),
+      );
+    } catch (error) {
+      this.deps.log.warn(
+        { chain: chain.name, err: (error as Error).message },
+        'could not check what the transaction created',
+      );
+      return undefined;
+    }
+  }
+
+  /**
+   * A transaction the caller sent through Laurel, as the chain has it now: mined (success or
+   * failed, with its receipt, confirmations, decoded revert, what it created), pending, or dropped
+   * (recorded so by the receipt job or the reconciliation). 404 for a hash the caller did not send.
+   */
+  async status(input: TransactionStatusInput, account: AuthenticatedAccount): Promise<TransactionState> {
+    const { chains, transactions } = this.deps;
+    const served = input.chain === undefined ? chains.list() : [chains.get(input.chain)];
+    const row = await transactions.findSent(
+      account.address,
+      input.hash,
+      served.map((chain) => chain.chainId),
+    );
+    if (!row) throw new TransactionNotFoundError(input.hash, account.address);
+    const chain = chains.byChainId(row.chainId)!;
+    const [receipt, head] = await chains.call(chain, (provider) =>
+      Promise.all([provider.getTransactionReceipt(row.hash), provider.getBlockNumber()]),
+    );
+    const state: TransactionState = {
+      status: row.status === 'dropped' ? 'dropped' : 'pending',
+      transactionHash: row.hash,
+      blockExplorerUrl: chains.transactionUrl(chain, row.hash),
+      chain: chain.name,
+      from: row.fromAddress,
+      nonce: Number(row.nonce),
+      confirmations: 0,
+      blockNumber: null,
+      sent_at: row.createdAt,
+    };
+    if (!receipt) return state;
+    const mined = {
+      ...state,
+      confirmations: Math.max(0, head - receipt.blockNumber + 1),
+      blockNumber: receipt.blockNumber,
+      receipt: receiptJson(receipt),
+    };
+    if (receipt.status === 1) {
+      return {
+        ...mined,
+        status: 'success',
+        created: await this.createdBy(chain, receipt.logs),
+      };
+    }
+    const reason = await chains
+      .call(chain, async (provider) => {
+        const sent = await provider.getTransaction(row.hash);
+        return sent && minedRevertReason(provider, sent, receipt.blockNumber);
+      })
+      .catch(() => null);
+    return { ...mined, status: 'failed', error: `Transaction reverted: ${reason ?? 'reason unknown'}` };
+  }
+
+  /**
+   * Frees the nonces of the caller's builds on the chain that were never sent (rule 6 in
+   * src/chain/nonces.ts): the next build uses the chain's next nonce again.
+   */
+  async releaseReservations(
+    input: ReleaseReservationsInput,
+    account: AuthenticatedAccount,
+  ): Promise<ReleasedReservations> {
+    const chain = this.deps.chains.get(input.chain);
+    const released = await releaseUnsentNonces(this.deps.prisma, {
+      chainId: chain.chainId,
+      sender: account.address,
+      from: 0,
+    });
+    if (released.length > 0) {
+      this.deps.log.info({ chain: chain.name, sender: account.address, released }, 'released unsent builds');
+    }
+    return { chain: chain.name, sender: account.address, released };
   }
 }

@@ -1,4 +1,5 @@
 import type { Config } from '../../config';
+import type { LaurelMetrics } from '../../metrics';
 import type {
   AttemptKind,
   LoadedDelivery,
@@ -7,7 +8,7 @@ import type {
 } from './webhook-deliveries.repository';
 import { TEST_EVENT } from './webhook-events';
 import type { WebhookCallResult, WebhookHttpClient } from './webhook-http-client';
-import { retryDelayMs } from './webhook-retry-schedule';
+import { retryDelayMs, WEBHOOK_MAX_ATTEMPTS } from './webhook-retry-schedule';
 import type { WebhookSecrets } from './webhook-secrets';
 import { signWebhookCall } from './webhook-signature';
 import type { WebhooksRepository } from './webhooks.repository';
@@ -19,6 +20,7 @@ export interface WebhookDelivererDeps {
   secrets: WebhookSecrets;
   client: WebhookHttpClient;
   config: Config['webhooks'];
+  metrics: LaurelMetrics | null;
 }
 
 /** The outcome of POST /webhook/:id/test. */
@@ -49,6 +51,9 @@ export class WebhookDeliverer {
       return;
     }
     const { result } = await this.send(delivery);
+    const attempt = delivery.attempts + 1;
+    this.count(attempt, result);
+    if (!result.successful && attempt >= WEBHOOK_MAX_ATTEMPTS) this.deps.metrics?.webhooksDeactivated.inc();
     const nextAttemptDelayMs = retryDelayMs(
       delivery.attempts + 1,
       this.deps.config.retryBaseMs,
@@ -95,7 +100,20 @@ export class WebhookDeliverer {
     const delivery = await this.deps.deliveries.load(deliveryId);
     if (!delivery) return null;
     const { result } = await this.send(delivery);
+    this.count(delivery.attempts + 1, result);
     return this.recordNow(deliveryId, delivery.url, result, 'manual');
+  }
+
+  /** One call in the metrics: its outcome, its attempt number (`6+` past the schedule's five), its time. */
+  private count(attempt: number, result: WebhookCallResult): void {
+    const { metrics } = this.deps;
+    if (!metrics) return;
+    const outcome = result.successful ? 'succeeded' : 'failed';
+    metrics.webhookDeliveries.inc({
+      outcome,
+      attempt: attempt > WEBHOOK_MAX_ATTEMPTS ? '6+' : String(attempt),
+    });
+    metrics.webhookDeliveryDuration.observe(result.durationMs / 1000);
   }
 
   private async send(

@@ -88,7 +88,8 @@ const RECORD_AND_LOAD_SQL = `
     FROM delivery
     RETURNING *
   ), activated AS (
-    UPDATE webhooks SET disabled = false, disabled_at = NULL, updated_at = now()
+    -- disabled_at keeps the time it was last disabled (the interface's timestamp, never null).
+    UPDATE webhooks SET disabled = false, updated_at = now()
     FROM delivery
     WHERE webhooks.id = delivery.webhook_id AND delivery.kind = 'verification' AND delivery.status = 'succeeded'
     RETURNING 1

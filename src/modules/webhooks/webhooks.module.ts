@@ -10,7 +10,7 @@ import { WebhooksService } from './webhooks.service';
 /** Webhooks: registration, verification, the signing secret, logs, management, and delivery. */
 export const webhooksModule = defineModule({
   name: 'webhooks',
-  service: ({ prisma, pool, config, webhooks }) => {
+  service: ({ prisma, pool, config, webhooks, metrics }) => {
     const repository = new WebhooksRepository(prisma);
     const secrets = new WebhookSecrets(repository, new WebhookSecretBox(webhooks.secretEncryptionKey));
     const deliverer = new WebhookDeliverer({
@@ -19,6 +19,7 @@ export const webhooksModule = defineModule({
       secrets,
       client: webhooks.client,
       config: config.webhooks,
+      metrics,
     });
     return new WebhooksService({ repository, secrets, deliverer });
   },

@@ -5,7 +5,8 @@ import type { WebhooksResolver } from './webhooks.resolver';
 /**
  * The webhook paths: every failure in Shape A `{status:'failed', error, ...}` (the interface's
  * messages for creation: only HTTPS urls allowed, invalid url, webhook events not found, database
- * operation failed). /webhook/secret comes before /webhook/:id.
+ * operation failed). /webhook/secret comes before /webhook/:id. A created webhook answers 201 (as
+ * the original service does); PUT /webhook/:id is PATCH's operation (the original's update path).
  */
 export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
   {
@@ -29,6 +30,7 @@ export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
     errors: SHAPE_A,
     envelope: 'status',
     resultField: 'webhook',
+    status: 201,
   },
   {
     method: 'get',
@@ -53,6 +55,16 @@ export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
     errors: SHAPE_A,
     envelope: 'status',
     resultField: 'webhook',
+  },
+  {
+    method: 'put',
+    path: '/webhook/:id',
+    operation: 'updateWebhook',
+    errors: SHAPE_A,
+    envelope: 'status',
+    resultField: 'webhook',
+    description:
+      'The original service’s “Update an existing webhook”: the same operation as PATCH (fields left out keep their value).',
   },
   {
     method: 'delete',

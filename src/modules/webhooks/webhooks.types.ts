@@ -15,8 +15,11 @@ export class WebhookInfo {
   @Field({ description: 'True until verified (POST /webhook/:id/test), and again once deactivated' })
   disabled!: boolean;
 
-  @Field(() => Date, { nullable: true, description: 'When it was deactivated (or its url changed)' })
-  disabled_at!: Date | null;
+  @Field({
+    description:
+      'When it was last disabled: its creation (a webhook starts disabled), a url change or a deactivation; kept once active again',
+  })
+  disabled_at!: Date;
 
   @Field()
   created_at!: Date;

@@ -1,14 +1,17 @@
-import { createServer, type Server } from 'node:http';
+import express from 'express';
 import type { ChainRegistry } from '../chain/registry';
 import type { Config } from '../config';
 import type { PrismaClient } from '../db/prisma';
 import { buildGraphQLSchema } from '../graphql/schema';
 import { createHttpApp } from '../http/app';
+import { metricsEndpoint } from '../http/metrics-endpoint';
 import { buildOpenApiDocument } from '../http/openapi';
 import type { Indexer } from '../indexer/indexer';
 import type { Logger } from '../logger';
+import type { LaurelMetrics } from '../metrics';
 import { laurelModules, resolverClasses, type Modules } from '../modules';
 import { LAUREL_VERSION } from '../version';
+import type { HttpPorts } from './http-ports';
 import { withinGrace, type Lifecycle } from './lifecycle';
 
 export interface HttpDeps {
@@ -16,20 +19,28 @@ export interface HttpDeps {
   prisma: PrismaClient;
   chains: ChainRegistry;
   indexer: Indexer;
-  /** Given with the `api` role: the API is served; without it, only /health and /ready. */
+  metrics: LaurelMetrics | null;
+  /** Given with the `api` role: the API is served; without it, only /, /health, /ready (and /metrics). */
   api: Modules | null;
 }
 
 /**
- * The HTTP server every process runs: the API (REST, GraphQL, the API reference) with the `api`
- * role, and always /health and /ready. Returns the URL it listens on.
+ * What every process serves on its ports: the API (REST, GraphQL, the API reference) with the
+ * `api` role; always /, /health, /ready; /metrics on the main port or on METRICS_PORT.
  */
-export async function startHttpServer(config: Config, lifecycle: Lifecycle, deps: HttpDeps): Promise<string> {
-  const { api: modules, prisma, chains, indexer } = deps;
+export async function serveHttp(
+  config: Config,
+  lifecycle: Lifecycle,
+  ports: HttpPorts,
+  deps: HttpDeps,
+): Promise<void> {
+  const { api: modules, prisma, chains, indexer, metrics } = deps;
   const schema = modules ? await buildGraphQLSchema(resolverClasses, modules.api) : null;
   const http = await createHttpApp({
     log: deps.log,
     trustProxy: config.http.trustProxy,
+    metrics: metrics ?? undefined,
+    metricsHere: metrics && !ports.metrics ? { token: config.metrics.token } : undefined,
     api:
       modules && schema
         ? {
@@ -64,30 +75,17 @@ export async function startHttpServer(config: Config, lifecycle: Lifecycle, deps
     },
   });
   lifecycle.onStop('graphql', () => http.stop());
-  // Slow or idle clients cannot hold sockets for long, nor open them without bound.
-  const server: Server = createServer(
-    {
-      requestTimeout: config.http.requestTimeoutMs,
-      headersTimeout: Math.min(config.http.headersTimeoutMs, config.http.requestTimeoutMs),
-      keepAliveTimeout: config.http.keepAliveTimeoutMs,
-      // How often those timeouts are checked (Node's default, 30 s, would let them run long).
-      connectionsCheckingInterval: Math.min(1_000, config.http.requestTimeoutMs),
-    },
-    http.app,
-  );
-  server.maxConnections = config.http.maxConnections;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  }).catch((error: NodeJS.ErrnoException) => {
-    throw error.code === 'EADDRINUSE' ? new Error(`port ${config.port} is in use; set PORT`) : error;
-  });
+  ports.main.handle(http.app);
+  if (ports.metrics && metrics) {
+    const metricsApp = express();
+    metricsApp.disable('x-powered-by');
+    metricsApp.get('/metrics', metricsEndpoint(metrics, { open: true }));
+    ports.metrics.handle(metricsApp);
+  }
   // No new connections; requests in flight may finish within the grace period, then the rest
   // are cut. Idle keep-alive connections close at once.
   const graceMs = config.shutdownGraceSeconds * 1000;
+  const { server } = ports.main;
   lifecycle.onStop('http server', async () => {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
@@ -95,8 +93,4 @@ export async function startHttpServer(config: Config, lifecycle: Lifecycle, deps
     server.closeAllConnections();
     await closed;
   });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }

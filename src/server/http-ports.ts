@@ -1,0 +1,90 @@
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { Config } from '../config';
+
+/** A listening HTTP server whose handler comes later. */
+export interface Listening {
+  server: Server;
+  url: string;
+  handle(listener: RequestListener): void;
+}
+
+/** Until Laurel is started: alive (/health 200), not ready, nothing else. */
+const starting: RequestListener = (req, res) => {
+  const health = req.url === '/health';
+  res.writeHead(health ? 200 : 503, { 'content-type': 'application/json', 'retry-after': '1' });
+  res.end(JSON.stringify(health ? { status: 'ok' } : { status: 'failed', error: 'Laurel is starting' }));
+};
+
+async function listen(config: Config, port: number, what: string): Promise<Listening> {
+  let handler = starting;
+  // Slow or idle clients cannot hold sockets for long, nor open them without bound.
+  const server = createServer(
+    {
+      requestTimeout: config.http.requestTimeoutMs,
+      headersTimeout: Math.min(config.http.headersTimeoutMs, config.http.requestTimeoutMs),
+      keepAliveTimeout: config.http.keepAliveTimeoutMs,
+      // How often those timeouts are checked (Node's default, 30 s, would let them run long).
+      connectionsCheckingInterval: Math.min(1_000, config.http.requestTimeoutMs),
+    },
+    (req, res) => handler(req, res),
+  );
+  server.maxConnections = config.http.maxConnections;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  }).catch((error: NodeJS.ErrnoException) => {
+    throw error.code === 'EADDRINUSE' ? new Error(`port ${port} is in use; set ${what}`) : error;
+  });
+  const address = server.address();
+  const bound = typeof address === 'object' && address ? address.port : port;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  return {
+    server,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`,
+    handle: (listener) => (handler = listener),
+  };
+}
+
+/** Closes a server now: no new connections, open ones cut (whatever a graceful stop left). */
+function closeNow(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+export interface HttpPorts {
+  main: Listening;
+  /** METRICS_PORT's server, when set. */
+  metrics: Listening | null;
+  /** Closes both now (what a graceful stop of the HTTP server left open). */
+  close(): Promise<void>;
+}
+
+/**
+ * Binds PORT (and METRICS_PORT) before anything else starts — main.ts does it before it even
+ * loads the rest of Laurel — so a taken port fails the start at once, before the database,
+ * migrations or chains. Until serveHttp() they answer that Laurel is starting (/health 200,
+ * everything else 503). This module loads nothing but node:http for that reason.
+ */
+export async function bindHttpPorts(config: Config): Promise<HttpPorts> {
+  const main = await listen(config, config.port, 'PORT');
+  const metrics =
+    config.metrics.enabled && config.metrics.port
+      ? await listen(config, config.metrics.port, 'METRICS_PORT').catch(async (error: unknown) => {
+          await closeNow(main.server);
+          throw error;
+        })
+      : null;
+  return {
+    main,
+    metrics,
+    close: async () => {
+      await closeNow(main.server);
+      if (metrics) await closeNow(metrics.server);
+    },
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * Optional OpenTelemetry tracing: with OTEL_EXPORTER_OTLP_ENDPOINT set, the official Node SDK
+ * exports traces over OTLP/HTTP of incoming HTTP requests, Express routes, GraphQL operations, SQL
+ * (node-postgres, which Prisma's adapter uses too), outgoing HTTP and fetch (RPC calls), plus
+ * Laurel's own spans of operations and jobs (traced()). Unset: no tracing module is loaded and
+ * traced() calls the function as it is. Imported first by main.ts: the instrumentations patch
+ * modules as they load.
+ */
+import type { Span } from '@opentelemetry/api';
+
+type Tracer = import('@opentelemetry/api').Tracer;
+
+let tracer: Tracer | null = null;
+let shutdown = (): Promise<void> => Promise.resolve();
+
+if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) {
+  // require, not import: these load only when tracing is on.
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { NodeSDK } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
+  const { OTLPTraceExporter } =
+    require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
+  const { HttpInstrumentation } =
+    require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http');
+  const { ExpressInstrumentation } =
+    require('@opentelemetry/instrumentation-express') as typeof import('@opentelemetry/instrumentation-express');
+  const { GraphQLInstrumentation } =
+    require('@opentelemetry/instrumentation-graphql') as typeof import('@opentelemetry/instrumentation-graphql');
+  const { PgInstrumentation } =
+    require('@opentelemetry/instrumentation-pg') as typeof import('@opentelemetry/instrumentation-pg');
+  const { UndiciInstrumentation } =
+    require('@opentelemetry/instrumentation-undici') as typeof import('@opentelemetry/instrumentation-undici');
+  const api = require('@opentelemetry/api') as typeof import('@opentelemetry/api');
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const sdk = new NodeSDK({
+    serviceName: process.env.OTEL_SERVICE_NAME ?? 'laurel',
+    traceExporter: new OTLPTraceExporter(),
+    instrumentations: [
+      new HttpInstrumentation(),
+      new ExpressInstrumentation(),
+      new GraphQLInstrumentation({ mergeItems: true }),
+      new PgInstrumentation(),
+      new UndiciInstrumentation(),
+    ],
+  });
+  sdk.start();
+  tracer = api.trace.getTracer('laurel');
+  shutdown = () => sdk.shutdown();
+}
+
+/** Runs `work` in a span named `name` when tracing is on; otherwise just runs it. */
+export function traced<T>(
+  name: string,
+  attributes: Record<string, string | number>,
+  work: () => Promise<T>,
+): Promise<T> {
+  if (!tracer) return work();
+  return tracer.startActiveSpan(name, { attributes }, async (span: Span) => {
+    try {
+      return await work();
+    } catch (error) {
+      span.recordException(error as Error);
+      span.setStatus({ code: 2 });
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+/** Sends the spans still buffered (before the process exits). */
+export function flushTraces(): Promise<void> {
+  return shutdown();
+}
