@@ -2,6 +2,7 @@ import type { JsonRpcProvider } from 'ethers';
 import { chainConfigSchema, type ChainConfig, type ChainEntry } from '../config';
 import { ChainUnavailableError, ValidationError } from '../errors';
 import type { Logger } from '../logger';
+import type { LaurelMetrics } from '../metrics';
 import { PooledJsonRpcProvider } from './pooled-provider';
 import type { ProviderHealth } from './rpc-pool';
 
@@ -32,7 +33,8 @@ export class ChainRegistry {
   constructor(
     chains: readonly ChainEntry[],
     private readonly rpcTimeoutMs: number,
-    private readonly log?: Logger,
+    /** Where providers' changes of state are logged, and their requests counted. */
+    private readonly observers: { log?: Logger; metrics?: LaurelMetrics | null } = {},
   ) {
     for (const chain of chains) this.add(chain);
   }
@@ -47,7 +49,7 @@ export class ChainRegistry {
         rpcUrls,
         timeoutMs: this.rpcTimeoutMs,
         maxLagBlocks: config.maxProviderLagBlocks,
-        log: this.log,
+        ...this.observers,
       }),
     };
     this.byName.set(chain.name, chain);

@@ -54,12 +54,17 @@ export class RpcEndpoint {
   logSpanLimit = Number.POSITIVE_INFINITY;
   readonly latency = { calls: new Latency(), logs: new Latency() };
 
+  /** `<chain>#<n>`: the n-th URL of the chain's rpcUrls. */
+  readonly name: string;
+
   constructor(
-    /** `<chain>#<n>`: the n-th URL of the chain's rpcUrls. */
-    readonly name: string,
+    chain: string,
+    /** Its place in the chain's rpcUrls, from 1 (the metrics' `provider` label). */
+    readonly position: number,
     url: string,
     maxRequestsPerSecond: number | undefined,
   ) {
+    this.name = `${chain}#${position}`;
     const parsed = new URL(url);
     this.headers = { 'content-type': 'application/json' };
     // fetch refuses URLs with credentials: they travel as the Authorization header instead.

@@ -63,6 +63,8 @@ export function retryAfterMs(header: string | null | undefined, now = Date.now()
   return Math.min(MAX_RETRY_AFTER_MS, Math.max(0, Math.round(ms)));
 }
 
+export const TIMEOUT_REASON = 'did not answer in time';
+
 /** Socket errors meaning the request never reached the node. */
 const NOT_SENT = ['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN'];
 
@@ -73,7 +75,7 @@ export function transportFailure(error: unknown): ProviderFailure {
     code?: unknown;
     cause?: { code?: unknown };
   };
-  if (name === 'TimeoutError') return new ProviderFailure('unavailable', 'did not answer in time', true);
+  if (name === 'TimeoutError') return new ProviderFailure('unavailable', TIMEOUT_REASON, true);
   if (name === 'SyntaxError')
     return new ProviderFailure('unavailable', 'answered something other than JSON', true);
   const socketCode = String(cause?.code ?? code ?? '');

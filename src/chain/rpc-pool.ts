@@ -43,9 +43,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { keccak256 } from 'ethers';
 import { ChainUnavailableError } from '../errors';
 import type { Logger } from '../logger';
+import type { LaurelMetrics } from '../metrics';
 import { logRangeAdvice } from './log-ranges';
 import { RpcEndpoint, type JsonRpcReply, type JsonRpcRequest, type ProviderState } from './rpc-endpoint';
-import { isAlreadyKnown, ProviderFailure, providerFailureOf, RpcAnswerError } from './rpc-failures';
+import {
+  isAlreadyKnown,
+  ProviderFailure,
+  providerFailureOf,
+  RpcAnswerError,
+  TIMEOUT_REASON,
+} from './rpc-failures';
 
 export interface RpcPoolOptions {
   chain: string;
@@ -54,6 +61,7 @@ export interface RpcPoolOptions {
   timeoutMs: number;
   maxLagBlocks: number;
   log?: Logger;
+  metrics?: LaurelMetrics | null;
 }
 
 /** A log as eth_getLogs answers it (hex quantities). */
@@ -94,6 +102,8 @@ interface Job<T> {
   /** Calls it makes (the request budget). */
   cost: number;
   kind: 'calls' | 'logs';
+  /** The metrics' `method` label: the call's method, or `batch`. */
+  method: string;
   attempt(endpoint: RpcEndpoint, timeoutMs: number): Promise<T>;
 }
 
@@ -125,6 +135,14 @@ const hex = (n: number) => `0x${n.toString(16)}`;
 /** No constraint on the provider (a chain with one provider). */
 const ANY: Need = { fresh: false, minBlock: -1 };
 const NOT_SENT_IN_TIME = new ProviderFailure('throttled', 'had no turn before the deadline', false);
+
+/** How a request to a provider ended, for the metrics: `error` is a node's error answer (a revert...). */
+type RpcOutcome = 'ok' | 'error' | 'throttled' | 'timeout' | 'lagging' | 'failed';
+
+function outcomeOf(failure: ProviderFailure): RpcOutcome {
+  if (failure.kind !== 'unavailable') return failure.kind;
+  return failure.reason === TIMEOUT_REASON ? 'timeout' : 'failed';
+}
 
 /** The first of `promises` to settle, or null after `ms`. */
 async function firstOf<T>(
@@ -198,6 +216,7 @@ export class RpcPool {
   private readonly timeoutMs: number;
   private readonly maxLagBlocks: number;
   private readonly log?: Logger;
+  private readonly metrics?: LaurelMetrics | null;
   private readonly closing = new AbortController();
   private nextId = 1;
   /** Calls per HTTP request at most: the smallest whole per-second budget of a provider. */
@@ -208,9 +227,10 @@ export class RpcPool {
     this.timeoutMs = options.timeoutMs;
     this.maxLagBlocks = options.maxLagBlocks;
     this.log = options.log;
+    this.metrics = options.metrics;
     this.endpoints = options.rpcUrls.map(
       (endpoint, index) =>
-        new RpcEndpoint(`${options.chain}#${index + 1}`, endpoint.url, endpoint.maxRequestsPerSecond),
+        new RpcEndpoint(options.chain, index + 1, endpoint.url, endpoint.maxRequestsPerSecond),
     );
     const budgets = this.endpoints.map((endpoint) => Math.floor(endpoint.rate?.perSecond ?? Infinity));
     this.largestBatch = Math.max(1, Math.min(...budgets));
@@ -267,6 +287,7 @@ export class RpcPool {
         need: combined([...needs.values()]),
         cost: requests.length,
         kind: requests.some((request) => request.method === 'eth_getLogs') ? 'logs' : 'calls',
+        method: requests.length === 1 ? requests[0].method : 'batch',
         attempt: async (endpoint, timeoutMs) => {
           const open = requests.filter((request) => !replies.has(request.id));
           if (!open.length) return;
@@ -411,23 +432,41 @@ export class RpcPool {
   ): Promise<Settled<T>> {
     const run = async (): Promise<Settled<T>> => {
       endpoint.inFlight += 1;
+      let started: number | null = null;
       try {
         if (wait > 0) await sleep(wait, undefined, { signal: this.closing.signal });
         // Its turn came too late: never sent, so nothing to hold against the provider.
         if (Date.now() >= deadline) return { endpoint, ok: false, error: NOT_SENT_IN_TIME };
-        const started = performance.now();
+        started = performance.now();
         const value = await job.attempt(endpoint, deadline - Date.now());
-        this.answered(endpoint, job.kind, performance.now() - started);
+        const ms = performance.now() - started;
+        this.answered(endpoint, job.kind, ms);
+        this.measured(endpoint, job.method, 'ok', ms);
         return { endpoint, ok: true, value };
       } catch (error) {
-        if (error instanceof ProviderFailure) this.failed(endpoint, error);
-        else this.answered(endpoint, job.kind, null);
+        const ms = started === null ? null : performance.now() - started;
+        if (error instanceof ProviderFailure) {
+          this.failed(endpoint, error);
+          if (ms !== null) this.measured(endpoint, job.method, outcomeOf(error), ms);
+        } else {
+          this.answered(endpoint, job.kind, null);
+          if (ms !== null) this.measured(endpoint, job.method, 'error', ms);
+        }
         return { endpoint, ok: false, error };
       } finally {
         endpoint.inFlight -= 1;
       }
     };
     return run();
+  }
+
+  /** laurel_rpc_* (labels: the chain, the provider's place in rpcUrls, the method or `batch`). */
+  private measured(endpoint: RpcEndpoint, method: string, outcome: RpcOutcome, ms: number): void {
+    if (!this.metrics) return;
+    const provider = String(endpoint.position);
+    this.metrics.rpcRequests.inc({ chain: this.chain, provider, method, outcome });
+    this.metrics.rpcDuration.observe({ chain: this.chain, provider, method }, ms / 1000);
+    if (outcome === 'throttled') this.metrics.rpcThrottled.inc({ chain: this.chain, provider });
   }
 
   private hedgeDelay(endpoint: RpcEndpoint, kind: 'calls' | 'logs'): number {
@@ -572,6 +611,7 @@ export class RpcPool {
       need: { fresh: false, minBlock: -1 },
       cost: 1,
       kind: 'calls',
+      method: 'eth_blockNumber',
       attempt: async (e, left) => {
         const request = this.request('eth_blockNumber', []);
         const reply = await this.postOne(e, request, left);
@@ -634,6 +674,7 @@ export class RpcPool {
       need: { fresh: false, minBlock: -1 },
       cost: 1,
       kind: 'calls',
+      method: request.method,
       attempt: async (endpoint, timeoutMs) => {
         const reply = await this.postOne(endpoint, request, timeoutMs);
         if (!('error' in reply)) return reply;
@@ -710,6 +751,7 @@ export class RpcPool {
         need: { fresh: false, minBlock: filter.toBlock },
         cost: 1,
         kind: 'logs',
+        method: 'eth_getLogs',
         attempt: async (endpoint, timeoutMs) => {
           const span = Math.min(endpoint.logSpanLimit, resultSpanLimit, filter.toBlock - start + 1);
           const to = start + span - 1;

@@ -5,6 +5,7 @@ import { wantsLocalChain, type Config } from '../config';
 import { ANVIL_MNEMONIC, startAnvil } from '../embedded/anvil';
 import type { SupervisorReport } from '../embedded/supervisor';
 import type { Logger } from '../logger';
+import type { LaurelMetrics } from '../metrics';
 import { anvilStateFile } from './infrastructure';
 import type { Lifecycle } from './lifecycle';
 
@@ -17,11 +18,12 @@ export async function startChains(
   config: Config,
   lifecycle: Lifecycle,
   log: Logger,
+  metrics: LaurelMetrics | null,
   report: SupervisorReport,
   progress: (line: string) => void,
   afterLocalRestart: (chain: Chain) => Promise<void>,
 ): Promise<ChainRegistry> {
-  const chains = new ChainRegistry(config.chains, config.rpcTimeoutMs, log);
+  const chains = new ChainRegistry(config.chains, config.rpcTimeoutMs, { log, metrics });
   lifecycle.onStop('chain providers', async () => chains.destroy());
   if (wantsLocalChain(config)) {
     const deployerOn = (chain: Chain) =>

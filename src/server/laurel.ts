@@ -68,7 +68,9 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     metrics?.watchPool('main', pool);
     // A crashed local chain may have lost blocks: once it is back, recorded transactions are checked.
     let reconcile = async (_chain: Chain): Promise<void> => undefined;
-    const chains = await startChains(config, lifecycle, log, report, progress, (chain) => reconcile(chain));
+    const chains = await startChains(config, lifecycle, log, metrics, report, progress, (chain) =>
+      reconcile(chain),
+    );
 
     const indexer = new Indexer({
       databaseUrl,

@@ -50,7 +50,7 @@ beforeAll(async () => {
   appId = await createApp(api, 'Providers');
   receiver.route(HOOK, answerChallenge());
   const webhook = await api.post('/webhook', { url: receiver.url(HOOK), events: ['transaction'] });
-  expect(webhook.status).toBe(200);
+  expect(webhook.status).toBe(201);
   expect((await api.post(`/webhook/${(webhook.body.webhook as { id: number }).id}/test`, {})).status).toBe(
     200,
   );
@@ -181,6 +181,13 @@ it('keeps answering when a provider throttles mid-run (429 with Retry-After, -32
   expect(run.statuses.filter((status) => status !== 200)).toEqual([]);
   await expectAllSeen(run);
   expect(logged()).toMatch(/"provider":"local#1".*"msg":"rpc provider throttling"/);
+  // Counted per provider (its place in rpcUrls), never by URL.
+  const metrics = await (await fetch(`${laurel.url}/metrics`)).text();
+  expect(metrics).toMatch(/^laurel_rpc_throttled_total\{chain="local",provider="1"\} [1-9]/m);
+  expect(metrics).toMatch(
+    /^laurel_rpc_requests_total\{chain="local",provider="2",method="eth_sendRawTransaction",outcome="ok"\} [1-9]/m,
+  );
+  for (const provider of providers) expect(metrics).not.toContain(provider.url.replace('http://', ''));
 }, 120_000);
 
 it('keeps the head, receipts and nonces off a provider that lags mid-run; the indexer misses nothing', async () => {

@@ -27,11 +27,9 @@ const registries: ChainRegistry[] = [];
 /** A chain of Laurel's over both proxies (a fresh pool each time: no health carried over). */
 function pooled(fields: Record<string, unknown> = {}, timeoutMs = 5_000): Chain {
   chains += 1;
-  const registry = new ChainRegistry(
-    [],
-    timeoutMs,
-    createLogger('info', { destination: { write: (line: string) => logLines.push(line) } }),
-  );
+  const registry = new ChainRegistry([], timeoutMs, {
+    log: createLogger('info', { destination: { write: (line: string) => logLines.push(line) } }),
+  });
   registries.push(registry);
   return registry.add({
     ...chainConfigOf(chain, { name: `pool${chains}` }),
