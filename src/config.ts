@@ -119,6 +119,10 @@ export type ChainEntry = z.input<typeof chainConfigSchema>;
 export type ChainConfig = z.infer<typeof chainConfigSchema>;
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const postgresUrl = z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL');
+
+/** What DATABASE_URL leads to: see DATABASE_POOLER and src/db/connection.ts. */
+export type PoolerMode = 'session' | 'transaction';
 
 /**
  * Jobs a worker process runs at once (WORKER_CONCURRENCY). Laurel's jobs mostly wait on the network
@@ -135,11 +139,35 @@ export const DEFAULT_WORKER_CONCURRENCY = 32;
 export const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000).describe('HTTP port (`0`: any free port)'),
   HOST: z.string().min(1).default('127.0.0.1').describe('interface to listen on (`0.0.0.0` in a container)'),
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+  DATABASE_URL: postgresUrl
     .optional()
-    .describe('PostgreSQL URL. Unset: an embedded PostgreSQL is started under `DATA_DIR`'),
+    .describe(
+      'PostgreSQL URL (may be a pooler: `DATABASE_POOLER`; TLS: `sslmode`, `sslrootcert` as libpq reads them). Unset: an embedded PostgreSQL is started under `DATA_DIR`',
+    ),
+  DATABASE_DIRECT_URL: postgresUrl
+    .optional()
+    .describe(
+      "a session connection to the same database, like Prisma's `directUrl`: migrations, `LISTEN` (index changes, the job worker), the indexers' session advisory locks and graphile-worker use it. Set it when `DATABASE_URL` goes through a transaction-mode pooler (PgBouncer). Default: `DATABASE_URL`",
+    ),
+  DATABASE_POOLER: z
+    .enum(['auto', 'session', 'transaction'])
+    .default('auto')
+    .describe(
+      'what `DATABASE_URL` and `DATABASE_READ_URL` lead to. `transaction`: a transaction-mode pooler that does not keep prepared statements (PgBouncer up to 1.20, or `max_prepared_statements = 0`): every statement is sent unnamed. `session`: a server, a session-mode pooler, or PgBouncer >= 1.21 with `max_prepared_statements` > 0: hot statements are prepared once per connection. `auto`: `transaction` when `DATABASE_DIRECT_URL` is set to another URL, else `session`',
+    ),
+  DATABASE_READ_URL: z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((url) => url.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(postgresUrl))
+    .optional()
+    .describe(
+      'read replicas (streaming standbys of the primary), comma-separated: profiles, leaderboards and the index listings are read from one that has replayed every index commit the process knows of, else from the primary (docs/production-database.md). Needs `DATABASE_URL`',
+    ),
   DATA_DIR: z
     .string()
     .min(1)
@@ -311,6 +339,12 @@ export interface Config {
   host: string;
   /** Absent: an embedded PostgreSQL is started under dataDir. */
   databaseUrl?: string;
+  /** A session connection for LISTEN, migrations, advisory locks and the job worker; absent: databaseUrl. */
+  databaseDirectUrl?: string;
+  /** What databaseUrl (and the read URLs) lead to: whether statements may be prepared by name. */
+  databasePooler: PoolerMode;
+  /** Read replicas of databaseUrl (none: every read goes to databaseUrl). */
+  databaseReadUrls: string[];
   dataDir: string;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   /** `auto`: human-readable lines on a terminal, JSON otherwise. */
@@ -441,6 +475,12 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, cwd = proces
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) throw new ConfigError(`Invalid configuration: ${describe(parsed.error)}`);
   const e = parsed.data;
+  if (!e.DATABASE_URL && (e.DATABASE_DIRECT_URL || e.DATABASE_READ_URL)) {
+    throw new ConfigError(
+      `Invalid configuration: ${e.DATABASE_DIRECT_URL ? 'DATABASE_DIRECT_URL' : 'DATABASE_READ_URL'}: needs DATABASE_URL (the embedded PostgreSQL has no pooler or replica)`,
+    );
+  }
+  const directUrl = e.DATABASE_DIRECT_URL ?? e.DATABASE_URL;
   const chains = parseChains(env, cwd);
   if (e.LOCAL_CHAIN === 'on' && chains.some((chain) => chain.name === 'local')) {
     throw new ConfigError('CHAINS: the name "local" is reserved for the embedded chain (LOCAL_CHAIN=on)');
@@ -451,6 +491,14 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, cwd = proces
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
+    databaseDirectUrl: e.DATABASE_DIRECT_URL,
+    databasePooler:
+      e.DATABASE_POOLER === 'auto'
+        ? directUrl !== e.DATABASE_URL
+          ? 'transaction'
+          : 'session'
+        : e.DATABASE_POOLER,
+    databaseReadUrls: e.DATABASE_READ_URL ?? [],
     dataDir: path.resolve(cwd, e.DATA_DIR),
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,

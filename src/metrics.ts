@@ -184,6 +184,18 @@ export class LaurelMetrics {
     ['pool', 'state'],
   );
 
+  // Read replicas (DATABASE_READ_URL), labelled `replica 1`, `replica 2`… in the variable's order
+  readonly readReplicaCurrent = this.observedGauge(
+    'laurel_read_replica_current',
+    'Whether a read replica serves the index reads (1: it has replayed every index commit known; 0: behind or down)',
+    ['replica'],
+  );
+  readonly readReplicaLagBytes = this.observedGauge(
+    'laurel_read_replica_lag_bytes',
+    'WAL bytes a read replica has still to replay to serve reads (absent while it is down)',
+    ['replica'],
+  );
+
   // Read caches
   readonly readCacheRequests = this.counter(
     'laurel_read_cache_requests_total',

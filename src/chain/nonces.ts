@@ -81,7 +81,7 @@ export interface ReserveNoncesParams {
  * Reserves one nonce of the sender per build (see the rule above), in ascending order: one call of
  * the SQL function `laurel_reserve_nonces` (migration 20261125094751), which holds the per-sender
  * advisory lock only for the time of its statements. A prepared statement on the pool, without
- * the ORM.
+ * the ORM (sent unnamed behind a transaction-mode pooler: src/db/connection.ts).
  *
  * The reservation commits without waiting for its WAL flush (synchronous_commit off for this
  * transaction only). The sender's lock is held until the commit, so waiting for the disk would

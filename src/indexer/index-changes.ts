@@ -12,6 +12,7 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { Client, type ClientBase } from 'pg';
+import { connectionConfig } from '../db/connection';
 import type { Logger } from '../logger';
 
 const CHANNEL = 'laurel_index_changes';
@@ -92,7 +93,7 @@ export class IndexChanges {
 
   private async run(attempted: () => void): Promise<void> {
     while (!this.stopped) {
-      const client = new Client({ connectionString: this.databaseUrl });
+      const client = new Client(connectionConfig(this.databaseUrl));
       const lost = new Promise<void>((resolve) => {
         client.on('error', (error) => {
           if (!this.stopped) this.log.warn({ err: error }, 'index changes: connection lost');

@@ -1,13 +1,18 @@
 /** The indexers of every configured chain, over one connection pool of their own. */
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import type { Chain } from '../chain/registry';
+import { createPool } from '../db/connection';
 import type { Logger } from '../logger';
 import { ChainIndexer, type ChainIndexerOptions, type ChainIndexerStatus } from './chain-indexer';
 import { IndexChanges } from './index-changes';
 import { ingestReceiptLogs, type ReceiptLogs } from './receipt-ingestion';
 
 export interface IndexerOptions {
-  databaseUrl: string;
+  /**
+   * A session connection (DATABASE_DIRECT_URL): an active indexer holds its chain's session
+   * advisory lock for as long as it indexes, and index changes are heard with LISTEN.
+   */
+  sessionUrl: string;
   chains: Chain[];
   log: Logger;
   pollIntervalMs: number;
@@ -22,10 +27,11 @@ export class Indexer {
   readonly changes: IndexChanges;
 
   constructor(private readonly options: IndexerOptions) {
-    this.pool = new Pool({ connectionString: options.databaseUrl, max: options.chains.length + 2 });
+    // One session per chain holds the chain's lock and writes its ranges; two more for receipts.
+    this.pool = createPool(options.sessionUrl, { max: options.chains.length + 2 });
     this.pool.on('error', (error) => options.log.warn({ err: error }, 'indexer: idle connection lost'));
     this.indexers = options.chains.map((chain) => new ChainIndexer(this.chainOptions(chain)));
-    this.changes = new IndexChanges(options.databaseUrl, options.log);
+    this.changes = new IndexChanges(options.sessionUrl, options.log);
   }
 
   private chainOptions(chain: Chain): ChainIndexerOptions {

@@ -2,6 +2,7 @@ import express from 'express';
 import type { ChainRegistry } from '../chain/registry';
 import type { Config } from '../config';
 import type { PrismaClient } from '../db/prisma';
+import type { ReadReplicas } from '../db/read-replicas';
 import { buildGraphQLSchema } from '../graphql/schema';
 import { createHttpApp } from '../http/app';
 import { metricsEndpoint } from '../http/metrics-endpoint';
@@ -20,6 +21,8 @@ export interface HttpDeps {
   chains: ChainRegistry;
   indexer: Indexer;
   metrics: LaurelMetrics | null;
+  /** Read replicas: /ready shows each one's state (reads go to the primary while one is down or behind). */
+  reads: ReadReplicas;
   /** Given with the `api` role: the API is served; without it, only /, /health, /ready (and /metrics). */
   api: Modules | null;
 }
@@ -34,7 +37,7 @@ export async function serveHttp(
   ports: HttpPorts,
   deps: HttpDeps,
 ): Promise<void> {
-  const { api: modules, prisma, chains, indexer, metrics } = deps;
+  const { api: modules, prisma, chains, indexer, metrics, reads } = deps;
   const schema = modules ? await buildGraphQLSchema(resolverClasses, modules.api) : null;
   const http = await createHttpApp({
     log: deps.log,
@@ -70,7 +73,13 @@ export async function serveHttp(
       return {
         ready: failing.length === 0,
         failing,
-        checks: { database: { ok: databaseOk }, chains: chainChecks, indexer: indexer.status() },
+        checks: {
+          database: { ok: databaseOk },
+          // Not a failure: the primary serves what a replica down or behind cannot.
+          ...(reads.serving ? { readReplicas: reads.status() } : {}),
+          chains: chainChecks,
+          indexer: indexer.status(),
+        },
       };
     },
   });

@@ -64,7 +64,13 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     const ports = options.ports ?? (await bindHttpPorts(config));
     lifecycle.onStop('http ports', () => ports.close());
     const metrics = config.metrics.enabled ? new LaurelMetrics() : null;
-    const { databaseUrl, prisma, pool } = await startInfrastructure(config, lifecycle, log, report, progress);
+    const { sessionUrl, prisma, pool, reads } = await startInfrastructure(
+      config,
+      lifecycle,
+      log,
+      report,
+      progress,
+    );
     metrics?.watchPool('main', pool);
     // A crashed local chain may have lost blocks: once it is back, recorded transactions are checked.
     let reconcile = async (_chain: Chain): Promise<void> => undefined;
@@ -73,7 +79,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     );
 
     const indexer = new Indexer({
-      databaseUrl,
+      sessionUrl,
       chains: chains.list(),
       log: log.child({ component: 'indexer' }),
       ...config.indexer,
@@ -91,8 +97,12 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
         }`,
       );
     }
-    // The API's cached reads are dropped when any process changes the index.
-    if (config.roles.has('api')) await indexer.changes.listen();
+    // The API's cached reads are dropped when any process changes the index, and its reads go to
+    // a replica only once it has replayed every change heard of.
+    if (config.roles.has('api')) {
+      await indexer.changes.listen();
+      reads.follow(indexer.changes);
+    }
 
     const services: Services = {
       config,
@@ -101,7 +111,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       pool,
       chains,
       indexer,
-      index: new IndexReader(pool, indexer.changes, config.readCacheBytes, metrics),
+      index: new IndexReader(reads, indexer.changes, config.readCacheBytes, metrics),
       metrics,
       webhooks: await startWebhookInfrastructure(config, lifecycle, progress),
     };
@@ -119,6 +129,20 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     };
     if (metrics) {
       metrics.watchPool('indexer', indexer.pool);
+      if (reads.serving) {
+        metrics.observe(metrics.readReplicaCurrent, () =>
+          reads
+            .status()
+            .map(({ name, state }) => ({ labels: { replica: name }, value: state === 'current' ? 1 : 0 })),
+        );
+        metrics.observe(metrics.readReplicaLagBytes, () =>
+          reads
+            .status()
+            .flatMap(({ name, lagBytes }) =>
+              lagBytes === null ? [] : [{ labels: { replica: name }, value: lagBytes }],
+            ),
+        );
+      }
       observeDatabaseState(metrics, {
         prisma,
         chains,
@@ -128,7 +152,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     }
     progress(`roles       ${[...config.roles].join(', ')}`);
     if (config.roles.has('worker') && options.worker !== false) {
-      await startWorkerRole(config, lifecycle, { databaseUrl, prisma, log, tasks, metrics }, progress);
+      await startWorkerRole(config, lifecycle, { sessionUrl, prisma, log, tasks, metrics }, progress);
     }
 
     await serveHttp(config, lifecycle, ports, {
@@ -136,6 +160,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       prisma,
       chains,
       indexer,
+      reads,
       metrics,
       api: config.roles.has('api') ? modules : null,
     });

@@ -21,9 +21,17 @@ export interface TestLaurel extends Laurel {
  * `npm start`.
  */
 export async function startTestLaurel(
-  options: { chain?: boolean; env?: Record<string, string>; worker?: boolean; log?: Logger } = {},
+  options: {
+    chain?: boolean;
+    env?: Record<string, string>;
+    worker?: boolean;
+    /** Another server's database (dropped on stop) instead of a fresh one on the tests' server. */
+    database?: { url: string; drop(): Promise<void> };
+    /** Where Laurel logs (default: a logger at LOG_LEVEL on stdout). */
+    log?: Logger;
+  } = {},
 ): Promise<TestLaurel> {
-  const database = await createTestDatabase();
+  const database = options.database ?? (await createTestDatabase());
   const chain = options.chain ? await startTestChain() : undefined;
   const chains = chain ? [chainConfigOf(chain)] : [];
   const config = loadConfig({

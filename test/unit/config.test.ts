@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig, wantsLocalChain } from '../../src/config';
+import { connectionConfig } from '../../src/db/connection';
 
 const chain = {
   name: 'base-sepolia',
@@ -95,8 +96,52 @@ describe('loadConfig', () => {
     [{ CHAINS: JSON.stringify([chain, chain]) }, /duplicate chain name/],
     [{ CHAINS_FILE: '/nonexistent/chains.json' }, /CHAINS_FILE: file not found/],
     [{ EXECUTE_WAIT_TIMEOUT_SECONDS: '0' }, /EXECUTE_WAIT_TIMEOUT_SECONDS/],
+    [{ DATABASE_DIRECT_URL: 'postgres://db/laurel' }, /DATABASE_DIRECT_URL: needs DATABASE_URL/],
+    [{ DATABASE_READ_URL: 'postgres://replica/laurel' }, /DATABASE_READ_URL: needs DATABASE_URL/],
+    [{ DATABASE_URL: 'postgres://db/l', DATABASE_READ_URL: 'postgres://r/l,http://x' }, /DATABASE_READ_URL/],
+    [{ DATABASE_POOLER: 'statement' }, /DATABASE_POOLER/],
   ])('rejects %j naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+});
+
+describe('database connections', () => {
+  const pooler = 'postgres://laurel:pw@pgbouncer:6432/laurel';
+  const direct = 'postgres://laurel:pw@primary:5432/laurel';
+
+  it('takes DATABASE_URL as a session connection unless DATABASE_DIRECT_URL names another (a pooler then)', () => {
+    expect(loadConfig({ DATABASE_URL: direct })).toMatchObject({
+      databaseDirectUrl: undefined,
+      databasePooler: 'session',
+      databaseReadUrls: [],
+    });
+    expect(loadConfig({ DATABASE_URL: pooler, DATABASE_DIRECT_URL: direct })).toMatchObject({
+      databaseDirectUrl: direct,
+      databasePooler: 'transaction',
+    });
+    expect(loadConfig({ DATABASE_URL: direct, DATABASE_DIRECT_URL: direct }).databasePooler).toBe('session');
+    // PgBouncer >= 1.21 with max_prepared_statements keeps prepared statements: said explicitly.
+    expect(
+      loadConfig({ DATABASE_URL: pooler, DATABASE_DIRECT_URL: direct, DATABASE_POOLER: 'session' })
+        .databasePooler,
+    ).toBe('session');
+  });
+
+  it('reads one or more replicas from DATABASE_READ_URL', () => {
+    expect(
+      loadConfig({ DATABASE_URL: direct, DATABASE_READ_URL: ' postgres://r1/laurel, postgres://r2/laurel,' })
+        .databaseReadUrls,
+    ).toEqual(['postgres://r1/laurel', 'postgres://r2/laurel']);
+  });
+
+  it("reads sslmode as libpq does (node-postgres would take 'require' as 'verify-full')", () => {
+    expect(connectionConfig(`${direct}?sslmode=require`)).toEqual({
+      connectionString: `${direct}?sslmode=require&uselibpqcompat=true`,
+    });
+    expect(connectionConfig(direct)).toEqual({ connectionString: direct });
+    expect(connectionConfig(`${direct}?sslmode=verify-full&uselibpqcompat=false`)).toEqual({
+      connectionString: `${direct}?sslmode=verify-full&uselibpqcompat=false`,
+    });
   });
 });

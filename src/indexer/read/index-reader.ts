@@ -5,8 +5,8 @@
  * these tables.
  */
 import { LRUCache } from 'lru-cache';
-import type { Pool } from 'pg';
 import { XP_DECIMALS } from '../../chain/contracts';
+import type { Queryable } from '../../db/read-replicas';
 import type { LaurelMetrics } from '../../metrics';
 import type { IndexChanges } from '../index-changes';
 import { IndexReadCache } from './index-read-cache';
@@ -72,7 +72,8 @@ export class IndexReader {
   private readonly facts = new LRUCache<string, string | number>({ max: FACTS_KEPT });
 
   constructor(
-    private readonly pool: Pool,
+    /** The primary's pool, or the read replicas' router (src/db/read-replicas.ts). */
+    private readonly pool: Queryable,
     changes: IndexChanges,
     cacheBytes: number,
     metrics: LaurelMetrics | null = null,
@@ -179,7 +180,8 @@ export class IndexReader {
     const { rows } = await this.pool.query<ProfileRow>({
       // Named, so each connection parses it once and, for one user, soon runs one generic plan:
       // planning costs more than running it. (For a list, unnest's row estimate from the actual
-      // array makes PostgreSQL plan every call.)
+      // array makes PostgreSQL plan every call. Behind a transaction-mode pooler it goes unnamed:
+      // src/db/connection.ts.)
       name: `profiles${appId ? '-of-app' : ''}${single ? '-one' : ''}`,
       text: `SELECT u.address AS "user",
         (SELECT coalesce(sum(b.balance), 0)::text FROM token_balances b
