@@ -4,7 +4,21 @@ import { z } from 'zod';
 
 const addressPattern = /^0x[0-9a-fA-F]{40}$/;
 
-export const chainConfigSchema = z.object({
+/** One RPC provider of a chain: a URL, or a URL with its own request rate. */
+const rpcEndpointSchema = z
+  .preprocess(
+    (value) => (typeof value === 'string' ? { url: value } : value),
+    z
+      .object({
+        url: z.string().url(),
+        maxRequestsPerSecond: z.number().positive().optional(),
+      })
+      .strict(),
+  )
+  .describe('a URL, or `{url, maxRequestsPerSecond}`');
+
+/** The fields of a chain entry, as CHAINS gives them (docs/configuration.md lists them). */
+export const chainEntrySchema = z.object({
   name: z
     .string()
     .min(1)
@@ -18,7 +32,17 @@ export const chainConfigSchema = z.object({
   rpcUrl: z
     .string()
     .url()
-    .describe('JSON-RPC URL of a node; it often embeds a provider key, so logs show it as `[redacted]`'),
+    .optional()
+    .describe(
+      'JSON-RPC URL of a node, for a chain with one provider (give `rpcUrl` or `rpcUrls`); it often embeds a provider key, so logs show it as `[redacted]`',
+    ),
+  rpcUrls: z
+    .array(rpcEndpointSchema)
+    .min(1, 'give at least one RPC URL')
+    .optional()
+    .describe(
+      "the chain's JSON-RPC providers: calls are spread over the healthy ones and fail over on errors, timeouts and throttling; signed transactions go to all of them. `/ready` and logs name them `<chain>#1`, `<chain>#2`… in this order, never by URL (see docs/providers.md)",
+    ),
   explorerUrl: z
     .string()
     .url()
@@ -53,7 +77,59 @@ export const chainConfigSchema = z.object({
     .describe(
       "whether a block the node calls `finalized` (`eth_getBlockByNumber('finalized')`) counts as final before it is `finalityDepth` deep; default `true`, `false` for a node whose tag is not to be trusted",
     ),
+  maxRequestsPerSecond: z
+    .number()
+    .positive()
+    .optional()
+    .describe(
+      "calls per second Laurel sends to each provider of the chain at most (a JSON-RPC batch counts each call; a provider's own `maxRequestsPerSecond` overrides it); absent: no limit of its own, a provider that throttles is still backed off",
+    ),
+  maxProviderLagBlocks: z
+    .number()
+    .int()
+    .min(0)
+    .default(5)
+    .describe(
+      "a provider whose head is more than this many blocks behind the others is not asked for the head, nor for anything read at 'latest' or 'pending' (receipts, nonces, estimates); it still serves older blocks it has. Raise it on chains with sub-second blocks",
+    ),
+  maxFeePerGasCap: z
+    .string()
+    .regex(/^\d+$/, 'must be a decimal integer string (wei)')
+    .optional()
+    .describe(
+      'upper bound of the `maxFeePerGas` (and gas price) of built transactions, in wei; absent: no cap',
+    ),
 });
+
+/** A chain entry checked (one URL or more, none twice) and with every provider's effective rate. */
+export const chainConfigSchema = chainEntrySchema
+  .superRefine((chain, ctx) => {
+    if (chain.rpcUrl === undefined && chain.rpcUrls === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['rpcUrls'],
+        message: 'give rpcUrls (one or more RPC URLs) or rpcUrl',
+      });
+    }
+    if (chain.rpcUrl !== undefined && chain.rpcUrls !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['rpcUrl'], message: 'give either rpcUrl or rpcUrls, not both' });
+    }
+    const urls = (chain.rpcUrls ?? []).map((endpoint) => endpoint.url);
+    urls.forEach((url, index) => {
+      if (urls.indexOf(url) !== index) {
+        ctx.addIssue({ code: 'custom', path: ['rpcUrls', index], message: 'the same URL is given twice' });
+      }
+    });
+  })
+  .transform(({ rpcUrl, rpcUrls, ...chain }) => ({
+    ...chain,
+    rpcUrls: (rpcUrls ?? [{ url: rpcUrl! }]).map((endpoint) => ({
+      url: endpoint.url,
+      maxRequestsPerSecond: endpoint.maxRequestsPerSecond ?? chain.maxRequestsPerSecond,
+    })),
+  }));
+/** A chain entry as CHAINS gives it (rpcUrl or rpcUrls, defaults left out). */
+export type ChainEntry = z.input<typeof chainConfigSchema>;
 export type ChainConfig = z.infer<typeof chainConfigSchema>;
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);

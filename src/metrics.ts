@@ -163,7 +163,7 @@ export class LaurelMetrics {
   // RPC
   readonly rpcRequests = this.counter(
     'laurel_rpc_requests_total',
-    'JSON-RPC calls to a chain provider, by method and outcome (ok, error, timeout, throttled)',
+    'Requests to a chain provider (one JSON-RPC call, or a batch: method `batch`), by outcome: ok, error (the node answered an error, such as a revert), throttled, timeout, lagging, failed (refused, reset, 5xx...)',
     ['chain', 'provider', 'method', 'outcome'],
   );
   readonly rpcDuration = this.histogram(

@@ -11,12 +11,8 @@
  * The `safe` tag is not used: a safe block can still be replaced (an L1 reorganisation on an OP
  * stack chain, a justified but unfinalized checkpoint on Ethereum).
  */
-import type { ChainConfig } from '../config';
 import { blockHeader } from './block-headers';
 import type { Chain } from './registry';
-
-/** The chain entry's finality settings (registry.ts copies every field of the entry onto its Chain). */
-type FinalitySettings = Partial<Pick<ChainConfig, 'finalityDepth' | 'finalizedTag'>>;
 
 const ETHEREUM = [1, 11155111, 17000, 560048];
 const POLYGON_POS = [137, 80002];
@@ -41,13 +37,12 @@ export const FALLBACK_FINALITY_DEPTH = 256;
 
 /** The chain's finality depth: its entry's `finalityDepth`, or the default of its chain id. */
 export function finalityDepthOf(chain: Chain): number {
-  const { finalityDepth } = chain as Chain & FinalitySettings;
-  return finalityDepth ?? DEFAULT_DEPTHS.get(chain.chainId) ?? FALLBACK_FINALITY_DEPTH;
+  return chain.finalityDepth ?? DEFAULT_DEPTHS.get(chain.chainId) ?? FALLBACK_FINALITY_DEPTH;
 }
 
 /** Whether the node's `finalized` tag is asked (the chain entry's `finalizedTag`, default true). */
 function usesFinalizedTag(chain: Chain): boolean {
-  return (chain as Chain & FinalitySettings).finalizedTag ?? true;
+  return chain.finalizedTag ?? true;
 }
 
 /**

@@ -60,7 +60,12 @@ export async function serveHttp(
         () => true,
         () => false,
       );
-      const chainChecks = (await chains.checkAll()).map(({ name, ok }) => ({ name, ok }));
+      // Providers by name (`base#2`) and state, never by URL (URLs carry API keys).
+      const chainChecks = (await chains.checkAll()).map(({ name, ok, providers }) => ({
+        name,
+        ok,
+        providers,
+      }));
       const indexers = indexer.status();
       const failing = [
         ...(databaseOk ? [] : ['database']),

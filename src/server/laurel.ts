@@ -76,7 +76,9 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     let reconcile = async (_chain: Chain): Promise<void> => undefined;
     // A reorganisation the indexer found may have taken recorded receipts away: they are checked then.
     let checkReceipts = async (_chain: Chain): Promise<void> => undefined;
-    const chains = await startChains(config, lifecycle, log, report, progress, (chain) => reconcile(chain));
+    const chains = await startChains(config, lifecycle, log, metrics, report, progress, (chain) =>
+      reconcile(chain),
+    );
 
     const indexer = new Indexer({
       sessionUrl,

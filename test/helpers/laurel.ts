@@ -27,9 +27,10 @@ export async function startTestLaurel(
     chainEntry?: Partial<ChainConfig>;
     env?: Record<string, string>;
     worker?: boolean;
-    log?: Logger;
     /** Another server's database (dropped on stop) instead of a fresh one on the tests' server. */
     database?: { url: string; drop(): Promise<void> };
+    /** Where Laurel logs (default: a logger at LOG_LEVEL on stdout). */
+    log?: Logger;
   } = {},
 ): Promise<TestLaurel> {
   const database = options.database ?? (await createTestDatabase());

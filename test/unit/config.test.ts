@@ -23,9 +23,67 @@ describe('loadConfig', () => {
 
   it('reads chains from CHAINS and then skips the local chain', () => {
     const config = loadConfig({ CHAINS: JSON.stringify([chain]) });
-    expect(config.chains).toEqual([{ ...chain, confirmations: 1 }]);
+    const { rpcUrl, ...rest } = chain;
+    expect(config.chains).toEqual([
+      { ...rest, rpcUrls: [{ url: rpcUrl }], confirmations: 1, maxProviderLagBlocks: 5 },
+    ]);
     expect(wantsLocalChain(config)).toBe(false);
     expect(wantsLocalChain({ ...config, localChain: 'on' })).toBe(true);
+  });
+
+  it('takes several providers in rpcUrls, each a URL or a URL with its own request rate', () => {
+    const { rpcUrl: _, ...rest } = chain;
+    const config = loadConfig({
+      CHAINS: JSON.stringify([
+        {
+          ...rest,
+          rpcUrls: ['https://a.example/key1', { url: 'https://b.example/key2', maxRequestsPerSecond: 5 }],
+          maxRequestsPerSecond: 20,
+          maxProviderLagBlocks: 10,
+          maxFeePerGasCap: '50000000000',
+        },
+      ]),
+    });
+    expect(config.chains[0]).toMatchObject({
+      rpcUrls: [
+        { url: 'https://a.example/key1', maxRequestsPerSecond: 20 },
+        { url: 'https://b.example/key2', maxRequestsPerSecond: 5 },
+      ],
+      maxProviderLagBlocks: 10,
+      maxFeePerGasCap: '50000000000',
+    });
+  });
+
+  const { rpcUrl: __, ...withoutUrl } = chain;
+  const entry = (fields: Record<string, unknown>) => ({
+    CHAINS: JSON.stringify([{ ...withoutUrl, ...fields }]),
+  });
+  it.each([
+    ['no URL', entry({}), /CHAINS: \[0\]\.rpcUrls: give rpcUrls \(one or more RPC URLs\) or rpcUrl/],
+    ['an empty rpcUrls', entry({ rpcUrls: [] }), /\[0\]\.rpcUrls: give at least one RPC URL/],
+    [
+      'rpcUrl and rpcUrls',
+      entry({ rpcUrl: 'https://a.example', rpcUrls: ['https://b.example'] }),
+      /\[0\]\.rpcUrl: give either rpcUrl or rpcUrls/,
+    ],
+    ['a bad URL', entry({ rpcUrls: ['https://a.example', 'nope'] }), /\[0\]\.rpcUrls\.1\.url: Invalid url/],
+    [
+      'a URL twice',
+      entry({ rpcUrls: ['https://a.example', 'https://a.example'] }),
+      /\[0\]\.rpcUrls\.1: the same URL is given twice/,
+    ],
+    [
+      'a zero rate',
+      entry({ rpcUrls: [{ url: 'https://a.example', maxRequestsPerSecond: 0 }] }),
+      /\[0\]\.rpcUrls\.0\.maxRequestsPerSecond/,
+    ],
+    [
+      'a fee cap in gwei',
+      entry({ rpcUrls: ['https://a.example'], maxFeePerGasCap: '1.5 gwei' }),
+      /\[0\]\.maxFeePerGasCap: must be a decimal integer string \(wei\)/,
+    ],
+  ])('rejects a chain entry with %s, naming the field', (_label, env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
   });
 
   it.each([
