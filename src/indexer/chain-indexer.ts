@@ -26,6 +26,7 @@ import type { Chain } from '../chain/registry';
 import { isConnectionLost } from '../db/availability';
 import { inTransaction } from '../db/transaction';
 import type { Logger } from '../logger';
+import type { LaurelMetrics } from '../metrics';
 import { undoBlocks } from './index-rollback';
 import {
   forgetFinalBlocks,
@@ -57,6 +58,8 @@ export interface ChainIndexerOptions {
   startBlock: number;
   /** Told once the index was rolled back to `ancestor` (blocks above it were replaced on the chain). */
   onReorganised?: (chain: Chain, ancestor: number) => void;
+  /** Counts the events written (null: METRICS=off). */
+  metrics?: LaurelMetrics | null;
 }
 
 /** A reorganisation deeper than the window: the lowest recorded block, and what the chain has there. */
@@ -77,6 +80,8 @@ export interface ChainIndexerStatus {
   head: number | null;
   /** Blocks between the cursor and the head. */
   lag: number | null;
+  /** The time of the last indexed block, seconds since the epoch (null: not read yet). */
+  cursorTime: number | null;
   /** The chain's finalized block when a range was last indexed: the blocks above are tracked. */
   finalized: number | null;
   /** Set while the indexer is stopped by a reorganisation deeper than the window. */
@@ -103,6 +108,8 @@ export class ChainIndexer {
   private active = false;
   private cursor = -1;
   private head: number | null = null;
+  /** The time of the last indexed block (seconds since the epoch), when its header was read. */
+  private cursorTime: number | null = null;
   private finalized: number | null = null;
   private fork: DeepFork | null = null;
   private known: KnownContracts | null = null;
@@ -126,6 +133,7 @@ export class ChainIndexer {
       cursor: this.cursor,
       head: this.head,
       lag: this.head === null ? null : Math.max(0, this.head - this.cursor),
+      cursorTime: this.cursorTime,
       finalized: this.finalized,
       fork: this.fork,
     };
@@ -329,6 +337,9 @@ export class ChainIndexer {
       return writes.events;
     });
     this.cursor = to;
+    // Known when the range read the block's header (every block of the finality window) or a reward in it.
+    this.cursorTime = range.blockTimes.get(to) ?? null;
+    this.options.metrics?.indexerEvents.inc({ chain: chain.name }, written);
     const writeMs = Math.round(performance.now() - started);
     log.debug(
       { chain: chain.name, from, to, events: written, fetchMs: range.fetchMs, writeMs },

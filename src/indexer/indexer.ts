@@ -3,6 +3,7 @@ import type { Pool } from 'pg';
 import type { Chain } from '../chain/registry';
 import { createPool } from '../db/connection';
 import type { Logger } from '../logger';
+import type { LaurelMetrics } from '../metrics';
 import { ChainIndexer, type ChainIndexerOptions, type ChainIndexerStatus } from './chain-indexer';
 import { IndexChanges } from './index-changes';
 import { ingestReceiptLogs, type ReceiptLogs } from './receipt-ingestion';
@@ -19,6 +20,8 @@ export interface IndexerOptions {
   maxBlockRange: number;
   /** Told once a chain's index was rolled back to `ancestor` (the chain replaced the blocks above). */
   onReorganised?: (chain: Chain, ancestor: number) => void;
+  /** Counts the events written (null: METRICS=off). */
+  metrics?: LaurelMetrics | null;
 }
 
 export class Indexer {
@@ -37,7 +40,7 @@ export class Indexer {
   }
 
   private chainOptions(chain: Chain): ChainIndexerOptions {
-    const { log, pollIntervalMs, maxBlockRange, onReorganised } = this.options;
+    const { log, pollIntervalMs, maxBlockRange, onReorganised, metrics } = this.options;
     return {
       chain,
       pool: this.pool,
@@ -46,6 +49,7 @@ export class Indexer {
       maxBlockRange,
       startBlock: chain.startBlock ?? 0,
       onReorganised,
+      metrics,
     };
   }
 
@@ -75,6 +79,7 @@ export class Indexer {
     );
     // Before the caller answers: this process's cached reads of the chain are already outdated.
     if (written && written.events > 0) {
+      this.options.metrics?.indexerEvents.inc({ chain: chain.name }, written.events);
       this.changes.changed({
         chainId: chain.chainId,
         rewardsFromDay: written.rewardsFromDay,

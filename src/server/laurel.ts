@@ -17,7 +17,7 @@ import { serveHttp } from './http-server';
 import { startChains } from './chains';
 import { startInfrastructure } from './infrastructure';
 import { Lifecycle } from './lifecycle';
-import { observeDatabaseState } from './metrics';
+import { observeDatabaseState, observeIndexer } from './metrics';
 import { startWebhookInfrastructure } from './webhooks';
 import { startWorkerRole } from './worker-role';
 
@@ -85,7 +85,9 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       chains: chains.list(),
       log: log.child({ component: 'indexer' }),
       ...config.indexer,
+      metrics,
       onReorganised: (chain) => {
+        metrics?.indexerReorgs.inc({ chain: chain.name });
         checkReceipts(chain).catch((error: unknown) =>
           log.warn(
             { chain: chain.name, err: error },
@@ -141,6 +143,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     };
     if (metrics) {
       metrics.watchPool('indexer', indexer.pool);
+      observeIndexer(metrics, indexer);
       if (reads.serving) {
         metrics.observe(metrics.readReplicaCurrent, () =>
           reads

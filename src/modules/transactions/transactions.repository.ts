@@ -33,9 +33,9 @@ export class TransactionsRepository {
   async record(
     chain: Chain,
     transaction: Transaction,
-    accountAddress: string,
-    trackFrom: Date,
+    sent: { accountAddress: string; requestId: string; trackFrom: Date },
   ): Promise<boolean> {
+    const { accountAddress, requestId, trackFrom } = sent;
     const hash = transaction.hash!;
     return this.prisma.$transaction(async (db) => {
       const { count } = await db.transaction.createMany({
@@ -48,6 +48,7 @@ export class TransactionsRepository {
             fromAddress: transaction.from!,
             toAddress: transaction.to,
             nonce: BigInt(transaction.nonce),
+            requestId,
           },
         ],
         skipDuplicates: true,
@@ -56,7 +57,7 @@ export class TransactionsRepository {
       await enqueueJob(
         db,
         jobs.trackReceipt,
-        { chainId: chain.chainId, hash },
+        { chainId: chain.chainId, hash, requestId },
         { jobKey: trackReceiptJobKey(chain.chainId, hash), runAt: trackFrom },
       );
       return true;
@@ -89,10 +90,10 @@ export class TransactionsRepository {
           blockHash: receipt.blockHash,
           receipt: payload,
         },
-        select: { accountAddress: true },
+        select: { accountAddress: true, requestId: true },
       });
-      for (const { accountAddress } of recorded) {
-        await emitWebhookEvent(db, { accountAddress, event: 'transaction', payload });
+      for (const { accountAddress, requestId } of recorded) {
+        await emitWebhookEvent(db, { accountAddress, event: 'transaction', payload, requestId });
       }
       if (recorded.length > 0) await this.scheduleReceiptCheck(db, chainId, checkAfter, 'preserve_run_at');
     });

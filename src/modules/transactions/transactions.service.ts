@@ -22,6 +22,7 @@ import { AppError, ChainUnavailableError, NotFoundError, ValidationError } from 
 import type { Indexer } from '../../indexer/indexer';
 import { RetryLaterError } from '../../jobs/jobs';
 import type { Logger } from '../../logger';
+import type { ReceiptJob } from '../../jobs/tasks';
 import type { AuthenticatedAccount } from '../../operations/request-context';
 import type {
   ExecuteTransactionInput,
@@ -87,8 +88,9 @@ export class TransactionsService {
   async execute(
     input: ExecuteTransactionInput,
     account: AuthenticatedAccount,
+    requestId: string,
   ): Promise<TransactionExecution> {
-    const { chain, hash } = await this.broadcast(input, account, new Date());
+    const { chain, hash } = await this.broadcast(input, account, requestId, new Date());
     return {
       status: 'success',
       transactionHash: hash,
@@ -105,9 +107,10 @@ export class TransactionsService {
   async executeAndWait(
     input: ExecuteTransactionInput,
     account: AuthenticatedAccount,
+    requestId: string,
   ): Promise<TransactionExecution> {
     const timeoutMs = this.deps.config.transactions.executeWaitTimeoutSeconds * 1000;
-    const { chain, hash } = await this.broadcast(input, account, new Date(Date.now() + timeoutMs));
+    const { chain, hash } = await this.broadcast(input, account, requestId, new Date(Date.now() + timeoutMs));
     const blockExplorerUrl = this.deps.chains.transactionUrl(chain, hash);
     const receipt = await waitForReceipt(this.deps.chains, chain, hash, timeoutMs);
     if (!receipt) return { status: 'failed', error: 'Timeout', transactionHash: hash, blockExplorerUrl };
@@ -147,10 +150,13 @@ export class TransactionsService {
    * graphile-worker retries with exponential backoff. A transaction the node does not know (never
    * received, e.g. after an ambiguous broadcast, dropped from its pool, or mined in a block a
    * reorganisation replaced) is marked dropped and its nonce freed once it has been pending for
-   * TRANSACTION_DROP_AFTER_SECONDS, or on the last attempt.
+   * TRANSACTION_DROP_AFTER_SECONDS, or on the last attempt. Its log lines carry the id of the
+   * request that broadcast the transaction.
    */
-  async trackReceipt(chainId: number, hash: string, lastAttempt: boolean): Promise<void> {
-    const { chains, transactions, log } = this.deps;
+  async trackReceipt(job: ReceiptJob, lastAttempt: boolean): Promise<void> {
+    const { chainId, hash } = job;
+    const { chains, transactions } = this.deps;
+    const log = job.requestId ? this.deps.log.child({ requestId: job.requestId }) : this.deps.log;
     const chain = chains.byChainId(chainId);
     if (!chain) {
       log.warn({ chainId, hash }, 'chain id is not served any more: not tracking the transaction');
@@ -159,6 +165,7 @@ export class TransactionsService {
     const receipt = await waitForReceipt(chains, chain, hash, TRACK_RECEIPT_ATTEMPT_WAIT_MS);
     if (receipt) {
       await this.recordReceipt(chainId, receipt);
+      log.debug({ chain: chain.name, hash, block: receipt.blockNumber }, 'receipt recorded');
       return;
     }
     const known = await chains
@@ -342,13 +349,18 @@ export class TransactionsService {
   private async broadcast(
     input: ExecuteTransactionInput,
     account: AuthenticatedAccount,
+    requestId: string,
     trackFrom: Date,
   ): Promise<{ chain: Chain; hash: string }> {
     const transaction = Transaction.from(input.signed_transaction);
     const chain = this.chainFor(input.chain, transaction);
     const hash = transaction.hash!;
     await this.refuseForeignBuild(chain, transaction);
-    const recordedNow = await this.deps.transactions.record(chain, transaction, account.address, trackFrom);
+    const recordedNow = await this.deps.transactions.record(chain, transaction, {
+      accountAddress: account.address,
+      requestId,
+      trackFrom,
+    });
     // Recorded first, so that parallel sends of consecutive nonces see each other as on their way.
     try {
       await this.refuseNonceGap(chain, transaction);
