@@ -191,6 +191,7 @@ describe('the indexer of a Laurel server, fed by Laurel’s own builders', () =>
         chain: 'local',
         active: true,
         cursor: expect.any(Number),
+        cursorTime: expect.any(Number),
         head: expect.any(Number),
         lag: expect.any(Number),
         finalized: expect.any(Number),
