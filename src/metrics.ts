@@ -79,7 +79,7 @@ export class LaurelMetrics {
   );
   readonly transactionsBroadcast = this.counter(
     'laurel_transactions_broadcast_total',
-    'Signed transactions broadcast, by outcome (accepted, rejected, nonce_gap, unavailable)',
+    'Signed transactions sent through execute, by outcome (accepted, or the code they were refused with: nonce_gap, chain_unavailable…)',
     ['chain', 'outcome'],
   );
   readonly transactionsDropped = this.counter(

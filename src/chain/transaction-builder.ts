@@ -1,6 +1,7 @@
 import { isError, type JsonRpcProvider } from 'ethers';
 import { checksumAddress } from '../addresses';
 import type { Config } from '../config';
+import type { LaurelMetrics } from '../metrics';
 import type { Pool } from 'pg';
 import type { ContractCall, LaurelContractName, WriteFunctionName } from './abis';
 import { encodeFunctionCall } from './call-data';
@@ -8,7 +9,7 @@ import { revertDataOf } from './contracts';
 import { FEE_HISTORY_BLOCKS, feesFor, TIP_PERCENTILE, type FeeHistory, type Fees } from './fees';
 import { buildCallHash, NonceReserver } from './nonces';
 import type { Chain, ChainRegistry } from './registry';
-import { transactionRevertedError } from './reverts';
+import { TransactionRevertedError, transactionRevertedError } from './reverts';
 
 /** The unsigned EIP-1559 transaction every build answers, as the interface shows it. */
 export interface UnsignedTransactionJson {
@@ -52,6 +53,8 @@ export interface TransactionBuilderDeps {
   pool: Pool;
   chains: ChainRegistry;
   config: Config;
+  /** Counts builds by outcome (null: METRICS=off). */
+  metrics: LaurelMetrics | null;
 }
 
 /**
@@ -77,6 +80,21 @@ export class TransactionBuilder {
   }
 
   async build<C extends LaurelContractName, F extends WriteFunctionName<C>>(
+    request: BuildRequest<C, F>,
+  ): Promise<UnsignedTransactionJson> {
+    const chain = request.chain.name;
+    try {
+      const built = await this.assemble(request);
+      this.deps.metrics?.transactionsBuilt.inc({ chain, outcome: 'built' });
+      return built;
+    } catch (error) {
+      const outcome = error instanceof TransactionRevertedError ? 'reverted' : 'failed';
+      this.deps.metrics?.transactionsBuilt.inc({ chain, outcome });
+      throw error;
+    }
+  }
+
+  private async assemble<C extends LaurelContractName, F extends WriteFunctionName<C>>(
     request: BuildRequest<C, F>,
   ): Promise<UnsignedTransactionJson> {
     const { chain, functionName } = request;

@@ -257,6 +257,22 @@ describe('request ids', () => {
       expect(jobLines.map((line) => line.msg)).toEqual(
         expect.arrayContaining(['receipt recorded', 'webhook delivered']),
       );
+
+      // What happened is counted: the build, the broadcast, the receipt's event and its delivery.
+      // (The indexer reaches the app's block on its own: waited for.)
+      const text = await waitUntil('the indexer’s events counted', async () => {
+        const scraped = (await scrape(laurel.url)).text;
+        return /laurel_indexer_events_total\{chain="local"\} [1-9]/.test(scraped) ? scraped : undefined;
+      });
+      for (const sample of [
+        /laurel_transactions_built_total\{chain="local",outcome="built"\} [1-9]/,
+        /laurel_transactions_broadcast_total\{chain="local",outcome="accepted"\} 1/,
+        /laurel_webhook_deliveries_total\{outcome="succeeded",attempt="1"\} [1-9]/,
+        /laurel_indexer_events_total\{chain="local"\} [1-9]/,
+        /laurel_rpc_requests_total\{chain="local",provider="1",method="[a-zA-Z_]+",outcome="ok"\} [1-9]/,
+      ]) {
+        expect(text).toMatch(sample);
+      }
     } finally {
       await Promise.all([laurel.stop(), receiver.stop()]);
     }

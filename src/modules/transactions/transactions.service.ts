@@ -22,6 +22,7 @@ import { AppError, ChainUnavailableError, NotFoundError, ValidationError } from 
 import type { Indexer } from '../../indexer/indexer';
 import { RetryLaterError } from '../../jobs/jobs';
 import type { Logger } from '../../logger';
+import type { LaurelMetrics } from '../../metrics';
 import type { ReceiptJob } from '../../jobs/tasks';
 import type { AuthenticatedAccount } from '../../operations/request-context';
 import type {
@@ -78,6 +79,8 @@ export interface TransactionsServiceDeps {
   chains: ChainRegistry;
   indexer: Pick<Indexer, 'ingestReceipt'>;
   transactions: TransactionsRepository;
+  /** Counts broadcasts by outcome and transactions dropped (null: METRICS=off). */
+  metrics: LaurelMetrics | null;
 }
 
 /** Broadcasts signed transactions, records each one, and follows it to its receipt. */
@@ -90,7 +93,7 @@ export class TransactionsService {
     account: AuthenticatedAccount,
     requestId: string,
   ): Promise<TransactionExecution> {
-    const { chain, hash } = await this.broadcast(input, account, requestId, new Date());
+    const { chain, hash } = await this.broadcastCounted(input, account, requestId, new Date());
     return {
       status: 'success',
       transactionHash: hash,
@@ -110,7 +113,8 @@ export class TransactionsService {
     requestId: string,
   ): Promise<TransactionExecution> {
     const timeoutMs = this.deps.config.transactions.executeWaitTimeoutSeconds * 1000;
-    const { chain, hash } = await this.broadcast(input, account, requestId, new Date(Date.now() + timeoutMs));
+    const trackFrom = new Date(Date.now() + timeoutMs);
+    const { chain, hash } = await this.broadcastCounted(input, account, requestId, trackFrom);
     const blockExplorerUrl = this.deps.chains.transactionUrl(chain, hash);
     const receipt = await waitForReceipt(this.deps.chains, chain, hash, timeoutMs);
     if (!receipt) return { status: 'failed', error: 'Timeout', transactionHash: hash, blockExplorerUrl };
@@ -176,6 +180,7 @@ export class TransactionsService {
       const dropAfterMs = this.deps.config.transactions.dropAfterSeconds * 1000;
       if (!pendingSince || Date.now() - pendingSince.getTime() >= dropAfterMs || lastAttempt) {
         if (await transactions.markDropped(chainId, hash)) {
+          this.deps.metrics?.transactionsDropped.inc({ chain: chain.name });
           await freeNoncesOf(this.deps.prisma, chainId, [hash]);
           log.warn(
             { chain: chain.name, hash },
@@ -274,6 +279,7 @@ export class TransactionsService {
     for (const row of rows) {
       const known = await chains.call(chain, (provider) => provider.getTransaction(row.hash));
       if (known || !(await transactions.markDropped(chain.chainId, row.hash, row.status))) continue;
+      this.deps.metrics?.transactionsDropped.inc({ chain: chain.name });
       dropped.push(row.hash);
       log.warn(
         {
@@ -346,6 +352,30 @@ export class TransactionsService {
    * already has (in its pool or mined) counts as sent: same hash, same row. A transaction the node
    * rejects, or that is refused for a nonce gap, is un-recorded.
    */
+  /** broadcast(), counted by outcome: accepted, or the code it was refused with (nonce_gap, chain_unavailable…). */
+  private async broadcastCounted(
+    input: ExecuteTransactionInput,
+    account: AuthenticatedAccount,
+    requestId: string,
+    trackFrom: Date,
+  ): Promise<{ chain: Chain; hash: string }> {
+    const { metrics } = this.deps;
+    try {
+      const sent = await this.broadcast(input, account, requestId, trackFrom);
+      metrics?.transactionsBroadcast.inc({ chain: sent.chain.name, outcome: 'accepted' });
+      return sent;
+    } catch (error) {
+      if (metrics && error instanceof AppError) {
+        // The chain the transaction named; an unknown one is a validation error of its own.
+        const chain =
+          typeof error.details.chain === 'string' ? error.details.chain : (input.chain ?? 'unknown');
+        const known = this.deps.chains.list().some((served) => served.name === chain);
+        metrics.transactionsBroadcast.inc({ chain: known ? chain : 'unknown', outcome: error.code });
+      }
+      throw error;
+    }
+  }
+
   private async broadcast(
     input: ExecuteTransactionInput,
     account: AuthenticatedAccount,
