@@ -9,6 +9,12 @@
  * The backlog is made quickly by a small helper contract, made an operator of the app, that calls
  * App.rewardXP BENCH_INGEST_PER_TX (250) times per transaction for 10,000 distinct users. Everything
  * runs on loopback in a temporary folder removed at the end (embedded PostgreSQL, anvil).
+ *
+ * Block tracking (reorganisations, docs/reorgs.md) is on as for any local chain: the blocks above
+ * the finalized one (anvil's `finalized` tag, head - 64) are recorded with their hashes.
+ * BENCH_INGEST_FINALITY_DEPTH=<n> sets the chain's finalityDepth and ignores the tag, e.g. a depth
+ * above the backlog's blocks puts every block of it in the window (headers read and recorded for
+ * each, undo journals written).
  */
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -42,6 +48,7 @@ import { createLogger } from '../src/logger';
 const EVENTS = Number(process.env.BENCH_INGEST_EVENTS ?? 100_000);
 const PER_TX = Number(process.env.BENCH_INGEST_PER_TX ?? 250);
 const BLOCK_RANGE = Number(process.env.BENCH_INGEST_BLOCK_RANGE ?? 20);
+const FINALITY_DEPTH = process.env.BENCH_INGEST_FINALITY_DEPTH;
 
 const BATCH_REWARDER = `
 // SPDX-License-Identifier: UNLICENSED
@@ -84,6 +91,7 @@ async function main(): Promise<void> {
         explorerUrl: LOCAL_EXPLORER_URL,
         factoryAddress: '0x0000000000000000000000000000000000000000',
         confirmations: 1,
+        ...(FINALITY_DEPTH ? { finalityDepth: Number(FINALITY_DEPTH), finalizedTag: false } : {}),
       },
     ],
     60_000,
@@ -196,6 +204,7 @@ async function main(): Promise<void> {
     const indexSeconds = (Date.now() - indexStarted) / 1000;
     await indexer.stop();
     const { rows } = await pool.query<{ n: string }>('SELECT count(*) AS n FROM completed_actions');
+    const tracked = await pool.query<{ n: string }>('SELECT count(*) AS n FROM indexed_blocks');
     await pool.end();
 
     const rate = (events: number, seconds: number) => Math.round(events / seconds);
@@ -211,6 +220,10 @@ async function main(): Promise<void> {
     );
     console.log(
       `ratio      indexer / baseline = ${(baselineSeconds / indexSeconds).toFixed(2)}x   (block range ${BLOCK_RANGE})`,
+    );
+    console.log(
+      `tracking   ${tracked.rows[0].n} blocks recorded above the finalized block ` +
+        `(${FINALITY_DEPTH ? `finalityDepth ${FINALITY_DEPTH}, finalized tag ignored` : "the chain's defaults"})`,
     );
   } finally {
     registry.destroy();

@@ -4,7 +4,8 @@
  * key, rate limit, validation, resolver, service, PostgreSQL), at BENCH_CONCURRENCY (32) concurrent
  * keep-alive clients for BENCH_SECONDS (10) per phase after a 2 s warm-up, next to a baseline in
  * the same run: a bare Express route per question running one hand-written SQL query (node-postgres,
- * same pool size) that gives the same answer. Both get the same request sequence. Laurel is measured
+ * same pool size) that gives the same answer. Both get the same request sequence, after an untimed
+ * pass of it that loads what it reads into PostgreSQL's buffers. Laurel is measured
  * twice: as configured (its read caches on: "cached") and as a second instance with
  * READ_CACHE_MB=0 ("no cache"), so the figures without the caches are always printed too.
  *
@@ -17,7 +18,10 @@
  * pays for another's heap or event loop; one is measured at a time. Every side gets the same
  * generator. Each line also shows the CPU time per request of the server's process and of
  * PostgreSQL (from /proc, on Linux). BENCH_PHASES (e.g. `profile,7 days`) runs only the phases
- * whose names contain one of its words.
+ * whose names contain one of its words. READ_CACHE_MB sets the cached Laurel's budget (an index
+ * seeded with --scale 10 needs more than the default: docs/production-database.md);
+ * DATABASE_POOLER=transaction makes both Laurels send every statement unnamed (as behind PgBouncer
+ * <= 1.20), to measure what that costs.
  *
  * Phases: a random user's profile in a random app; a random app's leaderboard over the last 7 days
  * (a window with partial days at both ends, ending one second earlier with every request, as
@@ -29,7 +33,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { Wallet } from 'ethers';
-import { Pool } from 'pg';
+import { Client, Pool } from 'pg';
 import { formatBaseUnits } from '../src/chain/amounts';
 import { LOCAL_EXPLORER_URL } from '../src/chain/registry';
 import { loadConfig } from '../src/config';
@@ -39,7 +43,7 @@ import { BENCH_CHAIN_ID, openBenchDatabase } from './bench-database';
 import { startLoadClient, type LoadClient, type Measured } from './lib/http-load';
 import { forkWithIpc } from './lib/ipc-child';
 import { processTreeCpuSeconds } from './lib/process-cpu';
-import { seedPlan } from './seed-index';
+import { seededPlan } from './seed-index';
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -250,8 +254,14 @@ async function runServer(kind: ServerKind, databaseUrl: string): Promise<void> {
       RATE_LIMIT_MAX_REQUESTS: '1000000000',
       KEY_REQUESTS_PER_CLIENT: '1000', // the benchmark issues one key per client from one address
       INDEXER_POLL_INTERVAL_MS: '600000',
+      // `transaction`: statements sent unnamed, as behind PgBouncer <= 1.20 (what that costs).
+      DATABASE_POOLER: process.env.DATABASE_POOLER,
       // "uncached": the same Laurel without its read caches: what every answer costs uncached.
-      ...(kind === 'uncached' ? { READ_CACHE_MB: '0' } : {}),
+      ...(kind === 'uncached'
+        ? { READ_CACHE_MB: '0' }
+        : process.env.READ_CACHE_MB
+          ? { READ_CACHE_MB: process.env.READ_CACHE_MB }
+          : {}),
     });
     const laurel = await startLaurel(config, { log: createLogger('silent'), worker: false });
     url = laurel.url;
@@ -283,19 +293,20 @@ async function startServer(kind: ServerKind, databaseUrl: string): Promise<Serve
 
 async function main(): Promise<void> {
   const database = await openBenchDatabase();
-  const pool = new Pool({ connectionString: database.databaseUrl, max: 1 });
-  const { rows } = await pool.query<{ n: string }>(
+  const db = new Client({ connectionString: database.databaseUrl });
+  await db.connect();
+  const plan = await seededPlan(db);
+  const { rows } = await db.query<{ n: string }>(
     'SELECT count(*) AS n FROM completed_actions WHERE chain_id = $1',
     [BENCH_CHAIN_ID],
   );
-  await pool.end();
-  if (Number(rows[0].n) === 0) {
+  await db.end();
+  if (!plan || Number(rows[0].n) === 0) {
     console.error('bench:read: the bench database has no index: run `npm run seed:index` first');
     await database.stop();
     process.exitCode = 1;
     return;
   }
-  const plan = seedPlan();
   const [laurel, uncached, baseline] = await Promise.all(
     (['laurel', 'uncached', 'baseline'] as const).map((kind) => startServer(kind, database.databaseUrl)),
   );
@@ -372,7 +383,8 @@ async function main(): Promise<void> {
     }
 
     console.log(
-      `bench:read  ${CONCURRENCY} concurrent clients, ${SECONDS} s per phase, loopback HTTP keep-alive\n` +
+      `bench:read  ${CONCURRENCY} concurrent clients, ${SECONDS} s per phase, loopback HTTP keep-alive, ` +
+        `index of ${Number(rows[0].n).toLocaleString('en-US')} completed actions of ${plan.users.length.toLocaleString('en-US')} users\n` +
         `  "cached": Laurel as configured, with its read caches: answers, and the days leaderboard windows are ranked from ` +
         `(READ_CACHE_MB=${laurel.readCacheBytes / 1024 / 1024}; nothing is indexed during the run, so nothing invalidates them)\n` +
         `  "no cache": a second Laurel on the same database with READ_CACHE_MB=0 (every request queries PostgreSQL)\n` +
@@ -389,6 +401,10 @@ async function main(): Promise<void> {
       `  ${label.padEnd(9)} ${(ours.perSecond / bare.perSecond).toFixed(2)}x throughput (target >= 0.67), p99 ${ours.p99.toFixed(2)} ms (target < 25)`;
     const only = process.env.BENCH_PHASES?.split(',');
     for (const phase of phases.filter((p) => !only || only.some((word) => p.name.includes(word)))) {
+      // Untimed: the phase's requests once through the no-cache Laurel, so that PostgreSQL's buffers
+      // (and the OS's page cache) hold what the phase reads before any side is timed. On an index
+      // larger than shared_buffers the first side measured otherwise paid for loading them.
+      await load(client, uncached, apiKeys, phase, 'laurel', undefined);
       const cachedRun = await load(client, laurel, apiKeys, phase, 'laurel', database.pid);
       const uncachedRun = await load(client, uncached, apiKeys, phase, 'laurel', database.pid);
       const bare = await load(client, baseline, [], phase, 'baseline', database.pid);

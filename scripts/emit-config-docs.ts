@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { chainConfigSchema, envSchema } from '../src/config';
+import { chainEntrySchema, envSchema } from '../src/config';
 
 /** The checkout's root: the nearest folder with a package.json (this runs from scripts/ and from dist/scripts/). */
 function projectRoot(from = __dirname): string {
@@ -66,6 +66,10 @@ function allowedValues(schema: z.ZodTypeAny): string {
     if (out instanceof z.ZodArray) return `comma-separated, one or more of ${allowedValues(out.element)}`;
     return allowedValues(out);
   }
+  if (inner instanceof z.ZodArray) {
+    const element = (inner as z.ZodArray<z.ZodTypeAny>).element;
+    return `list of ${element.description ?? allowedValues(element)}`;
+  }
   if (inner instanceof z.ZodEnum)
     return (inner.options as string[]).map((value) => `\`${value}\``).join(', ');
   if (inner instanceof z.ZodBoolean) return '`true`, `false`';
@@ -74,6 +78,8 @@ function allowedValues(schema: z.ZodTypeAny): string {
     const kind = checks.some((check) => check.kind === 'int') ? 'integer' : 'number';
     const min = checks.find((check) => check.kind === 'min');
     const max = checks.find((check) => check.kind === 'max');
+    // An exclusive bound of a number that need not be whole cannot become an inclusive one.
+    if (kind === 'number' && min?.kind === 'min' && !min.inclusive && !max) return `number > ${min.value}`;
     const low = min?.kind === 'min' ? (min.inclusive ? min.value : min.value + 1) : undefined;
     const high = max?.kind === 'max' ? (max.inclusive ? max.value : max.value - 1) : undefined;
     if (low !== undefined && high !== undefined) return `${kind} ${low}–${high}`;
@@ -142,7 +148,7 @@ export function configReference(): string {
     '',
     'Each element of the `CHAINS` (or `CHAINS_FILE`) array:',
     '',
-    table(fieldsOf(chainConfigSchema.shape), 'field'),
+    table(fieldsOf(chainEntrySchema.shape), 'field'),
     '',
     '<!-- prettier-ignore-end -->',
     END,

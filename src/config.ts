@@ -4,7 +4,21 @@ import { z } from 'zod';
 
 const addressPattern = /^0x[0-9a-fA-F]{40}$/;
 
-export const chainConfigSchema = z.object({
+/** One RPC provider of a chain: a URL, or a URL with its own request rate. */
+const rpcEndpointSchema = z
+  .preprocess(
+    (value) => (typeof value === 'string' ? { url: value } : value),
+    z
+      .object({
+        url: z.string().url(),
+        maxRequestsPerSecond: z.number().positive().optional(),
+      })
+      .strict(),
+  )
+  .describe('a URL, or `{url, maxRequestsPerSecond}`');
+
+/** The fields of a chain entry, as CHAINS gives them (docs/configuration.md lists them). */
+export const chainEntrySchema = z.object({
   name: z
     .string()
     .min(1)
@@ -18,7 +32,17 @@ export const chainConfigSchema = z.object({
   rpcUrl: z
     .string()
     .url()
-    .describe('JSON-RPC URL of a node; it often embeds a provider key, so logs show it as `[redacted]`'),
+    .optional()
+    .describe(
+      'JSON-RPC URL of a node, for a chain with one provider (give `rpcUrl` or `rpcUrls`); it often embeds a provider key, so logs show it as `[redacted]`',
+    ),
+  rpcUrls: z
+    .array(rpcEndpointSchema)
+    .min(1, 'give at least one RPC URL')
+    .optional()
+    .describe(
+      "the chain's JSON-RPC providers: calls are spread over the healthy ones and fail over on errors, timeouts and throttling; signed transactions go to all of them. `/ready` and logs name them `<chain>#1`, `<chain>#2`… in this order, never by URL (see docs/providers.md)",
+    ),
   explorerUrl: z
     .string()
     .url()
@@ -39,10 +63,80 @@ export const chainConfigSchema = z.object({
     .min(0)
     .optional()
     .describe("first block the indexer reads, e.g. the factory's deployment block; 0 when absent"),
+  finalityDepth: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe(
+      'blocks below the head after which a block counts as final: the window of blocks a reorganisation may replace (see docs/reorgs.md); default by chain id: 64 on Ethereum and its testnets, 256 on Polygon PoS, 300 on OP-stack and Arbitrum chains, 64 on local chains (31337, 1337), 256 elsewhere',
+    ),
+  finalizedTag: z
+    .boolean()
+    .optional()
+    .describe(
+      "whether a block the node calls `finalized` (`eth_getBlockByNumber('finalized')`) counts as final before it is `finalityDepth` deep; default `true`, `false` for a node whose tag is not to be trusted",
+    ),
+  maxRequestsPerSecond: z
+    .number()
+    .positive()
+    .optional()
+    .describe(
+      "calls per second Laurel sends to each provider of the chain at most (a JSON-RPC batch counts each call; a provider's own `maxRequestsPerSecond` overrides it); absent: no limit of its own, a provider that throttles is still backed off",
+    ),
+  maxProviderLagBlocks: z
+    .number()
+    .int()
+    .min(0)
+    .default(5)
+    .describe(
+      "a provider whose head is more than this many blocks behind the others is not asked for the head, nor for anything read at 'latest' or 'pending' (receipts, nonces, estimates); it still serves older blocks it has. Raise it on chains with sub-second blocks",
+    ),
+  maxFeePerGasCap: z
+    .string()
+    .regex(/^\d+$/, 'must be a decimal integer string (wei)')
+    .optional()
+    .describe(
+      'upper bound of the `maxFeePerGas` (and gas price) of built transactions, in wei; absent: no cap',
+    ),
 });
+
+/** A chain entry checked (one URL or more, none twice) and with every provider's effective rate. */
+export const chainConfigSchema = chainEntrySchema
+  .superRefine((chain, ctx) => {
+    if (chain.rpcUrl === undefined && chain.rpcUrls === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['rpcUrls'],
+        message: 'give rpcUrls (one or more RPC URLs) or rpcUrl',
+      });
+    }
+    if (chain.rpcUrl !== undefined && chain.rpcUrls !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['rpcUrl'], message: 'give either rpcUrl or rpcUrls, not both' });
+    }
+    const urls = (chain.rpcUrls ?? []).map((endpoint) => endpoint.url);
+    urls.forEach((url, index) => {
+      if (urls.indexOf(url) !== index) {
+        ctx.addIssue({ code: 'custom', path: ['rpcUrls', index], message: 'the same URL is given twice' });
+      }
+    });
+  })
+  .transform(({ rpcUrl, rpcUrls, ...chain }) => ({
+    ...chain,
+    rpcUrls: (rpcUrls ?? [{ url: rpcUrl! }]).map((endpoint) => ({
+      url: endpoint.url,
+      maxRequestsPerSecond: endpoint.maxRequestsPerSecond ?? chain.maxRequestsPerSecond,
+    })),
+  }));
+/** A chain entry as CHAINS gives it (rpcUrl or rpcUrls, defaults left out). */
+export type ChainEntry = z.input<typeof chainConfigSchema>;
 export type ChainConfig = z.infer<typeof chainConfigSchema>;
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const postgresUrl = z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL');
+
+/** What DATABASE_URL leads to: see DATABASE_POOLER and src/db/connection.ts. */
+export type PoolerMode = 'session' | 'transaction';
 
 /**
  * Jobs a worker process runs at once (WORKER_CONCURRENCY). Laurel's jobs mostly wait on the network
@@ -59,11 +153,35 @@ export const DEFAULT_WORKER_CONCURRENCY = 32;
 export const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000).describe('HTTP port (`0`: any free port)'),
   HOST: z.string().min(1).default('127.0.0.1').describe('interface to listen on (`0.0.0.0` in a container)'),
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+  DATABASE_URL: postgresUrl
     .optional()
-    .describe('PostgreSQL URL. Unset: an embedded PostgreSQL is started under `DATA_DIR`'),
+    .describe(
+      'PostgreSQL URL (may be a pooler: `DATABASE_POOLER`; TLS: `sslmode`, `sslrootcert` as libpq reads them). Unset: an embedded PostgreSQL is started under `DATA_DIR`',
+    ),
+  DATABASE_DIRECT_URL: postgresUrl
+    .optional()
+    .describe(
+      "a session connection to the same database, like Prisma's `directUrl`: migrations, `LISTEN` (index changes, the job worker), the indexers' session advisory locks and graphile-worker use it. Set it when `DATABASE_URL` goes through a transaction-mode pooler (PgBouncer). Default: `DATABASE_URL`",
+    ),
+  DATABASE_POOLER: z
+    .enum(['auto', 'session', 'transaction'])
+    .default('auto')
+    .describe(
+      'what `DATABASE_URL` and `DATABASE_READ_URL` lead to. `transaction`: a transaction-mode pooler that does not keep prepared statements (PgBouncer up to 1.20, or `max_prepared_statements = 0`): every statement is sent unnamed. `session`: a server, a session-mode pooler, or PgBouncer >= 1.21 with `max_prepared_statements` > 0: hot statements are prepared once per connection. `auto`: `transaction` when `DATABASE_DIRECT_URL` is set to another URL, else `session`',
+    ),
+  DATABASE_READ_URL: z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((url) => url.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(postgresUrl))
+    .optional()
+    .describe(
+      'read replicas (streaming standbys of the primary), comma-separated: profiles, leaderboards and the index listings are read from one that has replayed every index commit the process knows of, else from the primary (docs/production-database.md). Needs `DATABASE_URL`',
+    ),
   DATA_DIR: z
     .string()
     .min(1)
@@ -235,6 +353,12 @@ export interface Config {
   host: string;
   /** Absent: an embedded PostgreSQL is started under dataDir. */
   databaseUrl?: string;
+  /** A session connection for LISTEN, migrations, advisory locks and the job worker; absent: databaseUrl. */
+  databaseDirectUrl?: string;
+  /** What databaseUrl (and the read URLs) lead to: whether statements may be prepared by name. */
+  databasePooler: PoolerMode;
+  /** Read replicas of databaseUrl (none: every read goes to databaseUrl). */
+  databaseReadUrls: string[];
   dataDir: string;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   /** `auto`: human-readable lines on a terminal, JSON otherwise. */
@@ -365,6 +489,12 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, cwd = proces
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) throw new ConfigError(`Invalid configuration: ${describe(parsed.error)}`);
   const e = parsed.data;
+  if (!e.DATABASE_URL && (e.DATABASE_DIRECT_URL || e.DATABASE_READ_URL)) {
+    throw new ConfigError(
+      `Invalid configuration: ${e.DATABASE_DIRECT_URL ? 'DATABASE_DIRECT_URL' : 'DATABASE_READ_URL'}: needs DATABASE_URL (the embedded PostgreSQL has no pooler or replica)`,
+    );
+  }
+  const directUrl = e.DATABASE_DIRECT_URL ?? e.DATABASE_URL;
   const chains = parseChains(env, cwd);
   if (e.LOCAL_CHAIN === 'on' && chains.some((chain) => chain.name === 'local')) {
     throw new ConfigError('CHAINS: the name "local" is reserved for the embedded chain (LOCAL_CHAIN=on)');
@@ -375,6 +505,14 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, cwd = proces
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
+    databaseDirectUrl: e.DATABASE_DIRECT_URL,
+    databasePooler:
+      e.DATABASE_POOLER === 'auto'
+        ? directUrl !== e.DATABASE_URL
+          ? 'transaction'
+          : 'session'
+        : e.DATABASE_POOLER,
+    databaseReadUrls: e.DATABASE_READ_URL ?? [],
     dataDir: path.resolve(cwd, e.DATA_DIR),
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,

@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   const pretty =
     config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY === true);
   const log = createLogger(config.logLevel, {
-    secrets: config.chains.map((chain) => chain.rpcUrl),
+    secrets: config.chains.flatMap((chain) => chain.rpcUrls.map((endpoint) => endpoint.url)),
     pretty,
   });
   const say = consoleOf(log, pretty);

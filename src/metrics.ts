@@ -79,7 +79,7 @@ export class LaurelMetrics {
   );
   readonly transactionsBroadcast = this.counter(
     'laurel_transactions_broadcast_total',
-    'Signed transactions broadcast, by outcome (accepted, rejected, nonce_gap, unavailable)',
+    'Signed transactions sent through execute, by outcome (accepted, or the code they were refused with: nonce_gap, chain_unavailable…)',
     ['chain', 'outcome'],
   );
   readonly transactionsDropped = this.counter(
@@ -163,7 +163,7 @@ export class LaurelMetrics {
   // RPC
   readonly rpcRequests = this.counter(
     'laurel_rpc_requests_total',
-    'JSON-RPC calls to a chain provider, by method and outcome (ok, error, timeout, throttled)',
+    'Requests to a chain provider (one JSON-RPC call, or a batch: method `batch`), by outcome: ok, error (the node answered an error, such as a revert), throttled, timeout, lagging, failed (refused, reset, 5xx...)',
     ['chain', 'provider', 'method', 'outcome'],
   );
   readonly rpcDuration = this.histogram(
@@ -182,6 +182,18 @@ export class LaurelMetrics {
     'laurel_db_pool_connections',
     "Connections of the process's PostgreSQL pools, by state (in_use, idle) and clients waiting",
     ['pool', 'state'],
+  );
+
+  // Read replicas (DATABASE_READ_URL), labelled `replica 1`, `replica 2`… in the variable's order
+  readonly readReplicaCurrent = this.observedGauge(
+    'laurel_read_replica_current',
+    'Whether a read replica serves the index reads (1: it has replayed every index commit known; 0: behind or down)',
+    ['replica'],
+  );
+  readonly readReplicaLagBytes = this.observedGauge(
+    'laurel_read_replica_lag_bytes',
+    'WAL bytes a read replica has still to replay to serve reads (absent while it is down)',
+    ['replica'],
   );
 
   // Read caches

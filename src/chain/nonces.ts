@@ -50,6 +50,9 @@ import { AppError, type DocumentedFailure } from '../errors';
  *    `to` and call data (`buildCallHash`). A signed transaction whose nonce and call hash match
  *    builds of other wallets only was built for one of them and signed by the wrong key: execute
  *    refuses it naming both wallets (`buildersOf`), before anything is recorded or sent.
+ * 8. A transaction whose receipt a reorganisation took away is pending again: its nonce is marked
+ *    broadcast again (as in 3) until it is mined again, or dropped (then 5 frees it).
+ *    See TransactionsService.checkReceipts and docs/reorgs.md.
  *
  * Consequences: N concurrent builds for one sender get N distinct, consecutive nonces; an unsigned
  * transaction that is never sent holds its nonce until a later transaction is sent (then the gap
@@ -81,7 +84,7 @@ export interface ReserveNoncesParams {
  * Reserves one nonce of the sender per build (see the rule above), in ascending order: one call of
  * the SQL function `laurel_reserve_nonces` (migration 20261125094751), which holds the per-sender
  * advisory lock only for the time of its statements. A prepared statement on the pool, without
- * the ORM.
+ * the ORM (sent unnamed behind a transaction-mode pooler: src/db/connection.ts).
  *
  * The reservation commits without waiting for its WAL flush (synchronous_commit off for this
  * transaction only). The sender's lock is held until the commit, so waiting for the disk would

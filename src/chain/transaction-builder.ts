@@ -1,13 +1,15 @@
 import { isError, type JsonRpcProvider } from 'ethers';
 import { checksumAddress } from '../addresses';
 import type { Config } from '../config';
+import type { LaurelMetrics } from '../metrics';
 import type { Pool } from 'pg';
 import type { ContractCall, LaurelContractName, WriteFunctionName } from './abis';
 import { encodeFunctionCall } from './call-data';
 import { revertDataOf } from './contracts';
+import { FEE_HISTORY_BLOCKS, feesFor, TIP_PERCENTILE, type FeeHistory, type Fees } from './fees';
 import { buildCallHash, NonceReserver } from './nonces';
 import type { Chain, ChainRegistry } from './registry';
-import { transactionRevertedError } from './reverts';
+import { TransactionRevertedError, transactionRevertedError } from './reverts';
 
 /** The unsigned EIP-1559 transaction every build answers, as the interface shows it. */
 export interface UnsignedTransactionJson {
@@ -36,13 +38,6 @@ export type BuildRequest<C extends LaurelContractName, F extends WriteFunctionNa
 const GAS_HEADROOM_PERCENT = 120n;
 /** The latest block (and with it the fee data) is looked at no more than once per interval per chain. */
 const BLOCK_CHECK_INTERVAL_MS = 1_000;
-/** ethers' default tip when the node has no eth_maxPriorityFeePerGas. */
-const DEFAULT_PRIORITY_FEE = 1_000_000_000n;
-
-interface Fees {
-  maxFeePerGas: bigint;
-  maxPriorityFeePerGas: bigint;
-}
 
 interface FeeCacheEntry {
   blockNumber: number;
@@ -58,6 +53,8 @@ export interface TransactionBuilderDeps {
   pool: Pool;
   chains: ChainRegistry;
   config: Config;
+  /** Counts builds by outcome (null: METRICS=off). */
+  metrics: LaurelMetrics | null;
 }
 
 /**
@@ -65,8 +62,8 @@ export interface TransactionBuilderDeps {
  *   - simulates the call from the sender (eth_estimateGas): a revert is a TransactionRevertedError
  *     with the decoded custom error, and no nonce is used;
  *   - gasLimit = estimate + 20 %;
- *   - maxFeePerGas = 2 × latest base fee + tip, maxPriorityFeePerGas = the node's tip; cached per
- *     chain per block, the latest block looked at no more than once a second per chain;
+ *   - fees: src/chain/fees.ts (tip from eth_feeHistory, 2 × next base fee + tip, the chain's cap);
+ *     cached per chain per block, the latest block looked at no more than once a second per chain;
  *   - nonce: the node's pending nonce, then a reservation in PostgreSQL (src/chain/nonces.ts),
  *     made together with the sender's other builds waiting at that moment (NonceReserver);
  *   - call data: src/chain/call-data.ts (the function resolved once, static arguments word by word).
@@ -83,6 +80,21 @@ export class TransactionBuilder {
   }
 
   async build<C extends LaurelContractName, F extends WriteFunctionName<C>>(
+    request: BuildRequest<C, F>,
+  ): Promise<UnsignedTransactionJson> {
+    const chain = request.chain.name;
+    try {
+      const built = await this.assemble(request);
+      this.deps.metrics?.transactionsBuilt.inc({ chain, outcome: 'built' });
+      return built;
+    } catch (error) {
+      const outcome = error instanceof TransactionRevertedError ? 'reverted' : 'failed';
+      this.deps.metrics?.transactionsBuilt.inc({ chain, outcome });
+      throw error;
+    }
+  }
+
+  private async assemble<C extends LaurelContractName, F extends WriteFunctionName<C>>(
     request: BuildRequest<C, F>,
   ): Promise<UnsignedTransactionJson> {
     const { chain, functionName } = request;
@@ -134,15 +146,21 @@ export class TransactionBuilder {
 
   private async refreshFees(chain: Chain, provider: JsonRpcProvider): Promise<Fees> {
     const checkedAt = Date.now();
-    const optional = (method: string) =>
-      provider.send(method, []).then(
-        (value: string) => BigInt(value),
+    const optional = <T>(method: string, params: unknown[] = []) =>
+      provider.send(method, params).then(
+        (value: T) => value,
         () => null,
       );
-    const [block, tip, gasPrice] = await Promise.all([
+    const quantity = (value: string | null) => (value === null ? null : BigInt(value));
+    const [block, history, tip, gasPrice] = await Promise.all([
       provider.getBlock('latest'),
-      optional('eth_maxPriorityFeePerGas'),
-      optional('eth_gasPrice'),
+      optional<FeeHistory>('eth_feeHistory', [
+        `0x${FEE_HISTORY_BLOCKS.toString(16)}`,
+        'latest',
+        [TIP_PERCENTILE],
+      ]),
+      optional<string>('eth_maxPriorityFeePerGas').then(quantity),
+      optional<string>('eth_gasPrice').then(quantity),
     ]);
     if (!block) throw new Error(`chain ${chain.name}: no latest block`);
     const cached = this.feeCache.get(chain.chainId);
@@ -150,15 +168,10 @@ export class TransactionBuilder {
       cached.checkedAt = checkedAt;
       return cached.fees;
     }
-    let fees: Fees;
-    if (block.baseFeePerGas != null) {
-      const maxPriorityFeePerGas = tip ?? DEFAULT_PRIORITY_FEE;
-      fees = { maxPriorityFeePerGas, maxFeePerGas: block.baseFeePerGas * 2n + maxPriorityFeePerGas };
-    } else {
-      // A chain without EIP-1559 base fees: both caps at the gas price.
-      const price = gasPrice ?? tip ?? DEFAULT_PRIORITY_FEE;
-      fees = { maxPriorityFeePerGas: price, maxFeePerGas: price };
-    }
+    const fees = feesFor(
+      { latestBaseFee: block.baseFeePerGas, history, nodeTip: tip, gasPrice },
+      chain.maxFeePerGasCap === undefined ? undefined : BigInt(chain.maxFeePerGasCap),
+    );
     this.feeCache.set(chain.chainId, { blockNumber: block.number, fees, checkedAt });
     return fees;
   }

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
+import { connectionConfig } from './connection';
 import { inTransaction } from './transaction';
 
 /** prisma/migrations, found from the source tree or from dist/. */
@@ -65,7 +66,7 @@ export async function migrate(
   directory = migrationsDirectory(),
 ): Promise<MigrationResult> {
   const migrations = await readMigrations(directory);
-  const client = new Client({ connectionString: databaseUrl });
+  const client = new Client(connectionConfig(databaseUrl));
   await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);

@@ -1,6 +1,8 @@
 import { PrismaPg } from '@prisma/adapter-pg';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
+import type { PoolerMode } from '../config';
 import { PrismaClient, type Prisma } from '../generated/prisma/client';
+import { createPool } from './connection';
 
 export { PrismaClient };
 export type { Prisma };
@@ -12,7 +14,7 @@ export type SqlClient = PrismaClient | Prisma.TransactionClient;
 /** How long a query waits for a connection: a database that does not answer becomes a 503, not a hang. */
 const CONNECTION_TIMEOUT_MS = 5000;
 
-/** One connection pool, used by the Prisma client and by what speaks SQL directly (rate limiter). */
+/** One connection pool, used by the Prisma client and by what speaks SQL directly (rate limits, nonces). */
 export interface Database {
   prisma: PrismaClient;
   pool: Pool;
@@ -22,17 +24,19 @@ export interface Database {
  * The Rust-free Prisma client over a node-postgres pool of at most `maxConnections`. The pool drops
  * broken connections and opens new ones on demand, so it reconnects by itself once a lost database
  * is back. An idle connection the server closes (restart, database dropped) is reported to
- * `onIdleError`; without a listener it would crash the process.
+ * `onIdleError`; without a listener it would crash the process. Behind a transaction-mode pooler
+ * (`pooler`), no statement is prepared by name (src/db/connection.ts).
  */
 export function connectDatabase(
   databaseUrl: string,
   maxConnections = 10,
   onIdleError: (error: Error) => void = () => undefined,
+  pooler: PoolerMode = 'session',
 ): Database {
-  const pool = new Pool({
-    connectionString: databaseUrl,
+  const pool = createPool(databaseUrl, {
     max: maxConnections,
     connectionTimeoutMillis: CONNECTION_TIMEOUT_MS,
+    pooler,
   });
   pool.on('error', onIdleError);
   return { prisma: new PrismaClient({ adapter: new PrismaPg(pool) }), pool };

@@ -155,6 +155,8 @@ export async function startEmbeddedPostgres(options: {
   dataDir: string;
   database: string;
   persistent?: boolean;
+  /** Server settings (`name=value`) besides Laurel's, e.g. a test server's max_connections. */
+  settings?: string[];
   supervise?: boolean;
   log?: (line: string) => void;
   report?: SupervisorReport;
@@ -206,7 +208,11 @@ export async function startEmbeddedPostgres(options: {
     process !== undefined && process.exitCode === null && process.signalCode === null;
   const postgresBinary = await postgresBinaryPath();
   // Loopback only, no Unix socket (its default folder may be missing or taken by another server).
-  const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
+  const flags = [
+    'listen_addresses=127.0.0.1',
+    'unix_socket_directories=',
+    ...(options.settings ?? []),
+  ].flatMap((setting) => ['-c', setting]);
 
   if (!existsSync(path.join(dataDirectory, 'PG_VERSION'))) {
     await fs.rm(dataDirectory, { recursive: true, force: true });

@@ -1,9 +1,17 @@
 /**
  * The indexer of one chain: follows the events of Laurel's contracts into the index tables.
  *
- * - Reorganisations: only blocks with the chain's `confirmations` are indexed (the head minus
- *   confirmations - 1), the same depth execute-and-wait waits for; a reorganisation deeper than
- *   that is not handled.
+ * - Only blocks with the chain's `confirmations` are indexed (the head minus confirmations - 1),
+ *   the same depth execute-and-wait waits for.
+ * - Reorganisations (docs/reorgs.md): every block indexed above the chain's finalized block is
+ *   recorded with its hash (indexed_blocks) and what undoing it needs. Each range must extend the
+ *   recorded chain (its first block's parent is the recorded hash of the block before), and when
+ *   caught up the last recorded block is compared with the chain's on every poll. A block the chain
+ *   replaced sends the indexer back to the last block it shares with the chain: in one transaction
+ *   what the blocks above wrote is undone, the chain's blocks from there are indexed and the cursor
+ *   moves, and read caches hear of it from the first day it touched. A chain that replaced even
+ *   the lowest recorded block (a reorganisation deeper than the window) stops the indexer of that
+ *   chain, loudly, until the chain holds the indexed blocks again.
  * - Each block range is written in one transaction that also moves the chain's cursor, under a
  *   row lock on the cursor, so a crash never double-counts or skips and receipt ingestion
  *   (read-your-writes) cannot interleave with it.
@@ -12,20 +20,31 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Pool, PoolClient } from 'pg';
+import { blockHeader, blockHeaders } from '../chain/block-headers';
+import { finalityDepthOf, finalizedBlock } from '../chain/finality';
 import type { Chain } from '../chain/registry';
 import { isConnectionLost } from '../db/availability';
 import { inTransaction } from '../db/transaction';
 import type { Logger } from '../logger';
-import { applyIndexWrites, prepareIndexWrites } from './index-writer';
+import type { LaurelMetrics } from '../metrics';
+import { undoBlocks } from './index-rollback';
 import {
+  forgetFinalBlocks,
   loadKnownContracts,
   lockCursor,
+  lowestRecordedBlock,
   moveCursor,
   positionKey,
   readCursor,
+  receiptLogBlocks,
+  recordBlocks,
+  recordedBlockHash,
+  recordedBlocks,
   takeReceiptLogs,
 } from './index-store';
-import { fetchRange, type FetchedRange } from './range-fetcher';
+import { applyIndexWrites, prepareIndexWrites, type PreparedWrites } from './index-writer';
+import type { KnownContracts } from './log-decoder';
+import { ChainMovedError, fetchRange, type FetchedRange } from './range-fetcher';
 
 export interface ChainIndexerOptions {
   chain: Chain;
@@ -37,6 +56,18 @@ export interface ChainIndexerOptions {
   maxBlockRange: number;
   /** First block to index (the factory's deployment block, or 0). */
   startBlock: number;
+  /** Told once the index was rolled back to `ancestor` (blocks above it were replaced on the chain). */
+  onReorganised?: (chain: Chain, ancestor: number) => void;
+  /** Counts the events written (null: METRICS=off). */
+  metrics?: LaurelMetrics | null;
+}
+
+/** A reorganisation deeper than the window: the lowest recorded block, and what the chain has there. */
+export interface DeepFork {
+  block: number;
+  indexedHash: string;
+  /** null: the node has no block at that height. */
+  chainHash: string | null;
 }
 
 export interface ChainIndexerStatus {
@@ -49,10 +80,26 @@ export interface ChainIndexerStatus {
   head: number | null;
   /** Blocks between the cursor and the head. */
   lag: number | null;
+  /** The time of the last indexed block, seconds since the epoch (null: not read yet). */
+  cursorTime: number | null;
+  /** The chain's finalized block when a range was last indexed: the blocks above are tracked. */
+  finalized: number | null;
+  /** Set while the indexer is stopped by a reorganisation deeper than the window. */
+  fork: DeepFork | null;
+}
+
+/** The chain replaced a block the index holds (found at `block`). */
+class ForkFound extends Error {
+  override name = 'ForkFound';
+  constructor(readonly block: number) {
+    super(`the chain replaced indexed block ${block}`);
+  }
 }
 
 const PROGRESS_LOG_INTERVAL_MS = 5_000;
 const MAX_BACKOFF_MS = 30_000;
+/** Recorded blocks compared with the chain at once while looking for the common ancestor. */
+const ANCESTOR_SEARCH_BATCH = 64;
 
 export class ChainIndexer {
   private stopped = false;
@@ -61,6 +108,11 @@ export class ChainIndexer {
   private active = false;
   private cursor = -1;
   private head: number | null = null;
+  /** The time of the last indexed block (seconds since the epoch), when its header was read. */
+  private cursorTime: number | null = null;
+  private finalized: number | null = null;
+  private fork: DeepFork | null = null;
+  private known: KnownContracts | null = null;
 
   constructor(private readonly options: ChainIndexerOptions) {}
 
@@ -81,6 +133,9 @@ export class ChainIndexer {
       cursor: this.cursor,
       head: this.head,
       lag: this.head === null ? null : Math.max(0, this.head - this.cursor),
+      cursorTime: this.cursorTime,
+      finalized: this.finalized,
+      fork: this.fork,
     };
   }
 
@@ -134,110 +189,257 @@ export class ChainIndexer {
   private async follow(db: PoolClient, session: { lost: boolean }): Promise<void> {
     const { chain, log, maxBlockRange, pollIntervalMs, startBlock } = this.options;
     this.cursor = await inTransaction(db, () => lockCursor(db, chain.chainId, startBlock));
-    const known = await loadKnownContracts(db, chain);
+    this.known = await loadKnownContracts(db, chain);
     let range = maxBlockRange;
     let failures = 0;
+    let forkFound = false;
     let catchUp: { since: number; fromCursor: number; events: number; lastLog: number } | null = null;
     // While a range is written, the next one is already being fetched.
     let prefetched: { from: number; to: number; fetch: Promise<FetchedRange> } | null = null;
 
     while (!this.stopped) {
       if (session.lost) throw new Error('database connection lost');
-      let safeHead: number;
+      // What a failure interrupted, for its log line; only a range's failure halves the range.
+      let step: 'head' | 'range' | 'reorganisation' = 'head';
       try {
-        this.head = await chain.provider.getBlockNumber();
-        safeHead = this.head - (chain.confirmations - 1);
-      } catch (error) {
-        failures += 1;
-        log.warn({ chain: chain.name, err: error }, 'indexer: head unavailable');
-        await this.sleep(Math.min(MAX_BACKOFF_MS, 250 * 2 ** failures));
-        continue;
-      }
-      if (this.cursor >= safeHead) {
-        if (catchUp) {
-          log.info({ chain: chain.name, block: this.cursor }, 'indexer caught up');
-          catchUp = null;
+        if (this.fork) {
+          await this.awaitForkResolved(db);
+          continue;
         }
-        await this.sleep(pollIntervalMs);
-        continue;
-      }
-      const from = this.cursor + 1;
-      const to = Math.min(safeHead, this.cursor + range);
-      let events: number;
-      try {
+        if (forkFound) {
+          prefetched = null;
+          step = 'reorganisation';
+          await this.reorganise(db, range);
+          forkFound = false;
+          failures = 0;
+          continue;
+        }
+        this.head = await chain.provider.getBlockNumber();
+        const safeHead = this.head - (chain.confirmations - 1);
+        if (this.cursor >= safeHead) {
+          await this.checkLastBlock(db);
+          if (catchUp) {
+            log.info({ chain: chain.name, block: this.cursor }, 'indexer caught up');
+            catchUp = null;
+          }
+          await this.sleep(pollIntervalMs);
+          continue;
+        }
+        const finalized = await finalizedBlock(chain, this.head);
+        this.finalized = finalized;
+        step = 'range';
+        const from = this.cursor + 1;
+        const to = Math.min(safeHead, this.cursor + range);
         const fetching =
           prefetched?.from === from && prefetched.to === to
             ? prefetched.fetch
-            : fetchRange(chain, known, from, to);
+            : fetchRange(chain, this.known, { from, to, trackFrom: finalized, finalized });
         prefetched = null;
         const fetched = await fetching;
         if (to < safeHead) {
           const next = { from: to + 1, to: Math.min(safeHead, to + range) };
-          prefetched = { ...next, fetch: fetchRange(chain, known, next.from, next.to) };
-          prefetched.fetch.catch(() => undefined); // a failure surfaces when the range is used
+          const fetch = fetchRange(chain, this.known, { ...next, trackFrom: finalized, finalized });
+          fetch.catch(() => undefined); // a failure surfaces when the range is used
+          prefetched = { ...next, fetch };
         }
-        events = await this.writeRange(db, fetched);
+        const events = await this.writeRange(db, fetched);
+        failures = 0;
+        range = Math.min(maxBlockRange, range * 2);
+
+        const now = Date.now();
+        if (!catchUp && safeHead - to > range)
+          catchUp = { since: now, fromCursor: from - 1, events: 0, lastLog: now };
+        if (catchUp) {
+          catchUp.events += events;
+          if (now - catchUp.lastLog >= PROGRESS_LOG_INTERVAL_MS) {
+            catchUp.lastLog = now;
+            const seconds = (now - catchUp.since) / 1000;
+            log.info(
+              {
+                chain: chain.name,
+                blocksDone: to - catchUp.fromCursor,
+                blocksLeft: safeHead - to,
+                eventsPerSecond: Math.round(catchUp.events / seconds),
+              },
+              'indexer catching up',
+            );
+          }
+        }
       } catch (error) {
         prefetched = null;
         if (session.lost || isConnectionLost(error)) throw error;
-        failures += 1;
-        range = Math.max(1, Math.floor(range / 2));
-        log.warn({ chain: chain.name, from, to, err: error, nextRange: range }, 'indexer: range failed');
-        await this.sleep(Math.min(MAX_BACKOFF_MS, 250 * 2 ** failures));
-        continue;
-      }
-      failures = 0;
-      range = Math.min(maxBlockRange, range * 2);
-      this.cursor = to;
-
-      const now = Date.now();
-      if (!catchUp && safeHead - to > range)
-        catchUp = { since: now, fromCursor: from - 1, events: 0, lastLog: now };
-      if (catchUp) {
-        catchUp.events += events;
-        if (now - catchUp.lastLog >= PROGRESS_LOG_INTERVAL_MS) {
-          catchUp.lastLog = now;
-          const seconds = (now - catchUp.since) / 1000;
-          log.info(
-            {
-              chain: chain.name,
-              blocksDone: to - catchUp.fromCursor,
-              blocksLeft: safeHead - to,
-              eventsPerSecond: Math.round(catchUp.events / seconds),
-            },
-            'indexer catching up',
-          );
+        if (error instanceof ForkFound) {
+          // Handled at once, on the next turn.
+          log.warn({ chain: chain.name, block: error.block }, 'indexer: the chain replaced an indexed block');
+          forkFound = true;
+          continue;
         }
+        failures += 1;
+        // A range read while the chain moved is read again as it is; one that failed otherwise, halved.
+        if (step === 'range' && !(error instanceof ChainMovedError))
+          range = Math.max(1, Math.floor(range / 2));
+        log.warn(
+          { chain: chain.name, cursor: this.cursor, err: error, nextRange: range },
+          `indexer: ${step} failed`,
+        );
+        await this.sleep(Math.min(MAX_BACKOFF_MS, 250 * 2 ** failures));
       }
     }
   }
 
-  /** Writes a fetched range and moves the cursor to its end, in one transaction; returns the events written. */
-  private async writeRange(db: PoolClient, range: FetchedRange): Promise<number> {
+  /**
+   * Writes a fetched range and moves the cursor to its end, in one transaction; returns the events
+   * written. With `rollbackTo`, what the blocks above that one wrote is undone first (the range
+   * then starts right after it).
+   */
+  private async writeRange(db: PoolClient, range: FetchedRange, rollbackTo?: number): Promise<number> {
     const { chain, startBlock, log } = this.options;
-    const { from, to, events, blockTimes } = range;
+    const chainId = chain.chainId;
+    const { from, to } = range;
     const started = performance.now();
     const written = await inTransaction(db, async () => {
-      const cursor = await lockCursor(db, chain.chainId, startBlock);
-      if (cursor !== from - 1) throw new Error(`cursor moved to ${cursor} while indexing from ${from}`);
-      const ingested = await takeReceiptLogs(db, chain.chainId, to);
+      const cursor = await lockCursor(db, chainId, startBlock);
+      if (cursor !== this.cursor) throw new Error(`cursor moved to ${cursor} while indexing from ${from}`);
+      const changes: PreparedWrites[] = [];
+      if (rollbackTo !== undefined) changes.push(await undoBlocks(db, chainId, { above: rollbackTo }));
+      const first = range.blocks[0];
+      if (first?.number === from) {
+        const parent = await recordedBlockHash(db, chainId, from - 1);
+        if (parent !== null && parent !== first.parentHash) throw new ForkFound(from - 1);
+      }
+      // Receipts ingested ahead of the cursor: kept where the range found their block, undone where
+      // it found another block (or no Laurel event at all) at that height.
+      const marked = await receiptLogBlocks(db, chainId, to);
+      const replaced = marked.filter(
+        (block) => block.hash !== null && range.blockHashes.get(block.number) !== block.hash,
+      );
+      if (replaced.length > 0) {
+        const blocks = [...new Set(replaced.map((block) => block.number))];
+        log.warn(
+          { chain: chain.name, blocks },
+          'indexer: receipts ingested from blocks the chain replaced: undone',
+        );
+        changes.push(await undoBlocks(db, chainId, { blocks }));
+      }
+      const ingested = await takeReceiptLogs(db, chainId, to);
       // Events already ingested from receipts are left out (rarely any: then prepared again).
       const writes = ingested.size
         ? prepareIndexWrites(
-            chain.chainId,
-            events.filter((event) => !ingested.has(positionKey(event.blockNumber, event.logIndex))),
-            blockTimes,
+            chainId,
+            range.events.filter((event) => !ingested.has(positionKey(event.blockNumber, event.logIndex))),
+            range.blockTimes,
           )
         : range.writes;
-      await applyIndexWrites(db, writes);
-      await moveCursor(db, chain.chainId, to);
+      await applyIndexWrites(db, ...changes, writes);
+      await recordBlocks(db, chainId, range.blocks);
+      await forgetFinalBlocks(db, chainId, range.finalized);
+      await moveCursor(db, chainId, to);
       return writes.events;
     });
+    this.cursor = to;
+    // Known when the range read the block's header (every block of the finality window) or a reward in it.
+    this.cursorTime = range.blockTimes.get(to) ?? null;
+    this.options.metrics?.indexerEvents.inc({ chain: chain.name }, written);
     const writeMs = Math.round(performance.now() - started);
     log.debug(
       { chain: chain.name, from, to, events: written, fetchMs: range.fetchMs, writeMs },
       'indexer: range',
     );
     return written;
+  }
+
+  /** Caught up: the last recorded block the chain still has must be the one indexed. */
+  private async checkLastBlock(db: PoolClient): Promise<void> {
+    const { chain } = this.options;
+    const [last] = await recordedBlocks(
+      db,
+      chain.chainId,
+      Math.min(this.cursor, this.head ?? this.cursor),
+      1,
+    );
+    if (!last) return;
+    const onChain = await blockHeader(chain, last.number);
+    // No block there: the node is behind (or lost blocks); nothing is undone until it has one.
+    if (onChain && onChain.hash !== last.hash) throw new ForkFound(last.number);
+  }
+
+  /**
+   * Rolls the index back to the last block it shares with the chain and indexes the chain's blocks
+   * from there (up to `range` of them), in one transaction; stops indexing when the chain shares no
+   * recorded block (a reorganisation deeper than the window).
+   */
+  private async reorganise(db: PoolClient, range: number): Promise<void> {
+    const { chain, log } = this.options;
+    const ancestor = await this.commonAncestor(db);
+    if (ancestor === null) return;
+    this.head = await chain.provider.getBlockNumber();
+    const finalized = await finalizedBlock(chain, this.head);
+    const safeHead = this.head - (chain.confirmations - 1);
+    const to = Math.max(ancestor, Math.min(safeHead, ancestor + range));
+    // The contracts the chain had up to the ancestor; those of the replaced blocks may be gone.
+    const known = await loadKnownContracts(db, chain, { upToBlock: ancestor });
+    const fetched = await fetchRange(chain, known, {
+      from: ancestor + 1,
+      to,
+      trackFrom: finalized,
+      finalized,
+    });
+    const replacedBlocks = this.cursor - ancestor;
+    await this.writeRange(db, fetched, ancestor);
+    this.known = known;
+    this.finalized = finalized;
+    log.warn(
+      { chain: chain.name, ancestor, replacedBlocks, indexedTo: to },
+      'indexer: reorganisation: what the replaced blocks wrote is undone and the chain indexed again from the common ancestor',
+    );
+    this.options.onReorganised?.(chain, ancestor);
+  }
+
+  /**
+   * The highest recorded block the chain still has (compared in batches, highest first); null when
+   * the chain replaced every recorded one (then the indexer stops: see `fork`).
+   */
+  private async commonAncestor(db: PoolClient): Promise<number | null> {
+    const { chain, log } = this.options;
+    let below = this.cursor;
+    let lowest: DeepFork | null = null;
+    for (;;) {
+      const recorded = await recordedBlocks(db, chain.chainId, below, ANCESTOR_SEARCH_BATCH);
+      if (recorded.length === 0) break;
+      const onChain = await blockHeaders(
+        chain,
+        recorded.map((block) => block.number),
+      );
+      for (const block of recorded) {
+        const chainHash = onChain.get(block.number)?.hash ?? null;
+        if (chainHash === block.hash) return block.number;
+        lowest = { block: block.number, indexedHash: block.hash, chainHash };
+      }
+      below = recorded[recorded.length - 1].number - 1;
+    }
+    if (!lowest) throw new Error('no recorded block to find the common ancestor with');
+    this.fork = lowest;
+    log.error(
+      { chain: chain.name, ...lowest, finalityDepth: finalityDepthOf(chain) },
+      'indexer stopped: the chain replaced blocks below the finality window (a reorganisation deeper than it); ' +
+        'the index keeps what it had until the chain holds those blocks again (see docs/reorgs.md)',
+    );
+    return null;
+  }
+
+  /** Stopped by a deep fork: resumes once the chain holds the lowest recorded block again. */
+  private async awaitForkResolved(db: PoolClient): Promise<void> {
+    const { chain, log, pollIntervalMs } = this.options;
+    const anchor = await lowestRecordedBlock(db, chain.chainId);
+    const onChain = anchor ? await blockHeader(chain, anchor.number) : null;
+    if (anchor && onChain?.hash === anchor.hash) {
+      this.fork = null;
+      log.info(
+        { chain: chain.name, block: anchor.number },
+        'indexer resumed: the chain holds the indexed blocks again',
+      );
+      return;
+    }
+    await this.sleep(pollIntervalMs);
   }
 }

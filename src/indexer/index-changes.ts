@@ -7,11 +7,13 @@
  * never see an older index.
  *
  * The day lets caches of past days' rewards (leaderboard windows) outlive the commits of today's
- * blocks. Any write of reward rows must name the earliest day it touched, including one that would
- * remove rows (a reorganisation rolled back): the index only ever appends confirmed blocks today.
+ * blocks. Any write of reward rows must name the earliest day it touched, including one that removes
+ * rows (the blocks of a reorganisation rolled back), which also says so: facts once read from the
+ * index (an app's XP token) may be gone with them.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { Client, type ClientBase } from 'pg';
+import { connectionConfig } from '../db/connection';
 import type { Logger } from '../logger';
 
 const CHANNEL = 'laurel_index_changes';
@@ -25,6 +27,8 @@ export interface IndexChange {
    * changed; rows of earlier days did not. Infinity: no reward rows changed; -Infinity: unknown.
    */
   rewardsFromDay: number;
+  /** Rows were taken away (reorganised blocks undone), not only added or summed into. */
+  removed: boolean;
 }
 
 /**
@@ -35,17 +39,21 @@ export async function notifyIndexChanged(db: ClientBase, change: IndexChange): P
   await db.query('SELECT pg_notify($1, $2)', [CHANNEL, formatChange(change)]);
 }
 
-/** `<chainId>:<first reward day>` ('none': no reward rows). A payload of only a chain id: any day. */
-function formatChange({ chainId, rewardsFromDay }: IndexChange): string {
-  return `${chainId}:${rewardsFromDay === Infinity ? 'none' : rewardsFromDay}`;
+/**
+ * `<chainId>:<first reward day>` ('none': no reward rows), then `:removed` when rows were taken away.
+ * A payload of only a chain id: any day, and rows may have been removed.
+ */
+function formatChange({ chainId, rewardsFromDay, removed }: IndexChange): string {
+  return `${chainId}:${rewardsFromDay === Infinity ? 'none' : rewardsFromDay}${removed ? ':removed' : ''}`;
 }
 
 function parseChange(payload: string): IndexChange | null {
-  const [chain, day] = payload.split(':');
+  const [chain, day, removed] = payload.split(':');
   const chainId = Number(chain);
   if (!chain || !Number.isInteger(chainId)) return null;
   const fromDay = day === 'none' ? Infinity : Number(day);
-  return { chainId, rewardsFromDay: day !== undefined && !Number.isNaN(fromDay) ? fromDay : -Infinity };
+  const known = day !== undefined && !Number.isNaN(fromDay);
+  return { chainId, rewardsFromDay: known ? fromDay : -Infinity, removed: !known || removed === 'removed' };
 }
 
 /** Told what changed; `null`: any chain may have changed (changes were missed). */
@@ -92,7 +100,7 @@ export class IndexChanges {
 
   private async run(attempted: () => void): Promise<void> {
     while (!this.stopped) {
-      const client = new Client({ connectionString: this.databaseUrl });
+      const client = new Client(connectionConfig(this.databaseUrl));
       const lost = new Promise<void>((resolve) => {
         client.on('error', (error) => {
           if (!this.stopped) this.log.warn({ err: error }, 'index changes: connection lost');

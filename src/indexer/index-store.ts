@@ -1,6 +1,7 @@
 /**
  * The indexer's own statements besides the index rows themselves (index-writer.ts): the cursor of
- * each chain, the Laurel contracts already indexed, and the marks of receipts ingested ahead of it.
+ * each chain, the Laurel contracts already indexed, the marks of receipts ingested ahead of it, and
+ * the blocks indexed while a reorganisation could still replace them (indexed_blocks).
  */
 import type { ClientBase, Pool } from 'pg';
 import type { Chain } from '../chain/registry';
@@ -36,18 +37,24 @@ export async function readCursor(db: ClientBase, chainId: number): Promise<numbe
   return rows[0] ? Number(rows[0].block_number) : null;
 }
 
-/** The Laurel contracts of a chain already in the index (all, or only those among `addresses`). */
+/**
+ * The Laurel contracts of a chain already in the index: all, only those among `addresses`, or only
+ * those created up to block `upToBlock`.
+ */
 export async function loadKnownContracts(
   db: Pool | ClientBase,
   chain: Chain,
-  addresses?: string[],
+  only: { addresses?: string[]; upToBlock?: number } = {},
 ): Promise<KnownContracts> {
-  const filter = addresses ? 'AND address = ANY($2)' : '';
+  const params: unknown[] = [chain.chainId];
+  let filter = '';
+  if (only.addresses) filter += ` AND address = ANY($${params.push(only.addresses)})`;
+  if (only.upToBlock !== undefined) filter += ` AND block_number <= $${params.push(only.upToBlock)}`;
   const { rows } = await db.query<{ address: string; kind: string }>(
     `SELECT address, 'app' AS kind FROM indexed_apps WHERE chain_id = $1 ${filter}
      UNION ALL SELECT address, kind::text FROM indexed_tokens WHERE chain_id = $1 ${filter}
      UNION ALL SELECT address, 'badge' FROM indexed_badges WHERE chain_id = $1 ${filter}`,
-    addresses ? [chain.chainId, addresses] : [chain.chainId],
+    params,
   );
   const known: KnownContracts = {
     factory: checksum(chain.factoryAddress),
@@ -63,19 +70,42 @@ export async function loadKnownContracts(
   return known;
 }
 
-/** Marks logs of a block as ingested from a receipt; returns the log indexes not marked before. */
+/** A log of a receipt marked as ingested, with what undoing its event needs (undo-journal.ts). */
+export interface ReceiptLogMark {
+  logIndex: number;
+  undo: string | null;
+}
+
+/**
+ * Marks logs of a receipt's block as ingested; returns the log indexes not marked before. The
+ * block's hash goes with them: the indexer keeps them only if it finds that block there.
+ */
 export async function markReceiptLogs(
   db: ClientBase,
   chainId: number,
-  blockNumber: number,
-  logIndexes: number[],
+  block: { number: number; hash: string },
+  logs: readonly ReceiptLogMark[],
 ): Promise<Set<number>> {
   const { rows } = await db.query<{ log_index: number }>(
-    `INSERT INTO indexer_receipt_logs (chain_id, block_number, log_index)
-     SELECT $1, $2, l FROM unnest($3::int[]) AS x(l) ON CONFLICT DO NOTHING RETURNING log_index`,
-    [chainId, blockNumber, logIndexes],
+    `INSERT INTO indexer_receipt_logs (chain_id, block_number, block_hash, log_index, undo)
+     SELECT $1, $2, $3, l, u::jsonb FROM unnest($4::int[], $5::text[]) AS x(l, u)
+     ON CONFLICT DO NOTHING RETURNING log_index`,
+    [chainId, block.number, block.hash, logs.map((log) => log.logIndex), logs.map((log) => log.undo)],
   );
   return new Set(rows.map((row) => row.log_index));
+}
+
+/** The blocks up to `toBlock` with receipt marks, and the block hashes the marks were made in. */
+export async function receiptLogBlocks(
+  db: ClientBase,
+  chainId: number,
+  toBlock: number,
+): Promise<{ number: number; hash: string | null }[]> {
+  const { rows } = await db.query<{ block_number: string; block_hash: string | null }>(
+    `SELECT DISTINCT block_number, block_hash FROM indexer_receipt_logs WHERE chain_id = $1 AND block_number <= $2`,
+    [chainId, toBlock],
+  );
+  return rows.map((row) => ({ number: Number(row.block_number), hash: row.block_hash }));
 }
 
 /** Removes the receipt marks of blocks up to `toBlock` (the indexer reached them); returns them as `block:log` keys. */
@@ -94,3 +124,80 @@ export async function takeReceiptLogs(
 
 /** A log's position in the chain as a key. */
 export const positionKey = (blockNumber: number, logIndex: number) => `${blockNumber}:${logIndex}`;
+
+/** A block indexed while it could still be replaced: its place in the chain and its undo journal. */
+export interface TrackedBlock {
+  number: number;
+  hash: string;
+  parentHash: string;
+  /** undo-journal.ts journalOf() of its events. */
+  undo: string | null;
+}
+
+/** Records blocks just indexed (none of them recorded yet). */
+export async function recordBlocks(
+  db: ClientBase,
+  chainId: number,
+  blocks: readonly TrackedBlock[],
+): Promise<void> {
+  if (blocks.length === 0) return;
+  await db.query(
+    `INSERT INTO indexed_blocks (chain_id, block_number, hash, parent_hash, undo)
+     SELECT $1, n, h, p, u::jsonb FROM unnest($2::bigint[], $3::varchar[], $4::varchar[], $5::text[]) AS x(n, h, p, u)`,
+    [
+      chainId,
+      blocks.map((block) => block.number),
+      blocks.map((block) => block.hash),
+      blocks.map((block) => block.parentHash),
+      blocks.map((block) => block.undo),
+    ],
+  );
+}
+
+/** Forgets the recorded blocks below `finalized` (final: no reorganisation replaces them); it stays as the anchor. */
+export async function forgetFinalBlocks(db: ClientBase, chainId: number, finalized: number): Promise<void> {
+  await db.query('DELETE FROM indexed_blocks WHERE chain_id = $1 AND block_number < $2', [
+    chainId,
+    finalized,
+  ]);
+}
+
+/** The recorded hash of block `blockNumber`; null when it is not recorded (final, or never tracked). */
+export async function recordedBlockHash(
+  db: ClientBase,
+  chainId: number,
+  blockNumber: number,
+): Promise<string | null> {
+  const { rows } = await db.query<{ hash: string }>(
+    'SELECT hash FROM indexed_blocks WHERE chain_id = $1 AND block_number = $2',
+    [chainId, blockNumber],
+  );
+  return rows[0]?.hash ?? null;
+}
+
+/** The recorded blocks at or below `atMost`, highest first, at most `limit` of them. */
+export async function recordedBlocks(
+  db: ClientBase,
+  chainId: number,
+  atMost: number,
+  limit: number,
+): Promise<{ number: number; hash: string }[]> {
+  const { rows } = await db.query<{ block_number: string; hash: string }>(
+    `SELECT block_number, hash FROM indexed_blocks WHERE chain_id = $1 AND block_number <= $2
+     ORDER BY block_number DESC LIMIT $3`,
+    [chainId, atMost, limit],
+  );
+  return rows.map((row) => ({ number: Number(row.block_number), hash: row.hash }));
+}
+
+/** The lowest recorded block: the window's anchor, null when none is recorded. */
+export async function lowestRecordedBlock(
+  db: ClientBase,
+  chainId: number,
+): Promise<{ number: number; hash: string } | null> {
+  const { rows } = await db.query<{ block_number: string; hash: string }>(
+    'SELECT block_number, hash FROM indexed_blocks WHERE chain_id = $1 ORDER BY block_number LIMIT 1',
+    [chainId],
+  );
+  return rows[0] ? { number: Number(rows[0].block_number), hash: rows[0].hash } : null;
+}

@@ -1,7 +1,8 @@
 /**
  * Writes decoded index events into the index tables, inside the caller's transaction. Balances and
  * reward totals are summed in memory first, so a block range costs a fixed number of statements
- * (set-based `unnest` inserts) however many events it holds.
+ * (set-based `unnest` inserts) however many events it holds. The same statements undo events of
+ * reorganised blocks (prepareIndexUndo): negated amounts and holdings, operator changes reversed.
  */
 import type { ClientBase } from 'pg';
 import { XP_DECIMALS, XP_SYMBOL } from '../chain/contracts';
@@ -57,10 +58,12 @@ interface Statement {
  */
 export interface PreparedWrites {
   chainId: number;
-  /** Events written (what the statements hold). */
+  /** Events written or undone (what the statements hold). */
   events: number;
-  /** The first UTC day (days since the epoch) of the rewards written; Infinity when none. */
+  /** The first UTC day (days since the epoch) of the rewards written or undone; Infinity when none. */
   rewardsFromDay: number;
+  /** Whether rows are taken away (undone events): facts read from the index may be gone. */
+  removes: boolean;
   statements: Statement[];
 }
 
@@ -70,7 +73,31 @@ export function prepareIndexWrites(
   events: readonly IndexEvent[],
   blockTimes: BlockTimes,
 ): PreparedWrites {
-  // Contracts, tokens and operators first, each in chain order; then the bulk writes.
+  return prepare(chainId, events, blockTimes, 1n);
+}
+
+/**
+ * The statements taking `events` (in chain order) of reorganised blocks back out of the sums they
+ * were added to: balances, badge holdings and holder counts, reward totals (rows summing to zero
+ * go, as a fresh index would not have them) and operators. The rows that carry the events' block
+ * numbers (completed actions, apps, tokens, badges) are deleted by the caller (index-rollback.ts).
+ */
+export function prepareIndexUndo(
+  chainId: number,
+  events: readonly IndexEvent[],
+  blockTimes: BlockTimes,
+): PreparedWrites {
+  return prepare(chainId, events, blockTimes, -1n);
+}
+
+function prepare(
+  chainId: number,
+  events: readonly IndexEvent[],
+  blockTimes: BlockTimes,
+  sign: 1n | -1n,
+): PreparedWrites {
+  const undo = sign < 0n;
+  // Contracts, tokens and operators first, each in chain order (undone: in reverse); then the bulk writes.
   const statements: Statement[] = [];
   const statement = (sql: string, params: unknown[]) => statements.push({ sql, params });
   const balances = new Sums<[string, string]>();
@@ -80,7 +107,8 @@ export function prepareIndexWrites(
   const actions: string[][] = Array.from({ length: 10 }, () => []);
   let rewardsFromDay = Infinity;
 
-  for (const event of events) {
+  for (const event of undo ? [...events].reverse() : events) {
+    if (undo && (event.type === 'app' || event.type === 'token' || event.type === 'badge')) continue;
     switch (event.type) {
       case 'app': {
         const time = timeOf(blockTimes, event.blockNumber);
@@ -98,7 +126,7 @@ export function prepareIndexWrites(
       }
       case 'operator':
         statement(
-          event.added
+          event.added !== undo
             ? `INSERT INTO indexed_app_operators (chain_id, app_address, operator) VALUES ($1, $2, $3)
                ON CONFLICT DO NOTHING`
             : `DELETE FROM indexed_app_operators WHERE chain_id = $1 AND app_address = $2 AND operator = $3`,
@@ -129,15 +157,26 @@ export function prepareIndexWrites(
         );
         break;
       case 'tokenTransfer':
-        if (event.from !== ZERO_ADDRESS) balances.add([event.token, event.from], -event.value);
-        if (event.to !== ZERO_ADDRESS) balances.add([event.token, event.to], event.value);
+        if (event.from !== ZERO_ADDRESS) balances.add([event.token, event.from], -sign * event.value);
+        if (event.to !== ZERO_ADDRESS) balances.add([event.token, event.to], sign * event.value);
         break;
       case 'badgeTransfer':
-        if (event.from !== ZERO_ADDRESS) holdings.add([event.badge, event.from], -1n);
-        if (event.to !== ZERO_ADDRESS) holdings.add([event.badge, event.to], 1n);
+        if (event.from !== ZERO_ADDRESS) holdings.add([event.badge, event.from], -sign);
+        if (event.to !== ZERO_ADDRESS) holdings.add([event.badge, event.to], sign);
         break;
       case 'reward': {
         const time = timeOf(blockTimes, event.blockNumber);
+        const amount = sign * event.amount;
+        rewardsFromDay = Math.min(rewardsFromDay, dayOfTime(time));
+        const day = dayString(dayOfTime(time));
+        if (event.kind === 'xp') balances.add([event.token, event.user], amount);
+        dailyRewards.add([event.token, day, event.user], amount);
+        totalRewards.add([event.token, event.user], amount);
+        if (event.kind === 'xp') {
+          dailyRewards.add([ALL_XP_TOKEN, day, event.user], amount);
+          totalRewards.add([ALL_XP_TOKEN, event.user], amount);
+        }
+        if (undo) break;
         const row = [
           event.app,
           event.user,
@@ -151,15 +190,6 @@ export function prepareIndexWrites(
           String(event.logIndex),
         ];
         row.forEach((value, i) => actions[i].push(value));
-        if (event.kind === 'xp') balances.add([event.token, event.user], event.amount);
-        rewardsFromDay = Math.min(rewardsFromDay, dayOfTime(time));
-        const day = dayString(dayOfTime(time));
-        dailyRewards.add([event.token, day, event.user], event.amount);
-        totalRewards.add([event.token, event.user], event.amount);
-        if (event.kind === 'xp') {
-          dailyRewards.add([ALL_XP_TOKEN, day, event.user], event.amount);
-          totalRewards.add([ALL_XP_TOKEN, event.user], event.amount);
-        }
         break;
       }
     }
@@ -205,31 +235,54 @@ export function prepareIndexWrites(
     );
   }
   if (dailyRewards.size > 0) {
+    const daily = dailyRewards.columns(3);
+    const totals = totalRewards.columns(2);
     statement(
       `INSERT INTO reward_daily_totals AS current (chain_id, token_address, day, user_address, amount)
        SELECT $1, t, d, u, v FROM unnest($2::varchar[], $3::date[], $4::varchar[], $5::numeric[]) AS x(t, d, u, v)
        ON CONFLICT (chain_id, token_address, day, user_address)
        DO UPDATE SET amount = current.amount + EXCLUDED.amount`,
-      [chainId, ...dailyRewards.columns(3)],
+      [chainId, ...daily],
     );
     statement(
       `INSERT INTO reward_totals AS current (chain_id, token_address, user_address, amount)
        SELECT $1, t, u, v FROM unnest($2::varchar[], $3::varchar[], $4::numeric[]) AS x(t, u, v)
        ON CONFLICT (chain_id, token_address, user_address) DO UPDATE SET amount = current.amount + EXCLUDED.amount`,
-      [chainId, ...totalRewards.columns(2)],
+      [chainId, ...totals],
     );
+    if (undo) {
+      // A user whose rewards were all undone has no row in a fresh index (nor in a leaderboard).
+      statement(
+        `DELETE FROM reward_daily_totals WHERE chain_id = $1 AND amount = 0
+           AND (token_address, day, user_address) IN (SELECT * FROM unnest($2::varchar[], $3::date[], $4::varchar[]))`,
+        [chainId, ...daily.slice(0, 3)],
+      );
+      statement(
+        `DELETE FROM reward_totals WHERE chain_id = $1 AND amount = 0
+           AND (token_address, user_address) IN (SELECT * FROM unnest($2::varchar[], $3::varchar[]))`,
+        [chainId, ...totals.slice(0, 2)],
+      );
+    }
   }
-  return { chainId, events: events.length, rewardsFromDay, statements };
+  return { chainId, events: events.length, rewardsFromDay, removes: undo, statements };
 }
 
 /**
- * Runs prepared writes with `db`, which must be inside a transaction, and tells the read caches of
- * every process once it commits (src/indexer/index-changes.ts): every write of index rows does.
+ * Runs prepared writes (of one chain) with `db`, which must be inside a transaction, and tells the
+ * read caches of every process once it commits, in one notification naming the earliest day any of
+ * them touched (src/indexer/index-changes.ts): every write of index rows does.
  */
-export async function applyIndexWrites(db: ClientBase, writes: PreparedWrites): Promise<void> {
-  for (const { sql, params } of writes.statements) await db.query(sql, params);
-  if (writes.events > 0) {
-    await notifyIndexChanged(db, { chainId: writes.chainId, rewardsFromDay: writes.rewardsFromDay });
+export async function applyIndexWrites(db: ClientBase, ...changes: PreparedWrites[]): Promise<void> {
+  for (const writes of changes) {
+    for (const { sql, params } of writes.statements) await db.query(sql, params);
+  }
+  const changed = changes.filter((writes) => writes.events > 0);
+  if (changed.length > 0) {
+    await notifyIndexChanged(db, {
+      chainId: changed[0].chainId,
+      rewardsFromDay: Math.min(...changed.map((writes) => writes.rewardsFromDay)),
+      removed: changed.some((writes) => writes.removes),
+    });
   }
 }
 

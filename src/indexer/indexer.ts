@@ -1,17 +1,27 @@
 /** The indexers of every configured chain, over one connection pool of their own. */
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import type { Chain } from '../chain/registry';
+import { createPool } from '../db/connection';
 import type { Logger } from '../logger';
+import type { LaurelMetrics } from '../metrics';
 import { ChainIndexer, type ChainIndexerOptions, type ChainIndexerStatus } from './chain-indexer';
 import { IndexChanges } from './index-changes';
 import { ingestReceiptLogs, type ReceiptLogs } from './receipt-ingestion';
 
 export interface IndexerOptions {
-  databaseUrl: string;
+  /**
+   * A session connection (DATABASE_DIRECT_URL): an active indexer holds its chain's session
+   * advisory lock for as long as it indexes, and index changes are heard with LISTEN.
+   */
+  sessionUrl: string;
   chains: Chain[];
   log: Logger;
   pollIntervalMs: number;
   maxBlockRange: number;
+  /** Told once a chain's index was rolled back to `ancestor` (the chain replaced the blocks above). */
+  onReorganised?: (chain: Chain, ancestor: number) => void;
+  /** Counts the events written (null: METRICS=off). */
+  metrics?: LaurelMetrics | null;
 }
 
 export class Indexer {
@@ -22,15 +32,25 @@ export class Indexer {
   readonly changes: IndexChanges;
 
   constructor(private readonly options: IndexerOptions) {
-    this.pool = new Pool({ connectionString: options.databaseUrl, max: options.chains.length + 2 });
+    // One session per chain holds the chain's lock and writes its ranges; two more for receipts.
+    this.pool = createPool(options.sessionUrl, { max: options.chains.length + 2 });
     this.pool.on('error', (error) => options.log.warn({ err: error }, 'indexer: idle connection lost'));
     this.indexers = options.chains.map((chain) => new ChainIndexer(this.chainOptions(chain)));
-    this.changes = new IndexChanges(options.databaseUrl, options.log);
+    this.changes = new IndexChanges(options.sessionUrl, options.log);
   }
 
   private chainOptions(chain: Chain): ChainIndexerOptions {
-    const { log, pollIntervalMs, maxBlockRange } = this.options;
-    return { chain, pool: this.pool, log, pollIntervalMs, maxBlockRange, startBlock: chain.startBlock ?? 0 };
+    const { log, pollIntervalMs, maxBlockRange, onReorganised, metrics } = this.options;
+    return {
+      chain,
+      pool: this.pool,
+      log,
+      pollIntervalMs,
+      maxBlockRange,
+      startBlock: chain.startBlock ?? 0,
+      onReorganised,
+      metrics,
+    };
   }
 
   start(): void {
@@ -59,7 +79,12 @@ export class Indexer {
     );
     // Before the caller answers: this process's cached reads of the chain are already outdated.
     if (written && written.events > 0) {
-      this.changes.changed({ chainId: chain.chainId, rewardsFromDay: written.rewardsFromDay });
+      this.options.metrics?.indexerEvents.inc({ chain: chain.name }, written.events);
+      this.changes.changed({
+        chainId: chain.chainId,
+        rewardsFromDay: written.rewardsFromDay,
+        removed: false,
+      });
     }
   }
 }

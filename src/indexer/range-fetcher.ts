@@ -1,6 +1,8 @@
 /** One block range of a chain: its Laurel events fetched, decoded and prepared for writing. */
+import { blockHeaders, type BlockHeader } from '../chain/block-headers';
 import type { Chain } from '../chain/registry';
 import { blockTimesOf } from './block-times';
+import type { TrackedBlock } from './index-store';
 import { prepareIndexWrites, type BlockTimes, type PreparedWrites } from './index-writer';
 import {
   appEventTopics,
@@ -11,10 +13,16 @@ import {
   type IndexEvent,
   type KnownContracts,
 } from './log-decoder';
-import { getLogs } from './logs-client';
+import { getLogs, type RawLog } from './logs-client';
+import { journalOf } from './undo-journal';
 
 /** Addresses asked of eth_getLogs at once. */
 const ADDRESSES_PER_GETLOGS = 500;
+
+/** The chain changed while a range was read (its answers disagree): the range is read again. */
+export class ChainMovedError extends Error {
+  override name = 'ChainMovedError';
+}
 
 export interface FetchedRange {
   from: number;
@@ -23,6 +31,15 @@ export interface FetchedRange {
   blockTimes: BlockTimes;
   /** The statements writing every event, prepared while the previous range was written. */
   writes: PreparedWrites;
+  /**
+   * The blocks of the range a reorganisation may still replace (from `trackFrom` on), with their
+   * journals, in order: each one's parent is the one before.
+   */
+  blocks: TrackedBlock[];
+  /** The hash of every block of the range that holds Laurel logs or is tracked. */
+  blockHashes: ReadonlyMap<number, string>;
+  /** The chain's finalized block when the range was read: recorded blocks below it are forgotten. */
+  finalized: number;
   fetchMs: number;
 }
 
@@ -30,27 +47,38 @@ function byChainOrder(a: ChainLog, b: ChainLog): number {
   return a.blockNumber - b.blockNumber || a.logIndex - b.logIndex;
 }
 
+/** eth_getLogs answers carry each log's block hash (RawLog leaves out what the indexer did not read). */
+type RawLogInBlock = RawLog & { blockHash?: string };
+
 async function logsOf(
   chain: Chain,
   addresses: string[],
   eventTopics: string[],
   from: number,
   to: number,
+  blockHashes: Map<number, string>,
 ): Promise<ChainLog[]> {
   const logs: ChainLog[] = [];
   for (let i = 0; i < addresses.length; i += ADDRESSES_PER_GETLOGS) {
-    const raw = await getLogs(chain, {
+    const raw: RawLogInBlock[] = await getLogs(chain, {
       fromBlock: from,
       toBlock: to,
       address: addresses.slice(i, i + ADDRESSES_PER_GETLOGS),
       topics: [eventTopics],
     });
     for (const log of raw) {
+      const blockNumber = Number(log.blockNumber);
+      // Every answer must come from one chain: the headers read first, and each other answer.
+      const known = blockHashes.get(blockNumber);
+      if (log.blockHash && known && known !== log.blockHash) {
+        throw new ChainMovedError(`block ${blockNumber} changed while blocks ${from}..${to} were read`);
+      }
+      if (log.blockHash) blockHashes.set(blockNumber, log.blockHash);
       logs.push({
         address: log.address,
         topics: log.topics,
         data: log.data,
-        blockNumber: Number(log.blockNumber),
+        blockNumber,
         logIndex: Number(log.logIndex),
         transactionHash: log.transactionHash,
         blockTime: log.blockTimestamp === undefined ? undefined : Number(log.blockTimestamp),
@@ -61,26 +89,93 @@ async function logsOf(
 }
 
 /**
- * Fetches and decodes the events of blocks `from..to`, adding the contracts they create to `known`:
- * the factory's apps first, then the apps' events, then transfers of their tokens and badges.
+ * The headers of blocks `from..to`, which must link up: read before the logs, so that a block
+ * replaced after them shows in its logs' block hashes, or in the next range's parent hash.
+ */
+async function linkedHeaders(chain: Chain, from: number, to: number): Promise<BlockHeader[]> {
+  if (from > to) return [];
+  const numbers = Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  const headers = await blockHeaders(chain, numbers);
+  return numbers.map((n, i) => {
+    const header = headers.get(n);
+    if (!header) throw new ChainMovedError(`the node has no block ${n} (yet)`);
+    if (i > 0 && header.parentHash !== headers.get(n - 1)!.hash) {
+      throw new ChainMovedError(
+        `block ${n} does not extend block ${n - 1}: the chain changed while it was read`,
+      );
+    }
+    return header;
+  });
+}
+
+/**
+ * Fetches and decodes the events of blocks `from..to` (none when `to` < `from`), adding the
+ * contracts they create to `known`: the factory's apps first, then the apps' events, then transfers
+ * of their tokens and badges. The blocks from `trackFrom` on (the chain's finalized block, also
+ * given) are tracked.
  */
 export async function fetchRange(
   chain: Chain,
   known: KnownContracts,
-  from: number,
-  to: number,
+  range: { from: number; to: number; trackFrom: number; finalized: number },
 ): Promise<FetchedRange> {
+  const { from, to, finalized } = range;
+  if (from > to) {
+    const none = prepareIndexWrites(chain.chainId, [], new Map());
+    return {
+      from,
+      to,
+      events: [],
+      blockTimes: new Map(),
+      writes: none,
+      blocks: [],
+      blockHashes: new Map(),
+      finalized,
+      fetchMs: 0,
+    };
+  }
   const started = performance.now();
-  const factoryLogs = await logsOf(chain, [known.factory], [topics.appCreated], from, to);
+  const headers = await linkedHeaders(chain, Math.max(from, range.trackFrom), to);
+  const blockHashes = new Map(headers.map((header) => [header.number, header.hash]));
+  const factoryLogs = await logsOf(chain, [known.factory], [topics.appCreated], from, to, blockHashes);
   discoverContracts(factoryLogs, known);
-  const appLogs = await logsOf(chain, [...known.apps], appEventTopics, from, to);
+  const appLogs = await logsOf(chain, [...known.apps], appEventTopics, from, to, blockHashes);
   discoverContracts(appLogs, known);
   // XP tokens are not among them: XP balances follow from Rewarded (see decodeLog).
   const transferring = [...known.tokens].filter(([, kind]) => kind !== 'xp').map(([token]) => token);
-  const tokenLogs = await logsOf(chain, [...transferring, ...known.badges], [topics.transfer], from, to);
+  const tokenLogs = await logsOf(
+    chain,
+    [...transferring, ...known.badges],
+    [topics.transfer],
+    from,
+    to,
+    blockHashes,
+  );
   const logs = [...factoryLogs, ...appLogs, ...tokenLogs].sort(byChainOrder);
   const events = decodeLogs(logs, known);
-  const blockTimes = await blockTimesOf(chain, events, logs);
+  const blockTimes = await blockTimesOf(chain, events, logs, headers);
   const writes = prepareIndexWrites(chain.chainId, events, blockTimes);
-  return { from, to, events, blockTimes, writes, fetchMs: Math.round(performance.now() - started) };
+  const eventsByBlock = new Map<number, IndexEvent[]>();
+  for (const event of events) {
+    const inBlock = eventsByBlock.get(event.blockNumber);
+    if (inBlock) inBlock.push(event);
+    else eventsByBlock.set(event.blockNumber, [event]);
+  }
+  const blocks = headers.map((header) => ({
+    number: header.number,
+    hash: header.hash,
+    parentHash: header.parentHash,
+    undo: journalOf(eventsByBlock.get(header.number) ?? []),
+  }));
+  return {
+    from,
+    to,
+    events,
+    blockTimes,
+    writes,
+    blocks,
+    blockHashes,
+    finalized,
+    fetchMs: Math.round(performance.now() - started),
+  };
 }

@@ -2,7 +2,9 @@
  * Read-your-writes: a receipt's events go into the index as soon as execute-and-wait has it,
  * before the indexer reaches its block. Idempotent with the indexer: a log of a block the cursor
  * already passed, or of a receipt already ingested, is not counted again (the marks in
- * indexer_receipt_logs tell the indexer which events of a range are in already).
+ * indexer_receipt_logs tell the indexer which events of a range are in already). The marks keep
+ * the receipt's block hash and what undoing the events needs: when the indexer finds another block
+ * at that height, the receipt's events are undone (src/indexer/chain-indexer.ts).
  */
 import type { Pool } from 'pg';
 import type { Chain } from '../chain/registry';
@@ -11,10 +13,12 @@ import { blockTimesOf } from './block-times';
 import { writeIndexEvents } from './index-writer';
 import { loadKnownContracts, lockCursor, markReceiptLogs } from './index-store';
 import { checksum, decodeLogs, discoverContracts, type ChainLog } from './log-decoder';
+import { journalOf } from './undo-journal';
 
 /** A receipt (ethers' TransactionReceipt has this shape) whose logs are ingested. */
 export interface ReceiptLogs {
   blockNumber: number;
+  blockHash: string;
   logs: readonly {
     address: string;
     topics: readonly string[];
@@ -47,7 +51,9 @@ export async function ingestReceiptLogs(
     transactionHash: log.transactionHash,
   }));
   if (logs.length === 0) return nothing;
-  const known = await loadKnownContracts(pool, chain, [...new Set(logs.map((log) => checksum(log.address)))]);
+  const known = await loadKnownContracts(pool, chain, {
+    addresses: [...new Set(logs.map((log) => checksum(log.address)))],
+  });
   discoverContracts(logs, known);
   const events = decodeLogs(logs, known);
   if (events.length === 0) return nothing;
@@ -63,8 +69,8 @@ export async function ingestReceiptLogs(
       const fresh = await markReceiptLogs(
         db,
         chain.chainId,
-        receipt.blockNumber,
-        events.map((event) => event.logIndex),
+        { number: receipt.blockNumber, hash: receipt.blockHash },
+        events.map((event) => ({ logIndex: event.logIndex, undo: journalOf([event]) })),
       );
       const written = events.filter((event) => fresh.has(event.logIndex));
       const { rewardsFromDay } = await writeIndexEvents(db, chain.chainId, written, blockTimes);

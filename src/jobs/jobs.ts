@@ -33,9 +33,22 @@ export const jobs = {
   /** Waits for a broadcast transaction's receipt and records it. */
   trackReceipt: defineJob(
     'transactions__track_receipt',
-    z.object({ chainId: z.number().int().positive(), hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/) }),
+    z.object({
+      chainId: z.number().int().positive(),
+      hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/),
+      /** The X-Request-Id of the request that broadcast it (absent for transactions it did not). */
+      requestId: z.string().max(128).optional(),
+    }),
     // graphile-worker retries a transaction not mined yet with exponential backoff, this many times.
     { maxAttempts: 20 },
+  ),
+  /**
+   * Checks a chain's recorded receipts that a reorganisation could still take away against the
+   * chain; enqueued with each recorded receipt, and again while some are not final.
+   */
+  checkReceipts: defineJob(
+    'transactions__check_receipts',
+    z.object({ chainId: z.number().int().positive() }),
   ),
   /** Housekeeping of old rows, from the crontab. */
   prune: defineJob('maintenance__prune', z.object({}).passthrough()),

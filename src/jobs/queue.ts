@@ -4,6 +4,11 @@ import type { JobDefinition } from './jobs';
 export interface JobOptions {
   /** Dedupes: a job with the same key replaces the pending one. */
   jobKey?: string;
+  /**
+   * graphile-worker's job_key_mode: `replace` (default) also moves a pending job's run time to
+   * `runAt`; `preserve_run_at` keeps it (a burst of enqueues does not postpone the job).
+   */
+  jobKeyMode?: 'replace' | 'preserve_run_at';
   runAt?: Date;
   /** Default: the job definition's. */
   maxAttempts?: number;
@@ -25,7 +30,8 @@ export async function enqueueJob<P>(
     payload => ${JSON.stringify(payload)}::json,
     job_key => ${options.jobKey ?? null}::text,
     run_at => ${options.runAt ?? null}::timestamptz,
-    max_attempts => ${options.maxAttempts ?? job.maxAttempts ?? null}::int
+    max_attempts => ${options.maxAttempts ?? job.maxAttempts ?? null}::int,
+    job_key_mode => ${options.jobKeyMode ?? 'replace'}::text
   )`;
 }
 

@@ -1,6 +1,7 @@
 import { Logger as WorkerLogger, parseCrontab, run, type Runner, type TaskList } from 'graphile-worker';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import { isDatabaseUnavailable } from '../db/availability';
+import { createPool } from '../db/connection';
 import { ThrottledLog, type Logger } from '../logger';
 import type { LaurelMetrics } from '../metrics';
 import { RetryLaterError } from './jobs';
@@ -36,7 +37,7 @@ function workerLogger(log: Logger, faults: ThrottledLog, metrics: LaurelMetrics 
  * pool keeps its listeners for its whole life and is ended (awaited) by its owner.
  */
 export function createWorkerPool(databaseUrl: string, max: number, faults: ThrottledLog): Pool {
-  const pool = new Pool({ connectionString: databaseUrl, max });
+  const pool = createPool(databaseUrl, { max });
   const onError = (error: Error) =>
     faults.write('warn', 'worker_connection', { err: error.message }, 'worker database connection lost');
   pool.on('error', onError);

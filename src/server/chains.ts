@@ -5,6 +5,7 @@ import { wantsLocalChain, type Config } from '../config';
 import { ANVIL_MNEMONIC, startAnvil } from '../embedded/anvil';
 import type { SupervisorReport } from '../embedded/supervisor';
 import type { Logger } from '../logger';
+import type { LaurelMetrics } from '../metrics';
 import { anvilStateFile } from './infrastructure';
 import type { Lifecycle } from './lifecycle';
 
@@ -17,11 +18,12 @@ export async function startChains(
   config: Config,
   lifecycle: Lifecycle,
   log: Logger,
+  metrics: LaurelMetrics | null,
   report: SupervisorReport,
   progress: (line: string) => void,
   afterLocalRestart: (chain: Chain) => Promise<void>,
 ): Promise<ChainRegistry> {
-  const chains = new ChainRegistry(config.chains, config.rpcTimeoutMs);
+  const chains = new ChainRegistry(config.chains, config.rpcTimeoutMs, { log, metrics });
   lifecycle.onStop('chain providers', async () => chains.destroy());
   if (wantsLocalChain(config)) {
     const deployerOn = (chain: Chain) =>
@@ -51,8 +53,12 @@ export async function startChains(
     local.factoryAddress = factory;
     progress(`chain       local (chain id ${anvil.chainId}) anvil on ${anvil.rpcUrl}, factory ${factory}`);
   }
-  for (const chain of config.chains) {
-    progress(`chain       ${chain.name} (chain id ${chain.chainId}) ${new URL(chain.rpcUrl).host}`);
+  for (const { name, chainId } of config.chains) {
+    // Hosts only: paths and queries often carry API keys.
+    const hosts = chains
+      .get(name)
+      .provider.pool.endpoints.map((endpoint) => `${endpoint.name} ${endpoint.host}`);
+    progress(`chain       ${name} (chain id ${chainId}) ${hosts.join(', ')}`);
   }
   return chains;
 }

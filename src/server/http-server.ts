@@ -2,6 +2,7 @@ import express from 'express';
 import type { ChainRegistry } from '../chain/registry';
 import type { Config } from '../config';
 import type { PrismaClient } from '../db/prisma';
+import type { ReadReplicas } from '../db/read-replicas';
 import { buildGraphQLSchema } from '../graphql/schema';
 import { createHttpApp } from '../http/app';
 import { metricsEndpoint } from '../http/metrics-endpoint';
@@ -20,6 +21,8 @@ export interface HttpDeps {
   chains: ChainRegistry;
   indexer: Indexer;
   metrics: LaurelMetrics | null;
+  /** Read replicas: /ready shows each one's state (reads go to the primary while one is down or behind). */
+  reads: ReadReplicas;
   /** Given with the `api` role: the API is served; without it, only /, /health, /ready (and /metrics). */
   api: Modules | null;
 }
@@ -34,7 +37,7 @@ export async function serveHttp(
   ports: HttpPorts,
   deps: HttpDeps,
 ): Promise<void> {
-  const { api: modules, prisma, chains, indexer, metrics } = deps;
+  const { api: modules, prisma, chains, indexer, metrics, reads } = deps;
   const schema = modules ? await buildGraphQLSchema(resolverClasses, modules.api) : null;
   const http = await createHttpApp({
     log: deps.log,
@@ -62,15 +65,29 @@ export async function serveHttp(
         () => true,
         () => false,
       );
-      const chainChecks = (await chains.checkAll()).map(({ name, ok }) => ({ name, ok }));
+      // Providers by name (`base#2`) and state, never by URL (URLs carry API keys).
+      const chainChecks = (await chains.checkAll()).map(({ name, ok, providers }) => ({
+        name,
+        ok,
+        providers,
+      }));
+      const indexers = indexer.status();
       const failing = [
         ...(databaseOk ? [] : ['database']),
         ...chainChecks.filter((check) => !check.ok).map((check) => `chain ${check.name}`),
+        // Stopped by a reorganisation deeper than the finality window: its index no longer follows the chain.
+        ...indexers.filter((status) => status.fork).map((status) => `indexer ${status.chain}`),
       ];
       return {
         ready: failing.length === 0,
         failing,
-        checks: { database: { ok: databaseOk }, chains: chainChecks, indexer: indexer.status() },
+        checks: {
+          database: { ok: databaseOk },
+          // Not a failure: the primary serves what a replica down or behind cannot.
+          ...(reads.serving ? { readReplicas: reads.status() } : {}),
+          chains: chainChecks,
+          indexer: indexers,
+        },
       };
     },
   });

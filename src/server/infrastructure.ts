@@ -2,7 +2,9 @@ import path from 'node:path';
 import { Logger as WorkerLogger, runMigrations as runWorkerMigrations } from 'graphile-worker';
 import { wantsLocalChain, type Config } from '../config';
 import { migrate } from '../db/migrator';
+import { databaseHost } from '../db/connection';
 import { connectDatabase, type Database } from '../db/prisma';
+import { ReadReplicas } from '../db/read-replicas';
 import { lockDataFolder, stopOrphans } from '../embedded/data-folder';
 import { resolveDataDirectory, startEmbeddedPostgres } from '../embedded/postgres';
 import type { SupervisorReport } from '../embedded/supervisor';
@@ -17,14 +19,31 @@ export function anvilStateFile(config: Config): string {
   return path.join(config.dataDir, 'anvil', 'state.json');
 }
 
+/**
+ * The connections of a Laurel process, and what uses each:
+ *
+ * | connection                                   | used by                                                       |
+ * | -------------------------------------------- | ------------------------------------------------------------- |
+ * | `pool`/`prisma`: DATABASE_URL (may be a      | requests (Prisma), nonce reservations, request budgets,       |
+ * |   transaction-mode pooler, DATABASE_POOLER)  | webhook deliveries, jobs enqueued by requests, the primary's  |
+ * |                                              | WAL position for read replicas                                |
+ * | `reads`: DATABASE_READ_URL replicas, else    | the index's read side: profiles, leaderboards, listings       |
+ * |   `pool`                                     |   (src/indexer/read/)                                         |
+ * | `sessionUrl`: DATABASE_DIRECT_URL (a         | migrations (session advisory lock), the indexers (a session   |
+ * |   session; default DATABASE_URL)             | advisory lock per chain, and their writes), index changes     |
+ * |                                              | (LISTEN), graphile-worker (LISTEN, its prepared statements)   |
+ */
 export interface Infrastructure extends Database {
-  databaseUrl: string;
+  /** A session connection's URL (DATABASE_DIRECT_URL, else DATABASE_URL, else the embedded server). */
+  sessionUrl: string;
+  /** Where the index's reads go: a current read replica, else the primary's `pool`. */
+  reads: ReadReplicas;
 }
 
 /**
  * The data folder (locked, left-overs of a Laurel that died stopped), the database (embedded when
  * DATABASE_URL is absent) with Laurel's and graphile-worker's migrations applied, and the
- * process's connection pool.
+ * process's connections (see Infrastructure).
  */
 export async function startInfrastructure(
   config: Config,
@@ -49,7 +68,8 @@ export async function startInfrastructure(
   }
 
   let databaseUrl = config.databaseUrl;
-  if (!databaseUrl) {
+  let sessionUrl = config.databaseDirectUrl ?? databaseUrl;
+  if (!databaseUrl || !sessionUrl) {
     const postgres = await startEmbeddedPostgres({
       dataDir: config.dataDir,
       database: 'laurel',
@@ -57,17 +77,24 @@ export async function startInfrastructure(
       report,
     });
     lifecycle.onStop('postgres', () => postgres.stop());
-    databaseUrl = postgres.databaseUrl;
+    databaseUrl = sessionUrl = postgres.databaseUrl;
     progress(
       `postgres    embedded PostgreSQL on 127.0.0.1:${postgres.port}, data in ${postgres.dataDirectory}`,
     );
   } else {
-    progress(`postgres    ${new URL(databaseUrl).host} (DATABASE_URL)`);
+    const direct =
+      sessionUrl === databaseUrl ? '' : `, sessions ${databaseHost(sessionUrl)} (DATABASE_DIRECT_URL)`;
+    progress(
+      `postgres    ${databaseHost(databaseUrl)} (DATABASE_URL, ${config.databasePooler} pooling)${direct}` +
+        (config.databaseReadUrls.length
+          ? `, reads also from ${config.databaseReadUrls.map(databaseHost).join(', ')} (DATABASE_READ_URL)`
+          : ''),
+    );
   }
 
-  const migrations = await migrate(databaseUrl);
+  const migrations = await migrate(sessionUrl);
   // graphile-worker's own schema: requests enqueue jobs even in a process that runs no worker.
-  const migrationPool = createWorkerPool(databaseUrl, 1, new ThrottledLog(log));
+  const migrationPool = createWorkerPool(sessionUrl, 1, new ThrottledLog(log));
   await runWorkerMigrations({ pgPool: migrationPool, logger: silentWorkerLogger }).finally(() =>
     migrationPool.end(),
   );
@@ -80,13 +107,24 @@ export async function startInfrastructure(
   // pool.end() does not wait for its connections' goodbyes: a database stopped right after may
   // still cut them, which is no loss once the pool is ending.
   let poolEnding = false;
-  const database = connectDatabase(databaseUrl, config.databasePoolSize, (error) => {
-    if (!poolEnding) log.warn({ err: error }, 'idle database connection lost');
-  });
+  const database = connectDatabase(
+    databaseUrl,
+    config.databasePoolSize,
+    (error) => {
+      if (!poolEnding) log.warn({ err: error }, 'idle database connection lost');
+    },
+    config.databasePooler,
+  );
   lifecycle.onStop('database pool', () => {
     poolEnding = true;
     return database.pool.end();
   });
   lifecycle.onStop('prisma', () => database.prisma.$disconnect());
-  return { ...database, databaseUrl };
+  const reads = new ReadReplicas(database.pool, config.databaseReadUrls, {
+    pooler: config.databasePooler,
+    poolSize: config.databasePoolSize,
+    log: log.child({ component: 'read-replicas' }),
+  });
+  lifecycle.onStop('read replicas', () => reads.stop());
+  return { ...database, sessionUrl, reads };
 }

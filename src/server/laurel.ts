@@ -17,7 +17,7 @@ import { serveHttp } from './http-server';
 import { startChains } from './chains';
 import { startInfrastructure } from './infrastructure';
 import { Lifecycle } from './lifecycle';
-import { observeDatabaseState } from './metrics';
+import { observeDatabaseState, observeIndexer } from './metrics';
 import { startWebhookInfrastructure } from './webhooks';
 import { startWorkerRole } from './worker-role';
 
@@ -64,17 +64,37 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     const ports = options.ports ?? (await bindHttpPorts(config));
     lifecycle.onStop('http ports', () => ports.close());
     const metrics = config.metrics.enabled ? new LaurelMetrics() : null;
-    const { databaseUrl, prisma, pool } = await startInfrastructure(config, lifecycle, log, report, progress);
+    const { sessionUrl, prisma, pool, reads } = await startInfrastructure(
+      config,
+      lifecycle,
+      log,
+      report,
+      progress,
+    );
     metrics?.watchPool('main', pool);
     // A crashed local chain may have lost blocks: once it is back, recorded transactions are checked.
     let reconcile = async (_chain: Chain): Promise<void> => undefined;
-    const chains = await startChains(config, lifecycle, log, report, progress, (chain) => reconcile(chain));
+    // A reorganisation the indexer found may have taken recorded receipts away: they are checked then.
+    let checkReceipts = async (_chain: Chain): Promise<void> => undefined;
+    const chains = await startChains(config, lifecycle, log, metrics, report, progress, (chain) =>
+      reconcile(chain),
+    );
 
     const indexer = new Indexer({
-      databaseUrl,
+      sessionUrl,
       chains: chains.list(),
       log: log.child({ component: 'indexer' }),
       ...config.indexer,
+      metrics,
+      onReorganised: (chain) => {
+        metrics?.indexerReorgs.inc({ chain: chain.name });
+        checkReceipts(chain).catch((error: unknown) =>
+          log.warn(
+            { chain: chain.name, err: error },
+            'could not schedule the check of receipts after a reorganisation',
+          ),
+        );
+      },
     });
     lifecycle.onStop('indexer', () => indexer.stop());
     // Every process can ingest its own receipts (read-your-writes); only the `indexer` role follows the chains.
@@ -89,8 +109,12 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
         }`,
       );
     }
-    // The API's cached reads are dropped when any process changes the index.
-    if (config.roles.has('api')) await indexer.changes.listen();
+    // The API's cached reads are dropped when any process changes the index, and its reads go to
+    // a replica only once it has replayed every change heard of.
+    if (config.roles.has('api')) {
+      await indexer.changes.listen();
+      reads.follow(indexer.changes);
+    }
 
     const services: Services = {
       config,
@@ -99,7 +123,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       pool,
       chains,
       indexer,
-      index: new IndexReader(pool, indexer.changes, config.readCacheBytes, metrics),
+      index: new IndexReader(reads, indexer.changes, config.readCacheBytes, metrics),
       metrics,
       webhooks: await startWebhookInfrastructure(config, lifecycle, progress),
     };
@@ -107,16 +131,33 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     lifecycle.onStop('modules', () => modules.stop());
     const transactions = modules.serviceOf(transactionsModule);
     reconcile = async (chain) => void (await transactions.reconcile(chain));
+    checkReceipts = (chain) => transactions.checkReceiptsNow(chain);
     await transactions.reconcileAllChains();
 
     const tasks: TaskDeps = {
       receipts: transactions,
+      receiptChecks: transactions,
       deliveries: modules.serviceOf(webhooksModule).deliverer,
       housekeeping: [modules.serviceOf(authModule)],
       deliveryLeaseSeconds: config.webhooks.deliveryLeaseSeconds,
     };
     if (metrics) {
       metrics.watchPool('indexer', indexer.pool);
+      observeIndexer(metrics, indexer);
+      if (reads.serving) {
+        metrics.observe(metrics.readReplicaCurrent, () =>
+          reads
+            .status()
+            .map(({ name, state }) => ({ labels: { replica: name }, value: state === 'current' ? 1 : 0 })),
+        );
+        metrics.observe(metrics.readReplicaLagBytes, () =>
+          reads
+            .status()
+            .flatMap(({ name, lagBytes }) =>
+              lagBytes === null ? [] : [{ labels: { replica: name }, value: lagBytes }],
+            ),
+        );
+      }
       observeDatabaseState(metrics, {
         prisma,
         chains,
@@ -126,7 +167,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     }
     progress(`roles       ${[...config.roles].join(', ')}`);
     if (config.roles.has('worker') && options.worker !== false) {
-      await startWorkerRole(config, lifecycle, { databaseUrl, prisma, log, tasks, metrics }, progress);
+      await startWorkerRole(config, lifecycle, { sessionUrl, prisma, log, tasks, metrics }, progress);
     }
 
     await serveHttp(config, lifecycle, ports, {
@@ -134,6 +175,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       prisma,
       chains,
       indexer,
+      reads,
       metrics,
       api: config.roles.has('api') ? modules : null,
     });

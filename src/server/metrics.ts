@@ -2,6 +2,8 @@ import type { ChainRegistry } from '../chain/registry';
 import { openReservationsByChain } from '../chain/nonces';
 import type { PrismaClient } from '../db/prisma';
 import { queueDepth } from '../jobs/queue';
+import type { ChainIndexerStatus } from '../indexer/chain-indexer';
+import type { Indexer } from '../indexer/indexer';
 import type { LaurelMetrics } from '../metrics';
 
 /** Per chain id counts, as readings labelled with the chain's name (every served chain, 0 when absent). */
@@ -54,4 +56,31 @@ export function observeDatabaseState(
     byChain(deps.chains, await openReservationsByChain(deps.prisma)),
   );
   metrics.observe(metrics.receiptsPending, async () => byChain(deps.chains, await deps.pendingByChain()));
+}
+
+/** The indexers' state, as this process knows it (its active indexers and standbys alike). */
+export function observeIndexer(metrics: LaurelMetrics, indexer: Pick<Indexer, 'status'>): void {
+  const readings = (value: (status: ChainIndexerStatus) => number | null) => () =>
+    indexer.status().flatMap((status) => {
+      const reading = value(status);
+      return reading === null ? [] : [{ labels: { chain: status.chain }, value: reading }];
+    });
+  metrics.observe(
+    metrics.indexerHead,
+    readings((status) => status.head),
+  );
+  metrics.observe(
+    metrics.indexerIndexed,
+    readings((status) => (status.cursor >= 0 ? status.cursor : null)),
+  );
+  metrics.observe(
+    metrics.indexerLagBlocks,
+    readings((status) => status.lag),
+  );
+  metrics.observe(
+    metrics.indexerLagSeconds,
+    readings((status) =>
+      status.cursorTime === null ? null : Math.max(0, Date.now() / 1000 - status.cursorTime),
+    ),
+  );
 }

@@ -12,8 +12,9 @@ import { withinGrace, type Lifecycle } from './lifecycle';
 export async function startWorkerRole(
   config: Config,
   lifecycle: Lifecycle,
+  /** `sessionUrl`: graphile-worker needs a session (LISTEN, prepared statements): DATABASE_DIRECT_URL. */
   deps: {
-    databaseUrl: string;
+    sessionUrl: string;
     prisma: PrismaClient;
     log: Logger;
     tasks: TaskDeps;
@@ -22,7 +23,7 @@ export async function startWorkerRole(
   progress: (line: string) => void,
 ): Promise<void> {
   const worker = await startJobWorker({
-    databaseUrl: deps.databaseUrl,
+    databaseUrl: deps.sessionUrl,
     concurrency: config.workerConcurrency,
     poolSize: config.workerPoolSize,
     log: deps.log.child({ component: 'worker' }),

@@ -11,7 +11,7 @@ import {
 import { decodeLaurelRevert, revertDataOf, type DecodedLaurelRevert } from '../../src/chain/contracts';
 import { deployLaurel, type LaurelDeployment } from '../../src/chain/deploy';
 import { LOCAL_EXPLORER_URL } from '../../src/chain/registry';
-import type { ChainConfig } from '../../src/config';
+import type { ChainEntry } from '../../src/config';
 import { ANVIL_CHAIN_ID, ANVIL_MNEMONIC, startAnvil, type AnvilInstance } from '../../src/embedded/anvil';
 
 export { ANVIL_MNEMONIC };
@@ -30,7 +30,7 @@ export interface TestChain {
 }
 
 /** The test chain as Laurel configures a chain (an entry of CHAINS): `local`, 1 confirmation. */
-export function chainConfigOf(chain: TestChain, overrides: Partial<ChainConfig> = {}): ChainConfig {
+export function chainConfigOf(chain: TestChain, overrides: Partial<ChainEntry> = {}): ChainEntry {
   return {
     name: 'local',
     chainId: chain.chainId,

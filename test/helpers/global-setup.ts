@@ -19,7 +19,14 @@ export default async function globalSetup(): Promise<void> {
   if (process.env.TEST_DATABASE_URL) return;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'laurel-test-'));
   chmodSync(dataDir, 0o755); // as root, PostgreSQL runs as `postgres` and must reach the folder
-  const server = await startEmbeddedPostgres({ dataDir, database: 'laurel_test', persistent: false });
+  // Every test file has databases of its own on this one server, two files at a time, each with
+  // one or more Laurels (each a few pools): more than PostgreSQL's default 100 connections.
+  const server = await startEmbeddedPostgres({
+    dataDir,
+    database: 'laurel_test',
+    persistent: false,
+    settings: ['max_connections=400'],
+  });
   globalThis.__LAUREL_TEST_PG__ = server;
   process.env.TEST_DATABASE_URL = server.adminUrl;
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { loadConfig } from '../../src/config';
-import { createLogger } from '../../src/logger';
+import { loadConfig, type ChainConfig } from '../../src/config';
+import { createLogger, type Logger } from '../../src/logger';
 import { startLaurel, type Laurel } from '../../src/server/laurel';
 import { chainConfigOf, startTestChain } from './chain';
 import { createTestDatabase } from './database';
@@ -18,15 +18,26 @@ export interface TestLaurel extends Laurel {
 
 /**
  * A real Laurel on a free port, over its own fresh database (and its own anvil with Laurel
- * deployed, when `chain` is set), configured through the same environment variables as
- * `npm start`.
+ * deployed, when `chain` is true; or a chain started by the test, which the test stops),
+ * configured through the same environment variables as `npm start`. `chainEntry` adds to the
+ * chain's entry in CHAINS; `log` replaces the silent logger.
  */
 export async function startTestLaurel(
-  options: { chain?: boolean; env?: Record<string, string>; worker?: boolean } = {},
+  options: {
+    chain?: boolean | TestChain;
+    chainEntry?: Partial<ChainConfig>;
+    env?: Record<string, string>;
+    worker?: boolean;
+    /** Another server's database (dropped on stop) instead of a fresh one on the tests' server. */
+    database?: { url: string; drop(): Promise<void> };
+    /** Where Laurel logs (default: a logger at LOG_LEVEL on stdout). */
+    log?: Logger;
+  } = {},
 ): Promise<TestLaurel> {
-  const database = await createTestDatabase();
-  const chain = options.chain ? await startTestChain() : undefined;
-  const chains = chain ? [chainConfigOf(chain)] : [];
+  const database = options.database ?? (await createTestDatabase());
+  const ownChain = options.chain === true ? await startTestChain() : undefined;
+  const chain = typeof options.chain === 'object' ? options.chain : ownChain;
+  const chains = chain ? [chainConfigOf(chain, options.chainEntry)] : [];
   const config = loadConfig({
     PORT: '0',
     DATABASE_URL: database.url,
@@ -41,14 +52,15 @@ export async function startTestLaurel(
     WEBHOOK_SECRET_ENCRYPTION_KEY: TEST_WEBHOOK_ENCRYPTION_KEY,
     ...options.env,
   });
-  const laurel = await startLaurel(config, { log: createLogger(config.logLevel), worker: options.worker });
+  const log = options.log ?? createLogger(config.logLevel);
+  const laurel = await startLaurel(config, { log, worker: options.worker });
   return {
     ...laurel,
     databaseUrl: database.url,
     chain,
     stop: async () => {
       await laurel.stop();
-      await chain?.stop();
+      await ownChain?.stop();
       await database.drop();
     },
   };

@@ -191,8 +191,11 @@ describe('the indexer of a Laurel server, fed by Laurel’s own builders', () =>
         chain: 'local',
         active: true,
         cursor: expect.any(Number),
+        cursorTime: expect.any(Number),
         head: expect.any(Number),
         lag: expect.any(Number),
+        finalized: expect.any(Number),
+        fork: null,
       },
     ]);
   });
@@ -207,12 +210,12 @@ describe('ChainIndexer', () => {
   const running: ChainIndexer[] = [];
   const log = createLogger('silent');
 
-  /** The test chain as the indexer sees it, with `confirmations`. */
-  const chainWith = (confirmations: number): Chain => {
-    const name = `local-${confirmations}`;
+  /** The test chain as the indexer sees it, with `confirmations` (and a finality depth). */
+  const chainWith = (confirmations: number, finalityDepth?: number): Chain => {
+    const name = `local-${confirmations}-${finalityDepth ?? 'default'}`;
     return (
       registry.list().find((chain) => chain.name === name) ??
-      registry.add(chainConfigOf(testChain, { name, confirmations }))
+      registry.add(chainConfigOf(testChain, { name, confirmations, finalityDepth }))
     );
   };
   const startIndexer = (chain: Chain = chainWith(1)) => {
@@ -347,5 +350,41 @@ describe('ChainIndexer', () => {
     );
     expect(rows).toEqual([{ action_name: 'kept', amount: '1', transaction_hash: kept.hash }]);
     expect(await totalOf(user)).toEqual({ total: '1', actions: 1, balance: '1' });
+  });
+
+  it('records the blocks a reorganisation may still replace, and forgets them once they are final', async () => {
+    const chain = chainWith(1, 3);
+    const indexer = startIndexer(chain);
+    await testChain.provider.send('anvil_mine', ['0x5']);
+    await caughtUp(pool, testChain);
+    await waitUntil('a range indexed at the head', () => indexer.status().finalized !== null);
+    const head = await testChain.provider.getBlockNumber();
+    const { rows } = await pool.query<{ block_number: string; hash: string }>(
+      'SELECT block_number, hash FROM indexed_blocks ORDER BY block_number',
+    );
+    // anvil calls head - 64 finalized: the depth (3) is the nearer, the finalized block stays as the anchor.
+    expect(indexer.status().finalized).toBe(head - 3);
+    expect(rows.map((row) => Number(row.block_number))).toEqual([head - 3, head - 2, head - 1, head]);
+    for (const row of rows) {
+      expect(row.hash).toBe((await testChain.provider.getBlock(Number(row.block_number)))!.hash);
+    }
+  });
+
+  it('undoes a receipt ingested ahead of it whose block the chain replaced before it got there', async () => {
+    const user = Wallet.createRandom().address;
+    const chain = chainWith(1);
+    startIndexer(chain);
+    await caughtUp(pool, testChain);
+    await stopAll();
+    const receipt = await reward(user, 8n, 'orphaned');
+    await ingestReceiptLogs(pool, chain, receipt);
+    expect(await totalOf(user)).toEqual({ total: '8', actions: 1, balance: '8' });
+
+    await testChain.provider.send('anvil_reorg', [1, []]);
+    startIndexer(chain);
+    await caughtUp(pool, testChain);
+    expect(await totalOf(user)).toEqual({ total: null, actions: 0, balance: '0' });
+    const { rows } = await pool.query('SELECT count(*)::int AS n FROM indexer_receipt_logs');
+    expect(rows[0].n).toBe(0);
   });
 });

@@ -3,7 +3,11 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../src/embedded/postgres';
+import { createLogger } from '../../src/logger';
+import { issueApiKey } from '../helpers/auth';
 import { request, startTestLaurel, type TestLaurel } from '../helpers/laurel';
+import { waitUntil } from '../helpers/wait';
+import { answerChallenge, startWebhookReceiver } from '../helpers/webhook-receiver';
 
 /**
  * What an operator gets: /metrics in the Prometheus format (checked by Prometheus's own promtool),
@@ -193,6 +197,85 @@ describe('METRICS_PORT', () => {
       expect((await scrape(laurel.url)).status).toBe(404);
     } finally {
       await laurel.stop();
+    }
+  });
+});
+
+describe('request ids', () => {
+  it("follow a request: its answer, its log line (with why it failed), its jobs' log lines", async () => {
+    const lines: Record<string, unknown>[] = [];
+    const log = createLogger('debug', {
+      destination: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+    });
+    const [laurel, receiver] = await Promise.all([
+      startTestLaurel({ chain: true, log, env: { LOG_LEVEL: 'debug' } }),
+      startWebhookReceiver(),
+    ]);
+    try {
+      const wallet = laurel.chain!.wallets[3];
+      const apiKey = await issueApiKey(laurel.url, wallet);
+      const api = (method: string, path: string, body?: unknown, requestId?: string) =>
+        request(laurel.url, method, `/v1${path}`, {
+          apiKey,
+          body,
+          headers: requestId ? { 'X-Request-Id': requestId } : {},
+        });
+      receiver.route('/hook', answerChallenge());
+      const webhook = await api('POST', '/webhook', { url: receiver.url('/hook') });
+      const id = (webhook.body.webhook as { id: number }).id;
+      expect((await api('POST', `/webhook/${id}/test`)).status).toBe(200);
+
+      // A refused request: the header, and its line with the reason.
+      const refused = await api('POST', '/app/new', { chain: 'nowhere', name: 'x' }, 'req-refused');
+      expect(refused.status).toBe(400);
+      expect(refused.headers.get('x-request-id')).toBe('req-refused');
+      await waitUntil('the refused request’s line', () =>
+        lines.find((line) => line.requestId === 'req-refused' && line.msg === 'request'),
+      );
+      expect(lines.find((line) => line.requestId === 'req-refused' && line.msg === 'request')).toMatchObject({
+        status: 400,
+        error: { code: 'validation_error', message: expect.stringContaining('Unknown chain "nowhere"') },
+      });
+
+      // A broadcast: the receipt job and the webhook delivery it caused log the same id.
+      const built = await api('POST', '/app/new', { chain: 'local', name: 'Traced' });
+      const signed = await wallet.signTransaction(built.body.unsignedTransaction as Record<string, unknown>);
+      const sent = await api(
+        'POST',
+        '/transactions/execute',
+        { chain: 'local', signed_transaction: signed },
+        'req-sent',
+      );
+      expect(sent.headers.get('x-request-id')).toBe('req-sent');
+      await receiver.waitForCalls('/hook', 2);
+      const jobLines = await waitUntil('the jobs’ lines', () => {
+        const found = lines.filter((line) => line.requestId === 'req-sent' && line.msg !== 'request');
+        return found.some((line) => line.msg === 'receipt recorded') &&
+          found.some((line) => line.msg === 'webhook delivered')
+          ? found
+          : undefined;
+      });
+      expect(jobLines.map((line) => line.msg)).toEqual(
+        expect.arrayContaining(['receipt recorded', 'webhook delivered']),
+      );
+
+      // What happened is counted: the build, the broadcast, the receipt's event and its delivery.
+      // (The indexer reaches the app's block on its own: waited for.)
+      const text = await waitUntil('the indexer’s events counted', async () => {
+        const scraped = (await scrape(laurel.url)).text;
+        return /laurel_indexer_events_total\{chain="local"\} [1-9]/.test(scraped) ? scraped : undefined;
+      });
+      for (const sample of [
+        /laurel_transactions_built_total\{chain="local",outcome="built"\} [1-9]/,
+        /laurel_transactions_broadcast_total\{chain="local",outcome="accepted"\} 1/,
+        /laurel_webhook_deliveries_total\{outcome="succeeded",attempt="1"\} [1-9]/,
+        /laurel_indexer_events_total\{chain="local"\} [1-9]/,
+        /laurel_rpc_requests_total\{chain="local",provider="1",method="[a-zA-Z_]+",outcome="ok"\} [1-9]/,
+      ]) {
+        expect(text).toMatch(sample);
+      }
+    } finally {
+      await Promise.all([laurel.stop(), receiver.stop()]);
     }
   });
 });

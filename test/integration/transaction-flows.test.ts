@@ -146,7 +146,11 @@ describe('GET /transactions/:hash', () => {
     const transaction = Transaction.from(signed);
     const repository = new TransactionsRepository(laurel.services.prisma);
     const chain = laurel.services.chains.get('local');
-    await repository.record(chain, transaction, other.address, new Date(Date.now() + 3_600_000));
+    await repository.record(chain, transaction, {
+      accountAddress: other.address,
+      requestId: 'test',
+      trackFrom: new Date(Date.now() + 3_600_000),
+    });
     await repository.markDropped(chain.chainId, transaction.hash!);
     expect((await asOther.get(`/transactions/${transaction.hash!}?chain=local`)).body).toMatchObject({
       status: 'dropped',

@@ -516,7 +516,8 @@ describe('receipt job and chain outages', () => {
     const transaction = Transaction.from(raw);
     const chain = own.services.chains.get('local');
     const repository = new TransactionsRepository(own.services.prisma);
-    expect(await repository.record(chain, transaction, transaction.from!, new Date())).toBe(true);
+    const sent = { accountAddress: transaction.from!, requestId: 'test', trackFrom: new Date() };
+    expect(await repository.record(chain, transaction, sent)).toBe(true);
     // The job as record() enqueued it, made due and down to its last attempt.
     await own.services.prisma.$executeRaw`
       UPDATE graphile_worker._private_jobs SET max_attempts = 1 WHERE key LIKE ${`%${transaction.hash}`}`;

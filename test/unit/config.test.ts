@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig, wantsLocalChain } from '../../src/config';
+import { connectionConfig } from '../../src/db/connection';
 
 const chain = {
   name: 'base-sepolia',
@@ -22,9 +23,67 @@ describe('loadConfig', () => {
 
   it('reads chains from CHAINS and then skips the local chain', () => {
     const config = loadConfig({ CHAINS: JSON.stringify([chain]) });
-    expect(config.chains).toEqual([{ ...chain, confirmations: 1 }]);
+    const { rpcUrl, ...rest } = chain;
+    expect(config.chains).toEqual([
+      { ...rest, rpcUrls: [{ url: rpcUrl }], confirmations: 1, maxProviderLagBlocks: 5 },
+    ]);
     expect(wantsLocalChain(config)).toBe(false);
     expect(wantsLocalChain({ ...config, localChain: 'on' })).toBe(true);
+  });
+
+  it('takes several providers in rpcUrls, each a URL or a URL with its own request rate', () => {
+    const { rpcUrl: _, ...rest } = chain;
+    const config = loadConfig({
+      CHAINS: JSON.stringify([
+        {
+          ...rest,
+          rpcUrls: ['https://a.example/key1', { url: 'https://b.example/key2', maxRequestsPerSecond: 5 }],
+          maxRequestsPerSecond: 20,
+          maxProviderLagBlocks: 10,
+          maxFeePerGasCap: '50000000000',
+        },
+      ]),
+    });
+    expect(config.chains[0]).toMatchObject({
+      rpcUrls: [
+        { url: 'https://a.example/key1', maxRequestsPerSecond: 20 },
+        { url: 'https://b.example/key2', maxRequestsPerSecond: 5 },
+      ],
+      maxProviderLagBlocks: 10,
+      maxFeePerGasCap: '50000000000',
+    });
+  });
+
+  const { rpcUrl: __, ...withoutUrl } = chain;
+  const entry = (fields: Record<string, unknown>) => ({
+    CHAINS: JSON.stringify([{ ...withoutUrl, ...fields }]),
+  });
+  it.each([
+    ['no URL', entry({}), /CHAINS: \[0\]\.rpcUrls: give rpcUrls \(one or more RPC URLs\) or rpcUrl/],
+    ['an empty rpcUrls', entry({ rpcUrls: [] }), /\[0\]\.rpcUrls: give at least one RPC URL/],
+    [
+      'rpcUrl and rpcUrls',
+      entry({ rpcUrl: 'https://a.example', rpcUrls: ['https://b.example'] }),
+      /\[0\]\.rpcUrl: give either rpcUrl or rpcUrls/,
+    ],
+    ['a bad URL', entry({ rpcUrls: ['https://a.example', 'nope'] }), /\[0\]\.rpcUrls\.1\.url: Invalid url/],
+    [
+      'a URL twice',
+      entry({ rpcUrls: ['https://a.example', 'https://a.example'] }),
+      /\[0\]\.rpcUrls\.1: the same URL is given twice/,
+    ],
+    [
+      'a zero rate',
+      entry({ rpcUrls: [{ url: 'https://a.example', maxRequestsPerSecond: 0 }] }),
+      /\[0\]\.rpcUrls\.0\.maxRequestsPerSecond/,
+    ],
+    [
+      'a fee cap in gwei',
+      entry({ rpcUrls: ['https://a.example'], maxFeePerGasCap: '1.5 gwei' }),
+      /\[0\]\.maxFeePerGasCap: must be a decimal integer string \(wei\)/,
+    ],
+  ])('rejects a chain entry with %s, naming the field', (_label, env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
   });
 
   it.each([
@@ -37,8 +96,52 @@ describe('loadConfig', () => {
     [{ CHAINS: JSON.stringify([chain, chain]) }, /duplicate chain name/],
     [{ CHAINS_FILE: '/nonexistent/chains.json' }, /CHAINS_FILE: file not found/],
     [{ EXECUTE_WAIT_TIMEOUT_SECONDS: '0' }, /EXECUTE_WAIT_TIMEOUT_SECONDS/],
+    [{ DATABASE_DIRECT_URL: 'postgres://db/laurel' }, /DATABASE_DIRECT_URL: needs DATABASE_URL/],
+    [{ DATABASE_READ_URL: 'postgres://replica/laurel' }, /DATABASE_READ_URL: needs DATABASE_URL/],
+    [{ DATABASE_URL: 'postgres://db/l', DATABASE_READ_URL: 'postgres://r/l,http://x' }, /DATABASE_READ_URL/],
+    [{ DATABASE_POOLER: 'statement' }, /DATABASE_POOLER/],
   ])('rejects %j naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+});
+
+describe('database connections', () => {
+  const pooler = 'postgres://laurel:pw@pgbouncer:6432/laurel';
+  const direct = 'postgres://laurel:pw@primary:5432/laurel';
+
+  it('takes DATABASE_URL as a session connection unless DATABASE_DIRECT_URL names another (a pooler then)', () => {
+    expect(loadConfig({ DATABASE_URL: direct })).toMatchObject({
+      databaseDirectUrl: undefined,
+      databasePooler: 'session',
+      databaseReadUrls: [],
+    });
+    expect(loadConfig({ DATABASE_URL: pooler, DATABASE_DIRECT_URL: direct })).toMatchObject({
+      databaseDirectUrl: direct,
+      databasePooler: 'transaction',
+    });
+    expect(loadConfig({ DATABASE_URL: direct, DATABASE_DIRECT_URL: direct }).databasePooler).toBe('session');
+    // PgBouncer >= 1.21 with max_prepared_statements keeps prepared statements: said explicitly.
+    expect(
+      loadConfig({ DATABASE_URL: pooler, DATABASE_DIRECT_URL: direct, DATABASE_POOLER: 'session' })
+        .databasePooler,
+    ).toBe('session');
+  });
+
+  it('reads one or more replicas from DATABASE_READ_URL', () => {
+    expect(
+      loadConfig({ DATABASE_URL: direct, DATABASE_READ_URL: ' postgres://r1/laurel, postgres://r2/laurel,' })
+        .databaseReadUrls,
+    ).toEqual(['postgres://r1/laurel', 'postgres://r2/laurel']);
+  });
+
+  it("reads sslmode as libpq does (node-postgres would take 'require' as 'verify-full')", () => {
+    expect(connectionConfig(`${direct}?sslmode=require`)).toEqual({
+      connectionString: `${direct}?sslmode=require&uselibpqcompat=true`,
+    });
+    expect(connectionConfig(direct)).toEqual({ connectionString: direct });
+    expect(connectionConfig(`${direct}?sslmode=verify-full&uselibpqcompat=false`)).toEqual({
+      connectionString: `${direct}?sslmode=verify-full&uselibpqcompat=false`,
+    });
   });
 });

@@ -32,9 +32,9 @@ describe('IndexReadCache', () => {
     const first = await read(1, 'a');
     expect(await read(1, 'a')).toBe(first);
     expect(loads()).toBe(1);
-    changes.changed({ chainId: 2, rewardsFromDay: -Infinity }); // another chain
+    changes.changed({ chainId: 2, rewardsFromDay: -Infinity, removed: false }); // another chain
     expect(await read(1, 'a')).toBe(first);
-    changes.changed({ chainId: 1, rewardsFromDay: Infinity }); // no rewards, other rows
+    changes.changed({ chainId: 1, rewardsFromDay: Infinity, removed: false }); // no rewards, other rows
     expect(await read(1, 'a')).toEqual({ key: 'a', load: 2 });
     changes.changed(null); // changes of every chain may have been missed
     expect(await read(1, 'a')).toEqual({ key: 'a', load: 3 });
@@ -53,17 +53,17 @@ describe('IndexReadCache', () => {
       });
     expect(await readDay(10)).toBe('10: load 1');
     expect(await readDay(12)).toBe('12: load 2');
-    changes.changed({ chainId: 1, rewardsFromDay: 12 }); // today's block
-    changes.changed({ chainId: 1, rewardsFromDay: Infinity }); // no reward rows
-    changes.changed({ chainId: 2, rewardsFromDay: 0 }); // another chain
+    changes.changed({ chainId: 1, rewardsFromDay: 12, removed: false }); // today's block
+    changes.changed({ chainId: 1, rewardsFromDay: Infinity, removed: false }); // no reward rows
+    changes.changed({ chainId: 2, rewardsFromDay: 0, removed: false }); // another chain
     expect(await readDay(10)).toBe('10: load 1');
     expect(await readDay(12)).toBe('12: load 3');
-    changes.changed({ chainId: 1, rewardsFromDay: 13 });
-    changes.changed({ chainId: 1, rewardsFromDay: 11 });
-    changes.changed({ chainId: 1, rewardsFromDay: 14 });
+    changes.changed({ chainId: 1, rewardsFromDay: 13, removed: false });
+    changes.changed({ chainId: 1, rewardsFromDay: 11, removed: false });
+    changes.changed({ chainId: 1, rewardsFromDay: 14, removed: false });
     expect(await readDay(10)).toBe('10: load 1');
     expect(await readDay(12)).toBe('12: load 4');
-    changes.changed({ chainId: 1, rewardsFromDay: -Infinity }); // a notification naming no day
+    changes.changed({ chainId: 1, rewardsFromDay: -Infinity, removed: false }); // a notification naming no day
     expect(await readDay(10)).toBe('10: load 5');
     changes.changed(null);
     expect(await readDay(10)).toBe('10: load 6');
@@ -97,7 +97,7 @@ describe('IndexReadCache', () => {
       load: () => new Promise<string>((resolve) => (release = () => resolve('before the commit'))),
       sizeOf: () => 10,
     });
-    changes.changed({ chainId: 1, rewardsFromDay: 100 }); // committed while the query ran
+    changes.changed({ chainId: 1, rewardsFromDay: 100, removed: false }); // committed while the query ran
     release();
     expect(await racing).toBe('before the commit');
     const after = await cache.read(1, {

@@ -5,14 +5,17 @@
  * these tables.
  */
 import { LRUCache } from 'lru-cache';
-import type { Pool } from 'pg';
 import { XP_DECIMALS } from '../../chain/contracts';
+import type { Queryable } from '../../db/read-replicas';
 import type { LaurelMetrics } from '../../metrics';
 import type { IndexChanges } from '../index-changes';
 import { IndexReadCache } from './index-read-cache';
 import { LeaderboardReader } from './leaderboard-reader';
 
-/** Facts of the index that never change once written (an app's XP token, a token's decimals), at most this many. */
+/**
+ * Facts of the index that do not change once written (an app's XP token, a token's decimals), at
+ * most this many; forgotten when rows are taken out of the index (a reorganisation removed them).
+ */
 const FACTS_KEPT = 10_000;
 
 /**
@@ -72,16 +75,20 @@ export class IndexReader {
   private readonly facts = new LRUCache<string, string | number>({ max: FACTS_KEPT });
 
   constructor(
-    private readonly pool: Pool,
+    /** The primary's pool, or the read replicas' router (src/db/read-replicas.ts). */
+    private readonly pool: Queryable,
     changes: IndexChanges,
     cacheBytes: number,
     metrics: LaurelMetrics | null = null,
   ) {
     this.cache = new IndexReadCache(changes, cacheBytes, metrics);
     this.leaderboards = new LeaderboardReader(pool, this.cache);
+    changes.subscribe((change) => {
+      if (!change || change.removed) this.facts.clear();
+    });
   }
 
-  /** A fact that never changes once indexed; only found rows are kept (an app not indexed yet is asked again). */
+  /** A fact that does not change once indexed; only found rows are kept (an app not indexed yet is asked again). */
   private async fact<T extends string | number>(
     key: string,
     load: () => Promise<T | null>,
@@ -179,7 +186,8 @@ export class IndexReader {
     const { rows } = await this.pool.query<ProfileRow>({
       // Named, so each connection parses it once and, for one user, soon runs one generic plan:
       // planning costs more than running it. (For a list, unnest's row estimate from the actual
-      // array makes PostgreSQL plan every call.)
+      // array makes PostgreSQL plan every call. Behind a transaction-mode pooler it goes unnamed:
+      // src/db/connection.ts.)
       name: `profiles${appId ? '-of-app' : ''}${single ? '-one' : ''}`,
       text: `SELECT u.address AS "user",
         (SELECT coalesce(sum(b.balance), 0)::text FROM token_balances b

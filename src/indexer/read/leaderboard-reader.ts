@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import type { Queryable } from '../../db/read-replicas';
 import { ALL_XP_TOKEN } from '../index-writer';
 import type { IndexReadCache } from './index-read-cache';
 import { LeaderboardDays } from './leaderboard-days';
@@ -34,7 +34,7 @@ export class LeaderboardReader {
   private readonly days: LeaderboardDays;
 
   constructor(
-    private readonly pool: Pool,
+    private readonly pool: Queryable,
     private readonly cache: IndexReadCache,
   ) {
     this.days = new LeaderboardDays(pool, cache);

@@ -1,11 +1,13 @@
 import type { TaskList } from 'graphile-worker';
 import { jobs } from '../jobs';
 import { pruneTask, type Housekeeping } from './maintenance__prune';
+import { checkReceiptsTask, type ReceiptChecks } from './transactions__check_receipts';
 import { trackReceiptTask, type ReceiptTracking } from './transactions__track_receipt';
 import { deliverWebhookTask, type DeliveryAttempts } from './webhook_deliveries__deliver';
 import { recoverDeliveriesTask } from './webhook_deliveries__recover';
 
-export type { DeliveryAttempts, Housekeeping, ReceiptTracking };
+export type { DeliveryAttempts, Housekeeping, ReceiptChecks, ReceiptTracking };
+export type { ReceiptJob } from './transactions__track_receipt';
 
 /**
  * What the tasks are built from: the module methods they call, each declared by its task. The
@@ -13,6 +15,7 @@ export type { DeliveryAttempts, Housekeeping, ReceiptTracking };
  */
 export interface TaskDeps {
   receipts: ReceiptTracking;
+  receiptChecks: ReceiptChecks;
   deliveries: DeliveryAttempts;
   housekeeping: readonly Housekeeping[];
   /** A delivery job locked longer than this has lost its worker (WEBHOOK_DELIVERY_LEASE_SECONDS). */
@@ -28,6 +31,7 @@ export function createTaskList(deps: TaskDeps): TaskList {
   return {
     [pruneTask.name]: pruneTask.create(deps),
     [trackReceiptTask.name]: trackReceiptTask.create(deps),
+    [checkReceiptsTask.name]: checkReceiptsTask.create(deps),
     [deliverWebhookTask.name]: deliverWebhookTask.create(deps),
     [recoverDeliveriesTask.name]: recoverDeliveriesTask.create(deps),
   };

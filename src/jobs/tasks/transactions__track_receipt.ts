@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { defineTask, jobs } from '../jobs';
 
 /** What the task needs: the transactions module's receipt tracking. */
@@ -6,13 +7,16 @@ export interface ReceiptTracking {
    * Waits briefly for the transaction's receipt and records its outcome; throws RetryLaterError
    * while it is not mined yet. `lastAttempt`: a transaction the node does not know is given up.
    */
-  trackReceipt(chainId: number, hash: string, lastAttempt: boolean): Promise<void>;
+  trackReceipt(job: ReceiptJob, lastAttempt: boolean): Promise<void>;
 }
+
+/** The job's payload: the transaction, and the request that broadcast it (for log lines). */
+export type ReceiptJob = z.output<typeof jobs.trackReceipt.payload>;
 
 /** transactions__track_receipt {chainId, hash}: one attempt at a broadcast transaction's receipt. */
 export const trackReceiptTask = defineTask(
   jobs.trackReceipt,
   ({ receipts }: { receipts: ReceiptTracking }) =>
-    async ({ chainId, hash }, helpers) =>
-      receipts.trackReceipt(chainId, hash, helpers.job.attempts >= helpers.job.max_attempts),
+    async (job, helpers) =>
+      receipts.trackReceipt(job, helpers.job.attempts >= helpers.job.max_attempts),
 );

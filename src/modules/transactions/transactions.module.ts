@@ -7,7 +7,7 @@ import { TransactionsService } from './transactions.service';
 /** Broadcasting signed transactions and following them to their receipts. */
 export const transactionsModule = defineModule({
   name: 'transactions',
-  service: ({ config, log, prisma, chains, indexer }) =>
+  service: ({ config, log, prisma, chains, indexer, metrics }) =>
     new TransactionsService({
       config,
       log,
@@ -15,6 +15,7 @@ export const transactionsModule = defineModule({
       chains,
       indexer,
       transactions: new TransactionsRepository(prisma),
+      metrics,
     }),
   resolver: TransactionsResolver,
   routes: transactionsRoutes,

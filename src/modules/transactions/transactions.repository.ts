@@ -1,13 +1,24 @@
 import type { Transaction, TransactionReceipt } from 'ethers';
 import { receiptJson } from '../../chain/receipts';
 import type { Chain } from '../../chain/registry';
-import type { Prisma, PrismaClient, TransactionStatus } from '../../db/prisma';
+import type { Prisma, PrismaClient, SqlClient, TransactionStatus } from '../../db/prisma';
 import { jobs } from '../../jobs/jobs';
 import { enqueueJob, removeJob } from '../../jobs/queue';
 import { emitWebhookEvent } from '../webhooks/webhooks.repository';
 
 function trackReceiptJobKey(chainId: number, hash: string): string {
   return `${jobs.trackReceipt.name}:${chainId}:${hash}`;
+}
+
+function checkReceiptsJobKey(chainId: number): string {
+  return `${jobs.checkReceipts.name}:${chainId}`;
+}
+
+/** A recorded receipt: the transaction's hash and the block it was mined in. */
+export interface RecordedReceipt {
+  hash: string;
+  blockNumber: number;
+  blockHash: string;
 }
 
 /** The `transactions` rows: every write to them goes through here. */
@@ -22,9 +33,9 @@ export class TransactionsRepository {
   async record(
     chain: Chain,
     transaction: Transaction,
-    accountAddress: string,
-    trackFrom: Date,
+    sent: { accountAddress: string; requestId: string; trackFrom: Date },
   ): Promise<boolean> {
+    const { accountAddress, requestId, trackFrom } = sent;
     const hash = transaction.hash!;
     return this.prisma.$transaction(async (db) => {
       const { count } = await db.transaction.createMany({
@@ -37,6 +48,7 @@ export class TransactionsRepository {
             fromAddress: transaction.from!,
             toAddress: transaction.to,
             nonce: BigInt(transaction.nonce),
+            requestId,
           },
         ],
         skipDuplicates: true,
@@ -45,7 +57,7 @@ export class TransactionsRepository {
       await enqueueJob(
         db,
         jobs.trackReceipt,
-        { chainId: chain.chainId, hash },
+        { chainId: chain.chainId, hash, requestId },
         { jobKey: trackReceiptJobKey(chain.chainId, hash), runAt: trackFrom },
       );
       return true;
@@ -61,12 +73,13 @@ export class TransactionsRepository {
   }
 
   /**
-   * Writes a receipt's outcome on the transaction's row and, in the same database transaction,
-   * emits the account's `transaction` webhook event. Only the update that moves the row out of
-   * `pending` records (and emits): execute-and-wait and the receipt job may both get the receipt,
-   * and the event is sent once.
+   * Writes a receipt's outcome (and its block) on the transaction's row and, in the same database
+   * transaction, emits the account's `transaction` webhook event and schedules the check of the
+   * chain's receipts against reorganisations (`checkAfter`, unless one is due earlier). Only the
+   * update that moves the row out of `pending` records (and emits): execute-and-wait and the
+   * receipt job may both get the receipt, and the event is sent once per receipt.
    */
-  async recordReceipt(chainId: number, receipt: TransactionReceipt): Promise<void> {
+  async recordReceipt(chainId: number, receipt: TransactionReceipt, checkAfter: Date): Promise<void> {
     const payload = receiptJson(receipt) as Prisma.InputJsonObject;
     await this.prisma.$transaction(async (db) => {
       const recorded = await db.transaction.updateManyAndReturn({
@@ -74,13 +87,76 @@ export class TransactionsRepository {
         data: {
           status: receipt.status === 1 ? 'success' : 'failed',
           blockNumber: BigInt(receipt.blockNumber),
+          blockHash: receipt.blockHash,
           receipt: payload,
         },
-        select: { accountAddress: true },
+        select: { accountAddress: true, requestId: true },
       });
-      for (const { accountAddress } of recorded) {
-        await emitWebhookEvent(db, { accountAddress, event: 'transaction', payload });
+      for (const { accountAddress, requestId } of recorded) {
+        await emitWebhookEvent(db, { accountAddress, event: 'transaction', payload, requestId });
       }
+      if (recorded.length > 0) await this.scheduleReceiptCheck(db, chainId, checkAfter, 'preserve_run_at');
+    });
+  }
+
+  /**
+   * Schedules the chain's receipt check (one job per chain) at `runAt`: `preserve_run_at` leaves
+   * a check already due earlier as it is, `replace` moves it (to run it now).
+   */
+  async scheduleReceiptCheck(
+    db: SqlClient,
+    chainId: number,
+    runAt: Date,
+    mode: 'replace' | 'preserve_run_at',
+  ): Promise<void> {
+    await enqueueJob(
+      db,
+      jobs.checkReceipts,
+      { chainId },
+      { jobKey: checkReceiptsJobKey(chainId), runAt, jobKeyMode: mode },
+    );
+  }
+
+  /** The recorded receipts of the chain in blocks above `finalized` (a reorganisation may still take them away). */
+  async receiptsAbove(chainId: number, finalized: number): Promise<RecordedReceipt[]> {
+    const rows = await this.prisma.transaction.findMany({
+      where: {
+        chainId,
+        status: { in: ['success', 'failed'] },
+        blockNumber: { gt: BigInt(finalized) },
+        blockHash: { not: null },
+      },
+      select: { hash: true, blockNumber: true, blockHash: true },
+    });
+    return rows.map((row) => ({
+      hash: row.hash,
+      blockNumber: Number(row.blockNumber),
+      blockHash: row.blockHash!,
+    }));
+  }
+
+  /**
+   * A recorded receipt whose block the chain replaced: the transaction is pending again (receipt
+   * and block cleared), its receipt job enqueued anew, in one database transaction. Returns the
+   * transaction's sender and nonce, or null when the row had moved on meanwhile.
+   */
+  async reopen(chainId: number, receipt: RecordedReceipt): Promise<{ sender: string; nonce: bigint } | null> {
+    return this.prisma.$transaction(async (db) => {
+      // updated_at: the time it is pending since (pendingSince).
+      const [row] = await db.$queryRaw<{ from_address: string; nonce: bigint }[]>`
+        UPDATE transactions
+           SET status = 'pending', block_number = NULL, block_hash = NULL, receipt = NULL, updated_at = now()
+         WHERE chain_id = ${chainId} AND hash = ${receipt.hash} AND block_hash = ${receipt.blockHash}
+           AND status IN ('success', 'failed')
+        RETURNING from_address, nonce`;
+      if (!row) return null;
+      await enqueueJob(
+        db,
+        jobs.trackReceipt,
+        { chainId, hash: receipt.hash },
+        { jobKey: trackReceiptJobKey(chainId, receipt.hash) },
+      );
+      return { sender: row.from_address, nonce: row.nonce };
     });
   }
 
@@ -137,26 +213,29 @@ export class TransactionsRepository {
     });
   }
 
-  /** When the transaction was recorded (null if it is not). */
-  async recordedAt(chainId: number, hash: string): Promise<Date | null> {
+  /**
+   * Since when the transaction is pending (null if it is not recorded): since it was recorded, or
+   * since a reorganisation took its receipt away (the row's last update, for a pending row).
+   */
+  async pendingSince(chainId: number, hash: string): Promise<Date | null> {
     const row = await this.prisma.transaction.findUnique({
       where: { chainId_hash: { chainId, hash } },
-      select: { createdAt: true },
+      select: { updatedAt: true },
     });
-    return row?.createdAt ?? null;
+    return row?.updatedAt ?? null;
   }
 
   /**
-   * The rows to check against the node when reconciling a chain: pending ones recorded before
-   * `recordedBefore` (younger ones may still be on their way to the node) and mined ones above
+   * The rows to check against the node when reconciling a chain: pending ones since before
+   * `pendingBefore` (younger ones may still be on their way to the node) and mined ones above
    * block `minBlock` (deeper ones are final).
    */
-  unsettled(chainId: number, minBlock: number, recordedBefore: Date) {
+  unsettled(chainId: number, minBlock: number, pendingBefore: Date) {
     return this.prisma.transaction.findMany({
       where: {
         chainId,
         OR: [
-          { status: 'pending', createdAt: { lt: recordedBefore } },
+          { status: 'pending', updatedAt: { lt: pendingBefore } },
           { status: { in: ['success', 'failed'] }, blockNumber: { gt: BigInt(minBlock) } },
         ],
       },

@@ -26,7 +26,7 @@ export class TransactionsResolver {
     args: ExecuteTransactionInput,
     ctx: AuthenticatedContext,
   ): Promise<TransactionExecution> {
-    return this.transactions.execute(args, ctx.account);
+    return this.transactions.execute(args, ctx.account, ctx.requestId);
   }
 
   @Operation({
@@ -39,7 +39,7 @@ export class TransactionsResolver {
     args: ExecuteTransactionInput,
     ctx: AuthenticatedContext,
   ): Promise<TransactionExecution> {
-    return this.transactions.executeAndWait(args, ctx.account);
+    return this.transactions.executeAndWait(args, ctx.account, ctx.requestId);
   }
 
   @Operation({

@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Transaction } from 'ethers';
+import { Transaction, type TransactionReceipt } from 'ethers';
+import { blockHeaders } from '../../chain/block-headers';
 import { createdContracts, type ReceiptLog } from '../../chain/created-contracts';
+import { finalizedBlock } from '../../chain/finality';
 import { rejectionOf } from '../../chain/node-rejections';
 import {
   buildCallHash,
@@ -26,6 +28,8 @@ import {
 import type { Indexer } from '../../indexer/indexer';
 import { RetryLaterError } from '../../jobs/jobs';
 import type { Logger } from '../../logger';
+import type { LaurelMetrics } from '../../metrics';
+import type { ReceiptJob } from '../../jobs/tasks';
 import type { AuthenticatedAccount } from '../../operations/request-context';
 import type {
   ExecuteTransactionInput,
@@ -44,6 +48,8 @@ import type {
 export const TRACK_RECEIPT_ATTEMPT_WAIT_MS = 2000;
 /** Blocks below the head that a recorded mined transaction is checked in (deeper ones are final). */
 export const RECONCILE_DEPTH_BLOCKS = 64;
+/** How often a chain's receipts that a reorganisation could still take away are compared with it. */
+export const RECEIPT_CHECK_INTERVAL_MS = 15_000;
 
 /**
  * A signed transaction Laurel built for another wallet than its signer (rule 7 of
@@ -92,6 +98,8 @@ export interface TransactionsServiceDeps {
   chains: ChainRegistry;
   indexer: Pick<Indexer, 'ingestReceipt'>;
   transactions: TransactionsRepository;
+  /** Counts broadcasts by outcome and transactions dropped (null: METRICS=off). */
+  metrics: LaurelMetrics | null;
 }
 
 /** Broadcasts signed transactions, records each one, and follows it to its receipt. */
@@ -102,8 +110,9 @@ export class TransactionsService {
   async execute(
     input: ExecuteTransactionInput,
     account: AuthenticatedAccount,
+    requestId: string,
   ): Promise<TransactionExecution> {
-    const { chain, hash } = await this.broadcast(input, account, new Date());
+    const { chain, hash } = await this.broadcastCounted(input, account, requestId, new Date());
     return {
       status: 'success',
       transactionHash: hash,
@@ -120,13 +129,15 @@ export class TransactionsService {
   async executeAndWait(
     input: ExecuteTransactionInput,
     account: AuthenticatedAccount,
+    requestId: string,
   ): Promise<TransactionExecution> {
     const timeoutMs = this.deps.config.transactions.executeWaitTimeoutSeconds * 1000;
-    const { chain, hash } = await this.broadcast(input, account, new Date(Date.now() + timeoutMs));
+    const trackFrom = new Date(Date.now() + timeoutMs);
+    const { chain, hash } = await this.broadcastCounted(input, account, requestId, trackFrom);
     const blockExplorerUrl = this.deps.chains.transactionUrl(chain, hash);
     const receipt = await waitForReceipt(this.deps.chains, chain, hash, timeoutMs);
     if (!receipt) return { status: 'failed', error: 'Timeout', transactionHash: hash, blockExplorerUrl };
-    await this.deps.transactions.recordReceipt(chain.chainId, receipt);
+    await this.recordReceipt(chain.chainId, receipt);
     if (receipt.status === 1) {
       await this.deps.indexer.ingestReceipt(chain, receipt);
       return {
@@ -160,11 +171,15 @@ export class TransactionsService {
    * One attempt of the receipt job (transactions__track_receipt): waits briefly for the receipt
    * and writes its outcome on the transaction's row; not mined yet: RetryLaterError, and
    * graphile-worker retries with exponential backoff. A transaction the node does not know (never
-   * received, e.g. after an ambiguous broadcast, or dropped from its pool) is marked dropped and
-   * its nonce freed once it was recorded TRANSACTION_DROP_AFTER_SECONDS ago, or on the last attempt.
+   * received, e.g. after an ambiguous broadcast, dropped from its pool, or mined in a block a
+   * reorganisation replaced) is marked dropped and its nonce freed once it has been pending for
+   * TRANSACTION_DROP_AFTER_SECONDS, or on the last attempt. Its log lines carry the id of the
+   * request that broadcast the transaction.
    */
-  async trackReceipt(chainId: number, hash: string, lastAttempt: boolean): Promise<void> {
-    const { chains, transactions, log } = this.deps;
+  async trackReceipt(job: ReceiptJob, lastAttempt: boolean): Promise<void> {
+    const { chainId, hash } = job;
+    const { chains, transactions } = this.deps;
+    const log = job.requestId ? this.deps.log.child({ requestId: job.requestId }) : this.deps.log;
     const chain = chains.byChainId(chainId);
     if (!chain) {
       log.warn({ chainId, hash }, 'chain id is not served any more: not tracking the transaction');
@@ -172,17 +187,19 @@ export class TransactionsService {
     }
     const receipt = await waitForReceipt(chains, chain, hash, TRACK_RECEIPT_ATTEMPT_WAIT_MS);
     if (receipt) {
-      await transactions.recordReceipt(chainId, receipt);
+      await this.recordReceipt(chainId, receipt);
+      log.debug({ chain: chain.name, hash, block: receipt.blockNumber }, 'receipt recorded');
       return;
     }
     const known = await chains
       .call(chain, (provider) => provider.getTransaction(hash))
       .catch(() => undefined);
     if (known === null) {
-      const recordedAt = await transactions.recordedAt(chainId, hash);
+      const pendingSince = await transactions.pendingSince(chainId, hash);
       const dropAfterMs = this.deps.config.transactions.dropAfterSeconds * 1000;
-      if (!recordedAt || Date.now() - recordedAt.getTime() >= dropAfterMs || lastAttempt) {
+      if (!pendingSince || Date.now() - pendingSince.getTime() >= dropAfterMs || lastAttempt) {
         if (await transactions.markDropped(chainId, hash)) {
+          this.deps.metrics?.transactionsDropped.inc({ chain: chain.name });
           await freeNoncesOf(this.deps.prisma, chainId, [hash]);
           log.warn(
             { chain: chain.name, hash },
@@ -193,6 +210,72 @@ export class TransactionsService {
       }
     }
     throw new RetryLaterError(`transaction ${hash} on chain ${chain.name} has no receipt yet`);
+  }
+
+  /** Records a receipt (and the `transaction` event); the chain's receipts are checked again later. */
+  private async recordReceipt(chainId: number, receipt: TransactionReceipt): Promise<void> {
+    await this.deps.transactions.recordReceipt(
+      chainId,
+      receipt,
+      new Date(Date.now() + RECEIPT_CHECK_INTERVAL_MS),
+    );
+  }
+
+  /**
+   * One check of a chain's recorded receipts above its finalized block (transactions__check_receipts):
+   * a receipt whose block the chain replaced makes its transaction pending again, followed by its
+   * receipt job until it is mined again (a new receipt, a new `transaction` event) or dropped, and
+   * its nonce is held for it meanwhile. A block the node does not have (yet) is checked next time.
+   * Scheduled again while receipts above the finalized block remain.
+   */
+  async checkReceipts(chainId: number): Promise<void> {
+    const { chains, transactions, log, prisma } = this.deps;
+    const chain = chains.byChainId(chainId);
+    if (!chain) return;
+    const head = await chains.call(chain, (provider) => provider.getBlockNumber());
+    const finalized = await chains.call(chain, () => finalizedBlock(chain, head));
+    const recorded = await transactions.receiptsAbove(chainId, finalized);
+    if (recorded.length === 0) return;
+    const blocks = [...new Set(recorded.map((receipt) => receipt.blockNumber))];
+    const onChain = await chains.call(chain, () => blockHeaders(chain, blocks));
+    let replaced = 0;
+    for (const receipt of recorded) {
+      const header = onChain.get(receipt.blockNumber);
+      if (!header || header.hash === receipt.blockHash) continue;
+      const reopened = await transactions.reopen(chainId, receipt);
+      if (!reopened) continue;
+      replaced += 1;
+      await markNonceBroadcast(prisma, {
+        chainId,
+        sender: reopened.sender,
+        nonce: reopened.nonce,
+        transactionHash: receipt.hash,
+        ttlSeconds: this.deps.config.transactions.nonceReservationTtlSeconds,
+      });
+      log.warn(
+        {
+          chain: chain.name,
+          hash: receipt.hash,
+          block: receipt.blockNumber,
+          was: receipt.blockHash,
+          now: header.hash,
+        },
+        'transaction: its block was replaced by a reorganisation; pending again until mined or dropped',
+      );
+    }
+    if (replaced < recorded.length) {
+      await transactions.scheduleReceiptCheck(
+        prisma,
+        chainId,
+        new Date(Date.now() + RECEIPT_CHECK_INTERVAL_MS),
+        'preserve_run_at',
+      );
+    }
+  }
+
+  /** The chain replaced blocks (the indexer found it): its receipts are checked now. */
+  async checkReceiptsNow(chain: Chain): Promise<void> {
+    await this.deps.transactions.scheduleReceiptCheck(this.deps.prisma, chain.chainId, new Date(), 'replace');
   }
 
   /**
@@ -215,6 +298,7 @@ export class TransactionsService {
     for (const row of rows) {
       const known = await chains.call(chain, (provider) => provider.getTransaction(row.hash));
       if (known || !(await transactions.markDropped(chain.chainId, row.hash, row.status))) continue;
+      this.deps.metrics?.transactionsDropped.inc({ chain: chain.name });
       dropped.push(row.hash);
       log.warn(
         {
@@ -287,16 +371,45 @@ export class TransactionsService {
    * already has (in its pool or mined) counts as sent: same hash, same row. A transaction the node
    * rejects, or that is refused for a nonce gap, is un-recorded.
    */
+  /** broadcast(), counted by outcome: accepted, or the code it was refused with (nonce_gap, chain_unavailable…). */
+  private async broadcastCounted(
+    input: ExecuteTransactionInput,
+    account: AuthenticatedAccount,
+    requestId: string,
+    trackFrom: Date,
+  ): Promise<{ chain: Chain; hash: string }> {
+    const { metrics } = this.deps;
+    try {
+      const sent = await this.broadcast(input, account, requestId, trackFrom);
+      metrics?.transactionsBroadcast.inc({ chain: sent.chain.name, outcome: 'accepted' });
+      return sent;
+    } catch (error) {
+      if (metrics && error instanceof AppError) {
+        // The chain the transaction named; an unknown one is a validation error of its own.
+        const chain =
+          typeof error.details.chain === 'string' ? error.details.chain : (input.chain ?? 'unknown');
+        const known = this.deps.chains.list().some((served) => served.name === chain);
+        metrics.transactionsBroadcast.inc({ chain: known ? chain : 'unknown', outcome: error.code });
+      }
+      throw error;
+    }
+  }
+
   private async broadcast(
     input: ExecuteTransactionInput,
     account: AuthenticatedAccount,
+    requestId: string,
     trackFrom: Date,
   ): Promise<{ chain: Chain; hash: string }> {
     const transaction = Transaction.from(input.signed_transaction);
     const chain = this.chainFor(input.chain, transaction);
     const hash = transaction.hash!;
     await this.refuseForeignBuild(chain, transaction);
-    const recordedNow = await this.deps.transactions.record(chain, transaction, account.address, trackFrom);
+    const recordedNow = await this.deps.transactions.record(chain, transaction, {
+      accountAddress: account.address,
+      requestId,
+      trackFrom,
+    });
     // Recorded first, so that parallel sends of consecutive nonces see each other as on their way.
     try {
       await this.refuseNonceGap(chain, transaction);

@@ -1,4 +1,5 @@
 import type { Config } from '../../config';
+import type { Logger } from '../../logger';
 import type { LaurelMetrics } from '../../metrics';
 import type {
   AttemptKind,
@@ -21,6 +22,7 @@ export interface WebhookDelivererDeps {
   client: WebhookHttpClient;
   config: Config['webhooks'];
   metrics: LaurelMetrics | null;
+  log: Logger;
 }
 
 /** The outcome of POST /webhook/:id/test. */
@@ -53,6 +55,19 @@ export class WebhookDeliverer {
     const { result } = await this.send(delivery);
     const attempt = delivery.attempts + 1;
     this.count(attempt, result);
+    // With the id of the request that caused the event: a failed call at info, a delivered one at debug.
+    const log = delivery.requestId ? this.deps.log.child({ requestId: delivery.requestId }) : this.deps.log;
+    log[result.successful ? 'debug' : 'info'](
+      {
+        deliveryId: deliveryId.toString(),
+        webhookId: delivery.webhookId,
+        event: delivery.event,
+        attempt,
+        responseCode: result.responseCode,
+        ...(result.errorMessage ? { error: result.errorMessage } : {}),
+      },
+      result.successful ? 'webhook delivered' : 'webhook call failed',
+    );
     if (!result.successful && attempt >= WEBHOOK_MAX_ATTEMPTS) this.deps.metrics?.webhooksDeactivated.inc();
     const nextAttemptDelayMs = retryDelayMs(
       delivery.attempts + 1,

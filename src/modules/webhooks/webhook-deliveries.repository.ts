@@ -24,6 +24,9 @@ export interface LoadedDelivery {
   payload: Prisma.JsonValue;
   /** The account's stored secret; null when it has none yet. */
   secretEncrypted: string | null;
+  /** The request that caused the event (for the attempt's log line). */
+  requestId: string | null;
+  webhookId: number;
 }
 
 /** One attempt to record: the call's result and what follows from it. */
@@ -114,6 +117,7 @@ const RECORD_AND_LOAD_SQL = `
     -- plan is kept for any number of deliveries, and must not turn into scans of whole tables.
     SELECT d.id::text AS "deliveryId", d.status::text AS status, d.attempts, w.disabled, w.url,
            w.account_address AS "accountAddress", e.event, e.idempotency_key AS "idempotencyKey", e.payload,
+           e.request_id AS "requestId", d.webhook_id AS "webhookId",
            s.secret_encrypted AS "secretEncrypted"
     FROM webhook_deliveries d
     CROSS JOIN LATERAL (SELECT * FROM webhooks WHERE webhooks.id = d.webhook_id LIMIT 1) w

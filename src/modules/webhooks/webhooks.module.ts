@@ -10,7 +10,7 @@ import { WebhooksService } from './webhooks.service';
 /** Webhooks: registration, verification, the signing secret, logs, management, and delivery. */
 export const webhooksModule = defineModule({
   name: 'webhooks',
-  service: ({ prisma, pool, config, webhooks, metrics }) => {
+  service: ({ prisma, pool, config, webhooks, metrics, log }) => {
     const repository = new WebhooksRepository(prisma);
     const secrets = new WebhookSecrets(repository, new WebhookSecretBox(webhooks.secretEncryptionKey));
     const deliverer = new WebhookDeliverer({
@@ -20,6 +20,7 @@ export const webhooksModule = defineModule({
       client: webhooks.client,
       config: config.webhooks,
       metrics,
+      log: log.child({ component: 'webhooks' }),
     });
     return new WebhooksService({ repository, secrets, deliverer });
   },

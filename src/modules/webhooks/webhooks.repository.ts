@@ -14,7 +14,13 @@ export type WebhookLogRow = Prisma.WebhookLogGetPayload<{
  */
 export async function emitWebhookEvent(
   db: SqlClient,
-  input: { accountAddress: string; event: SubscribableEvent; payload: Prisma.InputJsonValue | null },
+  input: {
+    accountAddress: string;
+    event: SubscribableEvent;
+    payload: Prisma.InputJsonValue | null;
+    /** The request that caused the event (on its deliveries' log lines). */
+    requestId?: string | null;
+  },
 ): Promise<number> {
   const payload = input.payload === null ? null : JSON.stringify(input.payload);
   const rows = await db.$queryRaw<{ deliveries: bigint }[]>`
@@ -23,8 +29,9 @@ export async function emitWebhookEvent(
       WHERE account_address = ${input.accountAddress} AND NOT disabled
         AND (cardinality(events) = 0 OR ${input.event} = ANY(events))
     ), event AS (
-      INSERT INTO webhook_events (account_address, event, idempotency_key, payload)
-      SELECT ${input.accountAddress}, ${input.event}, ${newIdempotencyKey()}, ${payload}::jsonb
+      INSERT INTO webhook_events (account_address, event, idempotency_key, payload, request_id)
+      SELECT ${input.accountAddress}, ${input.event}, ${newIdempotencyKey()}, ${payload}::jsonb,
+             ${input.requestId ?? null}
       WHERE EXISTS (SELECT 1 FROM subscribed)
       RETURNING id
     ), delivery AS (

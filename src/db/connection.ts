@@ -1,0 +1,70 @@
+/**
+ * How Laurel opens PostgreSQL connections: one reading of a `postgres://` URL for every pool and
+ * client (TLS parameters included), and the statements a pool may send through a pooler.
+ *
+ * DATABASE_POOLER says what DATABASE_URL (and DATABASE_READ_URL) lead to:
+ * - `session`: a server, a session-mode pooler, or a transaction-mode pooler that keeps prepared
+ *   statements per client (PgBouncer >= 1.21 with `max_prepared_statements` > 0): hot statements
+ *   are prepared by name, once per connection (parsed once, soon run with a generic plan);
+ * - `transaction`: a transaction-mode pooler that does not (PgBouncer <= 1.20, or
+ *   `max_prepared_statements = 0`): consecutive transactions of one client connection may run on
+ *   different server sessions, so every statement is sent unnamed (parsed and planned each time).
+ * Nothing else sent over those URLs depends on a session: settings are transaction-local
+ * (`set_config(..., true)`), advisory locks are transaction-level (`pg_advisory_xact_lock`), and
+ * what needs a session (LISTEN, the indexers' session advisory locks, migrations, graphile-worker)
+ * uses DATABASE_DIRECT_URL (src/server/infrastructure.ts).
+ */
+import { Client, Pool, type ClientConfig, type PoolConfig } from 'pg';
+import type { PoolerMode } from '../config';
+
+/**
+ * node-postgres options for a `postgres://` URL, with libpq's meaning of `sslmode` (as psql and
+ * Prisma read it): `require` encrypts without checking the certificate (with `sslrootcert`: checks
+ * it was signed by that CA, like `verify-ca`), `verify-ca` checks the CA, `verify-full` also the
+ * host name. node-postgres 8 (pg-connection-string 2) would otherwise take `require` and
+ * `verify-ca` as `verify-full` against Node's own CAs, refusing a managed server's private CA.
+ * `sslrootcert`, `sslcert` and `sslkey` are files read at connect time.
+ */
+export function connectionConfig(url: string): ClientConfig {
+  const parsed = new URL(url);
+  if (parsed.searchParams.has('sslmode') && !parsed.searchParams.has('uselibpqcompat')) {
+    parsed.searchParams.set('uselibpqcompat', 'true');
+  }
+  return { connectionString: parsed.toString() };
+}
+
+/** The host and port of a URL, never its credentials: what logs say about a database. */
+export function databaseHost(url: string): string {
+  return new URL(url).host;
+}
+
+type ClientQuery = Client['query'];
+
+/**
+ * A client that sends every statement unnamed: a name given (Laurel's or a library's, such as
+ * rate-limiter-flexible's) is dropped. For connections through a transaction-mode pooler, where a
+ * statement prepared in one transaction is not there in the next (`prepared statement "…" does not
+ * exist`), or is there twice (`… already exists`).
+ */
+class UnnamedStatementsClient extends Client {}
+UnnamedStatementsClient.prototype.query = function (this: Client, config: unknown, ...rest: unknown[]) {
+  // A submittable (a cursor, a COPY stream) is passed on as it is.
+  const named =
+    typeof config === 'object' &&
+    config !== null &&
+    'name' in config &&
+    config.name !== undefined &&
+    !('submit' in config);
+  const sent = named ? { ...(config as Record<string, unknown>), name: undefined } : config;
+  return (Client.prototype.query as (...args: unknown[]) => unknown).call(this, sent, ...rest);
+} as ClientQuery;
+
+/** A pool over `url`; behind a transaction-mode pooler its statements go unnamed (see PoolerMode). */
+export function createPool(url: string, options: PoolConfig & { pooler?: PoolerMode } = {}): Pool {
+  const { pooler = 'session', ...poolOptions } = options;
+  return new Pool({
+    ...poolOptions,
+    ...connectionConfig(url),
+    ...(pooler === 'transaction' ? { Client: UnnamedStatementsClient } : {}),
+  });
+}
