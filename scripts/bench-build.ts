@@ -17,39 +17,26 @@
  * an anvil with Laurel deployed, Laurel itself in-process. Each phase is bounded by a number of
  * builds and a number of seconds, whichever comes first, and runs in BENCH_ROUNDS shares
  * interleaved with the other phases' (so that the machine's slow spells fall on both sides of a
- * ratio), after an untimed round of the same shares that warms every path up. Environment knobs (defaults): BENCH_CONCURRENCY (16), BENCH_SENDERS (8),
+ * ratio), after an untimed round of the same shares that warms every path up. Environment knobs
+ * (defaults): BENCH_CONCURRENCY (16), BENCH_SENDERS (8),
  * BENCH_MAX_BUILDS (4000), BENCH_MAX_SECONDS (10), BENCH_ROUNDS (4); DATABASE_POOLER=transaction
- * sends every statement unnamed (as behind PgBouncer <= 1.20 in transaction mode).
+ * sends every statement unnamed (as behind PgBouncer <= 1.20 in transaction mode); METRICS=off
+ * starts Laurel without its metrics (what they cost).
  */
-import 'reflect-metadata';
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
-import {
-  Contract,
-  HDNodeWallet,
-  JsonRpcProvider,
-  Wallet,
-  getAddress,
-  parseEther,
-  toBeHex,
-  type ContractTransactionReceipt,
-} from 'ethers';
-import { appFactoryInterface, appInterface, encodeActionId } from '../src/chain/contracts';
-import { ensureLaurelDeployed } from '../src/chain/deploy';
-import { LOCAL_EXPLORER_URL } from '../src/chain/registry';
-import { loadConfig } from '../src/config';
-import { ANVIL_MNEMONIC, startAnvil } from '../src/embedded/anvil';
-import { startEmbeddedPostgres } from '../src/embedded/postgres';
-import { createLogger } from '../src/logger';
-import { startLaurel } from '../src/server/laurel';
+import { Wallet, parseEther } from 'ethers';
+import { encodeActionId } from '../src/chain/contracts';
 import { envInt } from './lib/env';
 import { percentile } from './lib/percentile';
+import {
+  ACTION_ID,
+  MB,
+  XP_AMOUNT,
+  buildRewardXP,
+  rssHighWaterMark,
+  sampleRss,
+  startLocalLaurel,
+} from './lib/local-laurel';
 import { startWorkCounters, type WorkCounts } from './lib/work-counters';
-
-const XP_AMOUNT = 1;
-const ACTION_ID = 'bench';
 
 const options = {
   concurrency: envInt('BENCH_CONCURRENCY', 16, 256),
@@ -165,58 +152,6 @@ function summarize(runs: readonly Run[]): PhaseResult {
   };
 }
 
-/**
- * The benchmark's HTTP client: node:http over keep-alive connections (one per concurrent worker).
- * It shares this process with Laurel, so it should cost little: undici's fetch took about a
- * sixth of the process's CPU per build, time Laurel would be charged for.
- */
-const agent = new http.Agent({ keepAlive: true, maxSockets: options.concurrency });
-
-function postJson(url: string, body: unknown, apiKey?: string): Promise<{ status: number; body: unknown }> {
-  const payload = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      url,
-      {
-        method: 'POST',
-        agent,
-        headers: {
-          'Content-Type': 'application/json',
-          'Content-Length': Buffer.byteLength(payload),
-          ...(apiKey ? { 'X-API-KEY': apiKey } : {}),
-        },
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          try {
-            resolve({ status: response.statusCode ?? 0, body: text ? (JSON.parse(text) as unknown) : null });
-          } catch (error) {
-            reject(error as Error);
-          }
-        });
-        response.on('error', reject);
-      },
-    );
-    request.on('error', reject);
-    request.end(payload);
-  });
-}
-
-/** An API key the way a client gets one: challenge, personal_sign, verify. */
-async function apiKeyFor(baseUrl: string, wallet: Wallet | HDNodeWallet): Promise<string> {
-  const challenge = await postJson(`${baseUrl}/key/challenge`, { public_address: wallet.address });
-  const text = (challenge.body as { challenge?: string } | null)?.challenge;
-  if (challenge.status !== 200 || !text) throw new Error(`key/challenge: ${JSON.stringify(challenge.body)}`);
-  const signature = await wallet.signMessage(text);
-  const verify = await postJson(`${baseUrl}/key/verify`, { signature, public_address: wallet.address });
-  const key = (verify.body as { api_key?: string } | null)?.api_key;
-  if (verify.status !== 200 || !key) throw new Error(`key/verify: ${JSON.stringify(verify.body)}`);
-  return key;
-}
-
 function line(label: string, result: PhaseResult): string {
   return (
     `${label.padEnd(38)} ${result.perSecond.toFixed(1).padStart(8)} builds/s` +
@@ -237,130 +172,35 @@ function perBuild(result: PhaseResult): string {
   );
 }
 
-/** The process's RSS, sampled every 100 ms while the phases run (Laurel is in this process). */
-function sampleRss(): { stop(): number } {
-  let peak = process.memoryUsage.rss();
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage.rss());
-  }, 100);
-  return {
-    stop: () => {
-      clearInterval(timer);
-      return Math.max(peak, process.memoryUsage.rss());
-    },
-  };
-}
-
-/** The kernel's high-water mark of this process's RSS (VmHWM), in bytes; null off Linux. */
-function rssHighWaterMark(): number | null {
-  try {
-    const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'));
-    return match ? Number(match[1]) * 1024 : null;
-  } catch {
-    return null;
-  }
-}
-
-const MB = 1024 * 1024;
-
 async function main(): Promise<void> {
-  const stops: (() => Promise<unknown>)[] = [];
-  const folder = mkdtempSync(path.join(os.tmpdir(), 'laurel-bench-'));
-  chmodSync(folder, 0o755); // as root, PostgreSQL runs as `postgres` and must reach the folder
-  stops.push(async () => rmSync(folder, { recursive: true, force: true }));
+  console.log(
+    `bench-build: concurrency ${options.concurrency}, senders ${options.senders}, ` +
+      `at most ${options.maxBuilds} builds or ${options.maxSeconds} s per phase, in ${options.rounds} interleaved rounds` +
+      (process.env.METRICS === 'off' ? ', METRICS=off' : ''),
+  );
+  const local = await startLocalLaurel({ senders: options.senders, connections: options.concurrency });
   try {
-    console.log(
-      `bench-build: concurrency ${options.concurrency}, senders ${options.senders}, ` +
-        `at most ${options.maxBuilds} builds or ${options.maxSeconds} s per phase, in ${options.rounds} interleaved rounds`,
-    );
-    const postgres = await startEmbeddedPostgres({
-      dataDir: folder,
-      database: 'laurel_bench',
-      persistent: false,
-    });
-    stops.push(() => postgres.stop());
-    const anvil = await startAnvil();
-    stops.push(() => anvil.stop());
-
-    // cacheTimeout -1: every call goes to the node (ethers otherwise reuses identical answers for 250 ms).
-    const provider = new JsonRpcProvider(anvil.rpcUrl, anvil.chainId, {
-      staticNetwork: true,
-      cacheTimeout: -1,
-    });
-    provider.pollingInterval = 50;
-    stops.push(async () => provider.destroy());
-    stops.push(async () => agent.destroy());
-    const owner = HDNodeWallet.fromPhrase(ANVIL_MNEMONIC, undefined, "m/44'/60'/0'/0/0").connect(provider);
-    const { factory } = await ensureLaurelDeployed(provider, owner);
-
-    const config = loadConfig({
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATABASE_URL: postgres.databaseUrl,
-      DATA_DIR: folder,
-      LOCAL_CHAIN: 'off',
-      CHAINS: JSON.stringify([
-        {
-          name: 'local',
-          chainId: anvil.chainId,
-          rpcUrl: anvil.rpcUrl,
-          explorerUrl: LOCAL_EXPLORER_URL,
-          factoryAddress: factory,
-          confirmations: 1,
-        },
-      ]),
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_MAX_REQUESTS: '1000000000',
-      // `transaction`: statements sent unnamed, as behind PgBouncer <= 1.20 (what that costs).
-      DATABASE_POOLER: process.env.DATABASE_POOLER,
-    });
-    const laurel = await startLaurel(config, { log: createLogger('warn'), worker: false });
-    stops.push(() => laurel.stop());
-
-    // An app owned by the first dev account; the other senders become its operators.
-    const factoryContract = new Contract(factory, appFactoryInterface, owner);
-    const created = (await (await factoryContract.createApp('Bench')).wait()) as ContractTransactionReceipt;
-    const appCreated = created.logs
-      .map((log) => appFactoryInterface.parseLog(log))
-      .find((event) => event?.name === 'AppCreated');
-    const appId = getAddress(appCreated!.args.app as string);
-    const app = new Contract(appId, appInterface, owner);
-    const operators = Array.from({ length: options.senders - 1 }, () =>
-      Wallet.createRandom().connect(provider),
-    );
-    for (const operator of operators) {
-      await provider.send('anvil_setBalance', [operator.address, toBeHex(parseEther('100'))]);
-      await (await app.addOperator(operator.address)).wait();
-    }
-    const senders = [owner, ...operators];
-    const keys = await Promise.all(senders.map((wallet) => apiKeyFor(laurel.url, wallet)));
+    const { laurel, provider, appId, app, senders } = local;
     const receiver = Wallet.createRandom().address;
 
     // ---------------------------------------------------------------- Laurel
-    const laurelBuild = async (senderIndex: number): Promise<Build> => {
-      const result = await postJson(
-        `${laurel.url}/v1/reward/XP`,
-        { chain: 'local', app_id: appId, action_id: ACTION_ID, receiver, amount: XP_AMOUNT },
-        keys[senderIndex],
-      );
-      const tx = (result.body as { unsignedTransaction?: { nonce: number } } | null)?.unsignedTransaction;
-      if (result.status !== 200 || !tx)
-        throw new Error(`HTTP ${result.status}: ${JSON.stringify(result.body)}`);
-      return { sender: senders[senderIndex].address, nonce: tx.nonce };
-    };
+    const laurelBuild = async (senderIndex: number): Promise<Build> => ({
+      sender: senders[senderIndex].address,
+      nonce: (await buildRewardXP(local, senderIndex, receiver)).nonce,
+    });
 
     const rewardMutation =
       'mutation Reward($chain: String!, $app: String!, $action: String!, $receiver: String!, $amount: Decimal!) ' +
       '{ rewardXP(chain: $chain, app_id: $app, action_id: $action, receiver: $receiver, amount: $amount) ' +
       '{ unsignedTransaction { to data maxPriorityFeePerGas maxFeePerGas gasLimit nonce chainId type } } }';
     const graphqlBuild = async (senderIndex: number): Promise<Build> => {
-      const result = await postJson(
+      const result = await local.http.post(
         `${laurel.url}/graphql`,
         {
           query: rewardMutation,
           variables: { chain: 'local', app: appId, action: ACTION_ID, receiver, amount: String(XP_AMOUNT) },
         },
-        keys[senderIndex],
+        local.keys[senderIndex],
       );
       const data = (
         result.body as { data?: { rewardXP?: { unsignedTransaction: { nonce: number } } } } | null
@@ -457,9 +297,7 @@ async function main(): Promise<void> {
         ' sender get the same pending nonce there, which is what Laurel reserves nonces in PostgreSQL for)',
     );
   } finally {
-    for (const stop of stops.reverse()) {
-      await stop().catch((error: unknown) => console.error('bench-build: error while stopping:', error));
-    }
+    await local.stop();
   }
 }
 

@@ -25,6 +25,12 @@ import { AppError, type DocumentedFailure } from '../errors';
  *       nonce fills its gap before later nonces are used and transactions never wait behind a
  *       hole for long;
  *    d. it is inserted with expires_at = now() + NONCE_RESERVATION_TTL_SECONDS.
+ *    Found without reading the sender's reservations: a gap structure per sender (tables
+ *    nonce_senders: where the nonces handed out end; free_nonces: the free ones below that, lowest
+ *    taken first) and an index on expires_at for (b), so a build costs the same whether its sender
+ *    holds ten reservations or a hundred thousand, live or lapsed (migration 20261125140000, which
+ *    says how). Whatever else deletes a reservation above the pending nonce lists its nonce in
+ *    free_nonces in the same statement (releaseUnsentNonces, freeNoncesOf).
  * 3. When a signed transaction is broadcast through Laurel (`/transactions/execute*`),
  *    `markNonceBroadcast` records its hash on the reservation and renews the lease. Once the node
  *    counts the transaction, step (a) removes the row. A broadcast transaction that the node later
@@ -82,7 +88,7 @@ export interface ReserveNoncesParams {
 
 /**
  * Reserves one nonce of the sender per build (see the rule above), in ascending order: one call of
- * the SQL function `laurel_reserve_nonces` (migration 20261125094751), which holds the per-sender
+ * the SQL function `laurel_reserve_nonces` (migration 20261125140000), which holds the per-sender
  * advisory lock only for the time of its statements. A prepared statement on the pool, without
  * the ORM (sent unnamed behind a transaction-mode pooler: src/db/connection.ts).
  *
@@ -197,15 +203,21 @@ export async function markNonceBroadcast(
 
 /**
  * Frees the nonces of transactions the node does not know any more (dropped from its pool, or lost
- * with the chain's state): their reservations go, so the next build hands those nonces out again
- * and the sender's nonces follow the chain.
+ * with the chain's state): their reservations go (their nonces listed free, rule 2), so the next
+ * build hands those nonces out again and the sender's nonces follow the chain.
  */
 export async function freeNoncesOf(prisma: PrismaClient, chainId: number, hashes: string[]): Promise<number> {
   if (hashes.length === 0) return 0;
-  const { count } = await prisma.nonceReservation.deleteMany({
-    where: { chainId, transactionHash: { in: hashes } },
-  });
-  return count;
+  const rows = await prisma.$queryRaw<{ freed: bigint }[]>`
+    WITH dropped AS (
+      DELETE FROM nonce_reservations WHERE chain_id = ${chainId} AND transaction_hash = ANY(${hashes}::varchar[])
+      RETURNING chain_id, sender, nonce
+    ), listed AS (
+      INSERT INTO free_nonces (chain_id, sender, nonce)
+      SELECT chain_id, sender, nonce FROM dropped ON CONFLICT DO NOTHING
+    )
+    SELECT count(*) AS freed FROM dropped`;
+  return Number(rows[0].freed);
 }
 
 /** How long a transaction above the sender's pending nonce waits, without progress, for the ones before it. */
@@ -248,8 +260,8 @@ export class NonceGapError extends AppError {
 /**
  * Frees the sender's reservations of nonces `from` (inclusive) to `to` (exclusive; every nonce
  * from `from` when absent) that no transaction was sent with (not marked broadcast, no pending
- * `transactions` row): built, never signed or sent. The next builds reuse them. Returns the
- * nonces freed, ascending.
+ * `transactions` row): built, never signed or sent. The next builds reuse them (listed free, rule
+ * 2). Returns the nonces freed, ascending.
  */
 export async function releaseUnsentNonces(
   prisma: PrismaClient,
@@ -258,14 +270,20 @@ export async function releaseUnsentNonces(
   const sender = checksumAddress(params.sender);
   const below = params.to === undefined ? null : BigInt(params.to);
   const rows = await prisma.$queryRaw<{ nonce: bigint }[]>`
-    DELETE FROM nonce_reservations r
-     WHERE r.chain_id = ${params.chainId} AND r.sender = ${sender}
-       AND r.nonce >= ${BigInt(params.from)} AND (${below}::bigint IS NULL OR r.nonce < ${below}::bigint)
-       AND r.transaction_hash IS NULL
-       AND NOT EXISTS (SELECT 1 FROM transactions t
-                        WHERE t.chain_id = r.chain_id AND t.from_address = r.sender
-                          AND t.nonce = r.nonce AND t.status = 'pending')
-    RETURNING r.nonce`;
+    WITH dropped AS (
+      DELETE FROM nonce_reservations r
+       WHERE r.chain_id = ${params.chainId} AND r.sender = ${sender}
+         AND r.nonce >= ${BigInt(params.from)} AND (${below}::bigint IS NULL OR r.nonce < ${below}::bigint)
+         AND r.transaction_hash IS NULL
+         AND NOT EXISTS (SELECT 1 FROM transactions t
+                          WHERE t.chain_id = r.chain_id AND t.from_address = r.sender
+                            AND t.nonce = r.nonce AND t.status = 'pending')
+      RETURNING r.chain_id, r.sender, r.nonce
+    ), listed AS (
+      INSERT INTO free_nonces (chain_id, sender, nonce)
+      SELECT chain_id, sender, nonce FROM dropped ON CONFLICT DO NOTHING
+    )
+    SELECT nonce FROM dropped`;
   return rows.map((row) => Number(row.nonce)).sort((a, b) => a - b);
 }
 

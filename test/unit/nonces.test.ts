@@ -2,6 +2,7 @@ import { Wallet } from 'ethers';
 import {
   buildCallHash,
   buildersOf,
+  freeNoncesOf,
   markNonceBroadcast as markBroadcast,
   NonceReserver,
   releaseUnsentNonces,
@@ -90,6 +91,66 @@ describe('nonce reservation (PostgreSQL)', () => {
     });
     expect(await reserveNonce({ chainId: 1, sender: address, pendingNonce: 0 })).toBe(1);
     expect(await reserveNonce({ chainId: 1, sender: address, pendingNonce: 0 })).toBe(4);
+  });
+
+  /** Makes the leases of `nonces` lapse, as if their TTL had passed. */
+  const lapse = (chainId: number, address: string, nonces: number[]) =>
+    prisma.nonceReservation.updateMany({
+      where: { chainId, sender: address, nonce: { in: nonces.map(BigInt) } },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
+  const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
+
+  it('reuses lapsed leases lowest first, past the TTL, and never a nonce still held', async () => {
+    const address = sender();
+    const held = await reserveNonces(connection.pool, {
+      chainId: 1,
+      sender: address,
+      pendingNonce: 0,
+      callHashes: range(0, 300).map(() => null),
+    });
+    expect(held).toEqual(range(0, 300));
+    // The oldest lapse first, as a sender building without sending meets them; some later ones too.
+    const lapsed = [...range(0, 100), ...range(150, 300).filter((nonce) => nonce % 3 === 0)];
+    await lapse(1, address, lapsed);
+    const next = () => reserveNonce({ chainId: 1, sender: address, pendingNonce: 0 });
+    const one = [await next(), await next(), await next()];
+    expect(one).toEqual(lapsed.slice(0, 3));
+    // Concurrent builds, through a reserver and through calls of their own: each gets a nonce
+    // nobody holds, the lapsed ones before any new one.
+    const reserver = new NonceReserver(connection.pool, 120);
+    const rest = await Promise.all([
+      ...range(0, 100).map(() => reserver.reserve(1, address, 0, null)),
+      ...range(0, lapsed.length - 103 + 20).map(() => next()),
+    ]);
+    expect([...one, ...rest].sort((a, b) => a - b)).toEqual([...lapsed, ...range(300, 320)]);
+    expect(await reservations(1, address)).toEqual(range(0, 320));
+  });
+
+  it('hands out again the nonces the node counts no more (pending nonce going back)', async () => {
+    const address = sender();
+    for (let i = 0; i < 5; i += 1) await reserveNonce({ chainId: 1, sender: address, pendingNonce: 0 });
+    expect(await reserveNonce({ chainId: 1, sender: address, pendingNonce: 3 })).toBe(5);
+    // Transactions 1 and 2 were dropped: the node's pending nonce is 1 again.
+    const next = () => reserveNonce({ chainId: 1, sender: address, pendingNonce: 1 });
+    expect([await next(), await next(), await next()]).toEqual([1, 2, 6]);
+  });
+
+  it('reuses the nonces freed by releases and by dropped transactions, and starts from the pending nonce once nothing is held', async () => {
+    const address = sender();
+    const hash = (i: number) => `0x${String(i).repeat(64)}`;
+    for (const nonce of [0, 1, 2]) {
+      await markNonceBroadcast(prisma, { chainId: 1, sender: address, nonce, transactionHash: hash(nonce) });
+    }
+    const next = () => reserveNonce({ chainId: 1, sender: address, pendingNonce: 0 });
+    expect([await next(), await next()]).toEqual([3, 4]);
+    expect(await freeNoncesOf(prisma, 1, [hash(1)])).toBe(1);
+    expect(await releaseUnsentNonces(prisma, { chainId: 1, sender: address, from: 4 })).toEqual([4]);
+    expect([await next(), await next(), await next()]).toEqual([1, 4, 5]);
+    // Deleted by hand (as the benchmarks do between phases): the next build starts again from the
+    // pending nonce, not from where the deleted reservations ended.
+    await prisma.nonceReservation.deleteMany({ where: { sender: address } });
+    expect(await next()).toBe(0);
   });
 
   it('fills holes below and between reservations before going past the last one', async () => {
