@@ -21,7 +21,7 @@
  * whose names contain one of its words. READ_CACHE_MB sets the cached Laurel's budget (an index
  * seeded with --scale 10 needs more than the default: docs/production-database.md);
  * DATABASE_POOLER=transaction makes both Laurels send every statement unnamed (as behind PgBouncer
- * <= 1.20), to measure what that costs.
+ * <= 1.20), to measure what that costs; METRICS=off starts both without their metrics.
  *
  * Phases: a random user's profile in a random app; a random app's leaderboard over the last 7 days
  * (a window with partial days at both ends, ending one second earlier with every request, as
@@ -256,6 +256,8 @@ async function runServer(kind: ServerKind, databaseUrl: string): Promise<void> {
       INDEXER_POLL_INTERVAL_MS: '600000',
       // `transaction`: statements sent unnamed, as behind PgBouncer <= 1.20 (what that costs).
       DATABASE_POOLER: process.env.DATABASE_POOLER,
+      // METRICS=off measures what the metrics cost (default on, as Laurel's).
+      METRICS: process.env.METRICS,
       // "uncached": the same Laurel without its read caches: what every answer costs uncached.
       ...(kind === 'uncached'
         ? { READ_CACHE_MB: '0' }

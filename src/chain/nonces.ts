@@ -3,6 +3,7 @@ import { checksumAddress } from '../addresses';
 import type { Pool } from 'pg';
 import type { PrismaClient } from '../db/prisma';
 import { AppError, type DocumentedFailure } from '../errors';
+import { KeyedBatches } from '../keyed-batches';
 
 /**
  * Nonce reservation
@@ -115,10 +116,10 @@ export async function reserveNonces(pool: Pool, params: ReserveNoncesParams): Pr
 const RESERVATION_BATCH_MAX = 100;
 
 interface WaitingBuild {
+  chainId: number;
+  sender: string;
   pendingNonce: number;
   callHash: string | null;
-  resolve: (nonce: number) => void;
-  reject: (error: unknown) => void;
 }
 
 /**
@@ -128,47 +129,22 @@ interface WaitingBuild {
  * A batch reserves from the highest pending nonce its builds saw: the freshest.
  */
 export class NonceReserver {
-  /** Per `chainId:sender` with a call in flight: the builds waiting for the next one. */
-  private readonly waiting = new Map<string, WaitingBuild[]>();
+  private readonly batches: KeyedBatches<WaitingBuild, number>;
 
-  constructor(
-    private readonly pool: Pool,
-    private readonly ttlSeconds: number,
-  ) {}
-
-  reserve(chainId: number, sender: string, pendingNonce: number, callHash: string | null): Promise<number> {
-    return new Promise((resolve, reject) => {
-      const key = `${chainId}:${sender}`;
-      const build = { pendingNonce, callHash, resolve, reject };
-      const queue = this.waiting.get(key);
-      if (queue) {
-        queue.push(build);
-        return;
-      }
-      this.waiting.set(key, []);
-      void this.serve(key, chainId, sender, [build]);
-    });
+  constructor(pool: Pool, ttlSeconds: number) {
+    this.batches = new KeyedBatches(RESERVATION_BATCH_MAX, (builds) =>
+      reserveNonces(pool, {
+        chainId: builds[0].chainId,
+        sender: builds[0].sender,
+        pendingNonce: Math.max(...builds.map((build) => build.pendingNonce)),
+        callHashes: builds.map((build) => build.callHash),
+        ttlSeconds,
+      }),
+    );
   }
 
-  private async serve(key: string, chainId: number, sender: string, first: WaitingBuild[]): Promise<void> {
-    let batch = first;
-    while (batch.length > 0) {
-      try {
-        const nonces = await reserveNonces(this.pool, {
-          chainId,
-          sender,
-          pendingNonce: Math.max(...batch.map((build) => build.pendingNonce)),
-          callHashes: batch.map((build) => build.callHash),
-          ttlSeconds: this.ttlSeconds,
-        });
-        batch.forEach((build, i) => build.resolve(nonces[i]));
-      } catch (error) {
-        for (const build of batch) build.reject(error);
-      }
-      const queue = this.waiting.get(key)!;
-      batch = queue.splice(0, RESERVATION_BATCH_MAX);
-      if (batch.length === 0) this.waiting.delete(key);
-    }
+  reserve(chainId: number, sender: string, pendingNonce: number, callHash: string | null): Promise<number> {
+    return this.batches.submit(`${chainId}:${sender}`, { chainId, sender, pendingNonce, callHash });
   }
 }
 

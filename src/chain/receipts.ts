@@ -49,12 +49,15 @@ export function receiptJson(receipt: TransactionReceipt): ReceiptJson {
 /**
  * Polls for a transaction's receipt until it has the chain's confirmations or `timeoutMs` passes
  * (null then). Node errors while waiting count as "not yet": the transaction is already out.
+ * `pause` waits between polls (given the backoff's delay; it may return sooner, e.g.
+ * SenderSignals.wait).
  */
 export async function waitForReceipt(
   chains: ChainRegistry,
   chain: Chain,
   hash: string,
   timeoutMs: number,
+  pause: (ms: number) => Promise<unknown> = sleep,
 ): Promise<TransactionReceipt | null> {
   const deadline = Date.now() + timeoutMs;
   let delay = 50;
@@ -69,7 +72,7 @@ export async function waitForReceipt(
     }
     const left = deadline - Date.now();
     if (left <= 0) return null;
-    await sleep(Math.min(delay, left));
+    await pause(Math.min(delay, left));
     delay = Math.min(delay * 2, 500);
   }
 }

@@ -7,6 +7,10 @@ import type { LaurelMetrics } from '../metrics';
 import { ChainIndexer, type ChainIndexerOptions, type ChainIndexerStatus } from './chain-indexer';
 import { IndexChanges } from './index-changes';
 import { ingestReceiptLogs, type ReceiptLogs } from './receipt-ingestion';
+import { KeyedBatches } from '../keyed-batches';
+
+/** Receipts of one chain ingested together, at most this many. */
+const RECEIPT_BATCH_MAX = 100;
 
 export interface IndexerOptions {
   /**
@@ -30,6 +34,17 @@ export class Indexer {
   private readonly indexers: ChainIndexer[];
   /** Commits of index rows, this process's and (once `changes.listen()`) every other's. */
   readonly changes: IndexChanges;
+  /** Receipts of execute-and-wait to ingest, per chain id. */
+  private readonly receipts = new KeyedBatches<{ chain: Chain; receipt: ReceiptLogs }, void>(
+    RECEIPT_BATCH_MAX,
+    async (items) => {
+      await this.ingestReceipts(
+        items[0].chain,
+        items.map((item) => item.receipt),
+      );
+      return items.map(() => undefined);
+    },
+  );
 
   constructor(private readonly options: IndexerOptions) {
     // One session per chain holds the chain's lock and writes its ranges; two more for receipts.
@@ -69,15 +84,22 @@ export class Indexer {
   /**
    * Puts a successful receipt's events into the index now (read-your-writes after execute-and-wait).
    * A failure is logged, not thrown: the transaction went through, and the indexer still reaches it.
+   * The receipts of concurrent calls for a chain go in together (one transaction, one turn of the
+   * chain's cursor lock): one by one they queued for the lock and this pool's two spare
+   * connections, 400 ms at the median with 16 users sending.
    */
-  async ingestReceipt(chain: Chain, receipt: ReceiptLogs): Promise<void> {
-    const written = await ingestReceiptLogs(this.pool, chain, receipt, chain.startBlock ?? 0).catch(
+  ingestReceipt(chain: Chain, receipt: ReceiptLogs): Promise<void> {
+    return this.receipts.submit(String(chain.chainId), { chain, receipt });
+  }
+
+  private async ingestReceipts(chain: Chain, receipts: ReceiptLogs[]): Promise<void> {
+    const written = await ingestReceiptLogs(this.pool, chain, receipts, chain.startBlock ?? 0).catch(
       (error: unknown) => {
         this.options.log.warn({ chain: chain.name, err: error }, 'indexer: receipt not ingested');
         return null;
       },
     );
-    // Before the caller answers: this process's cached reads of the chain are already outdated.
+    // Before the callers answer: this process's cached reads of the chain are already outdated.
     if (written && written.events > 0) {
       this.options.metrics?.indexerEvents.inc({ chain: chain.name }, written.events);
       this.changes.changed({

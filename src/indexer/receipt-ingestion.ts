@@ -35,21 +35,27 @@ export interface ReceiptIngested {
   rewardsFromDay: number;
 }
 
+/**
+ * Ingests the events of `receipts` (of one chain) in one transaction: one turn of the chain's
+ * cursor lock for all of them (the Indexer batches the receipts of concurrent execute-and-waits).
+ */
 export async function ingestReceiptLogs(
   pool: Pool,
   chain: Chain,
-  receipt: ReceiptLogs,
+  receipts: readonly ReceiptLogs[],
   startBlock = 0,
 ): Promise<ReceiptIngested> {
   const nothing = { events: 0, rewardsFromDay: Infinity };
-  const logs: ChainLog[] = receipt.logs.map((log) => ({
-    address: log.address,
-    topics: log.topics,
-    data: log.data,
-    blockNumber: log.blockNumber,
-    logIndex: log.index,
-    transactionHash: log.transactionHash,
-  }));
+  const logs: ChainLog[] = receipts.flatMap((receipt) =>
+    receipt.logs.map((log) => ({
+      address: log.address,
+      topics: log.topics,
+      data: log.data,
+      blockNumber: log.blockNumber,
+      logIndex: log.index,
+      transactionHash: log.transactionHash,
+    })),
+  );
   if (logs.length === 0) return nothing;
   const known = await loadKnownContracts(pool, chain, {
     addresses: [...new Set(logs.map((log) => checksum(log.address)))],
@@ -65,14 +71,21 @@ export async function ingestReceiptLogs(
   try {
     return await inTransaction(db, async () => {
       const cursor = await lockCursor(db, chain.chainId, startBlock);
-      if (receipt.blockNumber <= cursor) return nothing;
-      const fresh = await markReceiptLogs(
-        db,
-        chain.chainId,
-        { number: receipt.blockNumber, hash: receipt.blockHash },
-        events.map((event) => ({ logIndex: event.logIndex, undo: journalOf([event]) })),
-      );
-      const written = events.filter((event) => fresh.has(event.logIndex));
+      const written: typeof events = [];
+      const blocks = new Map(receipts.map((receipt) => [receipt.blockNumber, receipt.blockHash]));
+      for (const [number, hash] of blocks) {
+        if (number <= cursor) continue;
+        const own = events.filter((event) => event.blockNumber === number);
+        if (own.length === 0) continue;
+        const fresh = await markReceiptLogs(
+          db,
+          chain.chainId,
+          { number, hash },
+          own.map((event) => ({ logIndex: event.logIndex, undo: journalOf([event]) })),
+        );
+        written.push(...own.filter((event) => fresh.has(event.logIndex)));
+      }
+      if (written.length === 0) return nothing;
       const { rewardsFromDay } = await writeIndexEvents(db, chain.chainId, written, blockTimes);
       return { events: written.length, rewardsFromDay };
     });

@@ -306,8 +306,8 @@ describe('ChainIndexer', () => {
     const user = Wallet.createRandom().address;
     const chain = chainWith(1);
     const receipt = await reward(user, 6n, 'ahead');
-    await ingestReceiptLogs(pool, chain, receipt);
-    await ingestReceiptLogs(pool, chain, receipt);
+    await ingestReceiptLogs(pool, chain, [receipt]);
+    await ingestReceiptLogs(pool, chain, [receipt]);
     expect(await totalOf(user)).toEqual({ total: '6', actions: 1, balance: '6' });
     const { rows } = await pool.query('SELECT count(*)::int AS n FROM indexer_receipt_logs');
     expect(rows[0].n).toBeGreaterThan(0);
@@ -316,7 +316,7 @@ describe('ChainIndexer', () => {
     await caughtUp(pool, testChain);
     expect(await totalOf(user)).toEqual({ total: '6', actions: 1, balance: '6' });
     // Behind the cursor now: ingesting it again changes nothing, and the skip list is emptied.
-    await ingestReceiptLogs(pool, chain, receipt);
+    await ingestReceiptLogs(pool, chain, [receipt]);
     expect(await totalOf(user)).toEqual({ total: '6', actions: 1, balance: '6' });
     const after = await pool.query('SELECT count(*)::int AS n FROM indexer_receipt_logs');
     expect(after.rows[0].n).toBe(0);
@@ -377,7 +377,7 @@ describe('ChainIndexer', () => {
     await caughtUp(pool, testChain);
     await stopAll();
     const receipt = await reward(user, 8n, 'orphaned');
-    await ingestReceiptLogs(pool, chain, receipt);
+    await ingestReceiptLogs(pool, chain, [receipt]);
     expect(await totalOf(user)).toEqual({ total: '8', actions: 1, balance: '8' });
 
     await testChain.provider.send('anvil_reorg', [1, []]);

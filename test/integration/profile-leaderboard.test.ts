@@ -394,7 +394,7 @@ describe('cached profiles and leaderboards', () => {
       encodeActionId('elsewhere'),
     )) as ContractTransactionResponse;
     const receipt = (await sent.wait())!;
-    expect((await ingestReceiptLogs(pool(), chain, receipt)).events).toBe(1);
+    expect((await ingestReceiptLogs(pool(), chain, [receipt])).events).toBe(1);
     await waitUntil('the cached leaderboard to show the reward', async () => {
       const { body } = await leaderboard(dayTen());
       return JSON.stringify(body) === JSON.stringify([{ user: erin, xp_rewarded: '6' }]);

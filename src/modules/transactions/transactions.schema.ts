@@ -1,5 +1,6 @@
-import { Transaction } from 'ethers';
+import type { Transaction } from 'ethers';
 import { z } from 'zod';
+import { parseSignedTransaction } from '../../chain/signed-transactions';
 import { chainSchema } from '../../validation';
 
 const hexBytes = /^0x(?:[0-9a-fA-F]{2})+$/;
@@ -8,7 +9,7 @@ const hexBytes = /^0x(?:[0-9a-fA-F]{2})+$/;
 export function signedTransactionProblem(value: string): string | null {
   let transaction: Transaction;
   try {
-    transaction = Transaction.from(value);
+    transaction = parseSignedTransaction(value);
   } catch (error) {
     const reason = (error as { shortMessage?: string }).shortMessage ?? (error as Error).message;
     return `Invalid signed transaction: ${reason.split(' (')[0]}`;

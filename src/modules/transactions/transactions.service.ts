@@ -1,5 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { Transaction, type TransactionReceipt } from 'ethers';
+import type { Transaction, TransactionReceipt } from 'ethers';
 import { blockHeaders } from '../../chain/block-headers';
 import { createdContracts, type ReceiptLog } from '../../chain/created-contracts';
 import { finalizedBlock } from '../../chain/finality';
@@ -15,6 +14,8 @@ import {
 } from '../../chain/nonces';
 import { minedRevertReason } from '../../chain/reverts';
 import { receiptJson, waitForReceipt } from '../../chain/receipts';
+import { SenderSignals } from '../../chain/sender-signals';
+import { parseSignedTransaction } from '../../chain/signed-transactions';
 import type { Chain, ChainRegistry } from '../../chain/registry';
 import type { Config } from '../../config';
 import type { PrismaClient } from '../../db/prisma';
@@ -102,8 +103,18 @@ export interface TransactionsServiceDeps {
   metrics: LaurelMetrics | null;
 }
 
+/** A transaction the node accepted: where, its hash, and its signer. */
+interface Broadcast {
+  chain: Chain;
+  hash: string;
+  sender: string;
+}
+
 /** Broadcasts signed transactions, records each one, and follows it to its receipt. */
 export class TransactionsService {
+  /** Wakes this process's sends that wait on another transaction of their sender. */
+  private readonly signals = new SenderSignals();
+
   constructor(private readonly deps: TransactionsServiceDeps) {}
 
   /** Fire and forget: answers once the node accepted the transaction; a job follows the receipt. */
@@ -133,10 +144,13 @@ export class TransactionsService {
   ): Promise<TransactionExecution> {
     const timeoutMs = this.deps.config.transactions.executeWaitTimeoutSeconds * 1000;
     const trackFrom = new Date(Date.now() + timeoutMs);
-    const { chain, hash } = await this.broadcastCounted(input, account, requestId, trackFrom);
+    const { chain, hash, sender } = await this.broadcastCounted(input, account, requestId, trackFrom);
     const blockExplorerUrl = this.deps.chains.transactionUrl(chain, hash);
-    const receipt = await waitForReceipt(this.deps.chains, chain, hash, timeoutMs);
+    const receipt = await waitForReceipt(this.deps.chains, chain, hash, timeoutMs, (ms) =>
+      this.signals.wait(chain.chainId, sender, ms),
+    );
     if (!receipt) return { status: 'failed', error: 'Timeout', transactionHash: hash, blockExplorerUrl };
+    this.signals.notify(chain.chainId, sender);
     await this.recordReceipt(chain.chainId, receipt);
     if (receipt.status === 1) {
       await this.deps.indexer.ingestReceipt(chain, receipt);
@@ -148,7 +162,7 @@ export class TransactionsService {
         created: await this.createdBy(chain, receipt.logs),
       };
     }
-    const transaction = Transaction.from(input.signed_transaction);
+    const transaction = parseSignedTransaction(input.signed_transaction);
     const reason = await this.deps.chains
       .call(chain, (provider) =>
         minedRevertReason(
@@ -377,7 +391,7 @@ export class TransactionsService {
     account: AuthenticatedAccount,
     requestId: string,
     trackFrom: Date,
-  ): Promise<{ chain: Chain; hash: string }> {
+  ): Promise<Broadcast> {
     const { metrics } = this.deps;
     try {
       const sent = await this.broadcast(input, account, requestId, trackFrom);
@@ -400,10 +414,11 @@ export class TransactionsService {
     account: AuthenticatedAccount,
     requestId: string,
     trackFrom: Date,
-  ): Promise<{ chain: Chain; hash: string }> {
-    const transaction = Transaction.from(input.signed_transaction);
+  ): Promise<Broadcast> {
+    const transaction = parseSignedTransaction(input.signed_transaction);
     const chain = this.chainFor(input.chain, transaction);
     const hash = transaction.hash!;
+    const sender = transaction.from!;
     await this.refuseForeignBuild(chain, transaction);
     const recordedNow = await this.deps.transactions.record(chain, transaction, {
       accountAddress: account.address,
@@ -411,6 +426,7 @@ export class TransactionsService {
       trackFrom,
     });
     // Recorded first, so that parallel sends of consecutive nonces see each other as on their way.
+    if (recordedNow) this.signals.notify(chain.chainId, sender);
     try {
       await this.refuseNonceGap(chain, transaction);
     } catch (error) {
@@ -444,7 +460,9 @@ export class TransactionsService {
       }
     }
     await this.markBroadcast(chain, transaction);
-    return { chain, hash };
+    // A transaction of the sender queued behind this one may be mined now.
+    this.signals.notify(chain.chainId, sender);
+    return { chain, hash, sender };
   }
 
   /** Keeps the nonce's reservation (if it was built here) from being handed out again meanwhile. */
@@ -496,7 +514,7 @@ export class TransactionsService {
         });
         throw new NonceGapError(transaction.hash!, sender, transaction.nonce, next);
       }
-      await sleep(100);
+      await this.signals.wait(chain.chainId, sender, 100);
     }
   }
 
