@@ -11,6 +11,17 @@ export interface ValidationIssue {
   [extra: string]: unknown;
 }
 
+/**
+ * A failure as the API reference lists it, declared beside the error that produces it: the HTTP
+ * status it answers, the codes it carries (Shape B's `error.code`; GraphQL's `extensions.code` in
+ * capitals) and when it happens. REST routes name the ones they can answer (src/operations/routes.ts).
+ */
+export interface DocumentedFailure {
+  readonly status: number;
+  readonly codes: readonly string[];
+  readonly description: string;
+}
+
 export class AppError extends Error {
   /** Response headers that go with this error over HTTP (e.g. `Retry-After`). */
   readonly headers: Record<string, string> = {};
@@ -70,6 +81,12 @@ export class RateLimitedError extends AppError {
   }
 }
 
+export const CHAIN_UNAVAILABLE: DocumentedFailure = {
+  status: 503,
+  codes: ['chain_unavailable'],
+  description: 'The chain’s node does not answer in time (the body names the chain); retry later',
+};
+
 /** A chain's RPC node is down or too slow: the request may succeed later. */
 export class ChainUnavailableError extends AppError {
   constructor(
@@ -83,13 +100,24 @@ export class ChainUnavailableError extends AppError {
     readonly mayHaveArrived = false,
     details: Record<string, unknown> = {},
   ) {
-    super('chain_unavailable', `Chain "${chain}" is unavailable: ${reason}`, 503, { chain, ...details });
+    super(
+      CHAIN_UNAVAILABLE.codes[0],
+      `Chain "${chain}" is unavailable: ${reason}`,
+      CHAIN_UNAVAILABLE.status,
+      { chain, ...details },
+    );
   }
 }
+
+export const DATABASE_UNAVAILABLE: DocumentedFailure = {
+  status: 503,
+  codes: ['database_unavailable'],
+  description: '`Database unavailable`: the database cannot be reached; retry later',
+};
 
 /** The database cannot be reached (down, restarting, connection lost): the request may succeed later. */
 export class DatabaseUnavailableError extends AppError {
   constructor() {
-    super('database_unavailable', 'Database unavailable', 503);
+    super(DATABASE_UNAVAILABLE.codes[0], 'Database unavailable', DATABASE_UNAVAILABLE.status);
   }
 }

@@ -6,19 +6,26 @@ import { ValidationError, type ValidationIssue } from './errors';
 // Every schema gets `.openapi({ example, … })`: the OpenAPI document is generated from them.
 extendZodWithOpenApi(z);
 
-/** The interface's Address: `^(0x)?[0-9a-fA-F]{40}$`, normalised to a 0x-prefixed checksummed address. */
+/**
+ * The interface's Address: `^(0x)?[0-9a-fA-F]{40}$`, normalised to a 0x-prefixed checksummed
+ * address. No example of its own: each field gives one that works as sent, or none (an optional
+ * address left out is a default, not a guess).
+ */
 export const addressSchema = z
   .string()
   .regex(/^(0x)?[0-9a-fA-F]{40}$/, 'Invalid address')
-  .transform((value) => checksumAddress(`0x${value.replace(/^0x/, '').toLowerCase()}`))
-  .openapi({ example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' });
+  .transform((value) => checksumAddress(`0x${value.replace(/^0x/, '').toLowerCase()}`));
 
+/**
+ * A chain's name (1..255). The API reference's `Chain` component: the document a Laurel serves
+ * lists the chains it serves (an unknown one is refused, see ChainRegistry.get).
+ */
 export const chainSchema = z
   .string()
   .min(1)
   .max(255)
-  .describe('Chain name (1..255), e.g. `local`')
-  .openapi({ example: 'local' });
+  .describe('A chain this service serves, by name (e.g. `local`)')
+  .openapi('Chain', { example: 'local' });
 
 /**
  * A `^\d+$` string: REST's documented digits parameters. Its own class so that GraphQL can take
@@ -27,12 +34,14 @@ export const chainSchema = z
 export class ZodDigits extends z.ZodString {}
 
 /**
- * A parameter documented as a `^\d+$` string (page, page_size, start, end, ids). Its message keeps
- * zod's documented `Invalid` and says what was expected, e.g. `Invalid: expected seconds since the
- * epoch in digits only, e.g. 1767225600`. Over GraphQL it is an `Int` (ids may override that).
+ * A parameter documented as a `^\d+$` string (page, page_size, start, end, ids), or a narrower
+ * `pattern` of digits where the value has bounds (the API reference shows the pattern, so it states
+ * them). Its message keeps zod's documented `Invalid` and says what was expected, e.g. `Invalid:
+ * expected seconds since the epoch in digits only, e.g. 1767225600`. Over GraphQL it is an `Int`
+ * (ids may override that).
  */
-export function digitsSchema(expected: string, example: string): ZodDigits {
-  const digits = z.string().regex(/^\d+$/, `Invalid: expected ${expected} in digits only, e.g. ${example}`);
+export function digitsSchema(expected: string, example: string, pattern = /^\d+$/): ZodDigits {
+  const digits = z.string().regex(pattern, `Invalid: expected ${expected} in digits only, e.g. ${example}`);
   return new ZodDigits(digits._def);
 }
 
@@ -100,6 +109,24 @@ export const positiveAmountSchema = ZodAmount.create({ allowZero: false }).opena
 
 /** Amounts that may be 0 (a new token's initial supply). */
 export const nonNegativeAmountSchema = ZodAmount.create({ allowZero: true }).openapi({ example: 1000 });
+
+/**
+ * An object of which exactly one of two optional fields must be given (`badge_name` or `badge_id`):
+ * refused in zod's words otherwise, and stated in the API reference as `oneOf` the two.
+ */
+export function exactlyOneOf<T extends z.AnyZodObject>(object: T, [first, second]: [string, string]) {
+  return object
+    .openapi({ oneOf: [{ required: [first] }, { required: [second] }] })
+    .superRefine((value: Record<string, unknown>, ctx) => {
+      const given = [first, second].filter((field) => value[field] !== undefined);
+      if (given.length === 1) return;
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: [given.length === 0 ? first : second],
+        message: given.length === 0 ? `Give ${first} or ${second}` : `Give ${first} or ${second}, not both`,
+      });
+    });
+}
 
 /** Parses with zod and turns a failure into a ValidationError carrying zod's own issues. */
 export function parseInput<S extends z.ZodTypeAny>(schema: S, input: unknown): z.output<S> {

@@ -180,3 +180,16 @@ export async function ensureLaurelDeployed(provider: Provider, signer: Signer): 
   const fresh = await deployLaurel(connected);
   return { ...fresh, deployed: true, deterministic: false };
 }
+
+/** Anvil's first dev account (mnemonic `test … junk`, m/44'/60'/0'/0/0): the development chain's deployer. */
+export const DEV_CHAIN_DEPLOYER = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+
+/**
+ * What a fresh development chain (the embedded `local` anvil) is known to hold, for the API
+ * reference's examples: its first app (the factory's first clone, made with CREATE at the factory's
+ * nonce 1) and a user (anvil's second dev account).
+ */
+export const DEV_CHAIN_EXAMPLES = {
+  firstApp: getCreateAddress({ from: predictLaurelAddresses(DEV_CHAIN_DEPLOYER).factory, nonce: 1 }),
+  user: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+} as const;

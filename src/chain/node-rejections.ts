@@ -1,4 +1,4 @@
-import { AppError } from '../errors';
+import { AppError, type DocumentedFailure } from '../errors';
 import { nodeMessageOf } from './rpc-errors';
 
 /**
@@ -33,6 +33,28 @@ export const NODE_REJECTIONS: readonly { pattern: RegExp; code: string; status: 
   { pattern: /signature|sender|signer|chain id/i, code: 'invalid_signature', status: 422 },
 ];
 
+/** Codes of refusals the table does not know. */
+const UNKNOWN_REJECTION = 'transaction_rejected';
+
+/** The node's refusals as the API reference lists them: nonce problems (409), the others (422). */
+export const NODE_REJECTED: readonly DocumentedFailure[] = [
+  {
+    status: 409,
+    codes: NODE_REJECTIONS.filter((rejection) => rejection.status === 409).map((rejection) => rejection.code),
+    description:
+      'The node refused the transaction’s nonce (`reason`, the node’s message, `sender`, `transactionHash`)',
+  },
+  {
+    status: 422,
+    codes: [
+      ...NODE_REJECTIONS.filter((rejection) => rejection.status === 422).map((rejection) => rejection.code),
+      UNKNOWN_REJECTION,
+    ],
+    description:
+      'The node refused the transaction (`reason`: funds, gas, fees, signature; the node’s message)',
+  },
+];
+
 /**
  * The rejection error for a node's refusal of `transaction`; an unknown message is a 422
  * `transaction_rejected`. A refusal about the nonce says whose nonces it speaks of: the signer's.
@@ -44,7 +66,7 @@ export function rejectionOf(
   const message = nodeMessageOf(error, 'transaction rejected');
   const known = NODE_REJECTIONS.find((rejection) => rejection.pattern.test(message));
   return new TransactionRejectedError(
-    known?.code ?? 'transaction_rejected',
+    known?.code ?? UNKNOWN_REJECTION,
     known?.nonce
       ? `${message} (nonce ${transaction.nonce} of ${transaction.from}, the transaction's signer)`
       : message,

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { checksumAddress } from '../addresses';
 import type { Pool } from 'pg';
 import type { PrismaClient } from '../db/prisma';
-import { AppError } from '../errors';
+import { AppError, type DocumentedFailure } from '../errors';
 
 /**
  * Nonce reservation
@@ -216,17 +216,24 @@ export const NONCE_GAP_GRACE_MS = 2000;
  * the sender (the transaction's signer) named. Shape A: `{status:'failed', error,
  * reason:'nonce_gap', transactionHash, sender, next_nonce, missing_nonces}`.
  */
+export const NONCE_GAP: DocumentedFailure = {
+  status: 409,
+  codes: ['nonce_gap'],
+  description:
+    'The nonces before this transaction’s are missing (`reason: nonce_gap`, `next_nonce`, `missing_nonces`): nothing was sent',
+};
+
 export class NonceGapError extends AppError {
   constructor(transactionHash: string, sender: string, nonce: number, nextNonce: number) {
     const missing = Array.from({ length: nonce - nextNonce }, (_, i) => nextNonce + i);
     const named = missing.length === 1 ? `nonce ${nextNonce} is` : `nonces ${nextNonce} to ${nonce - 1} are`;
     super(
-      'nonce_gap',
+      NONCE_GAP.codes[0],
       `Nonce ${nonce} of ${sender} (the transaction's signer) cannot be mined yet: its ${named} missing ` +
         `(built but never signed or sent?). Send the missing transaction${missing.length === 1 ? '' : 's'}, ` +
         `release the unsent builds (DELETE /v1/transactions/reservations), or build again: ${sender}'s next build uses nonce ${nextNonce}. ` +
         'Then send this transaction again.',
-      409,
+      NONCE_GAP.status,
       {
         reason: 'nonce_gap',
         transactionHash,

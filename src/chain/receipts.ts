@@ -2,8 +2,45 @@ import type { TransactionReceipt } from 'ethers';
 import type { Chain, ChainRegistry } from './registry';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-/** The receipt as the interface shows it: ethers' `TransactionReceipt.toJSON()`, as plain JSON. */
-export type ReceiptJson = Record<string, unknown>;
+/** A receipt's log as ethers' `Log.toJSON()` has it. */
+// Type aliases, not interfaces: the database stores them as JSON (Prisma's JSON input types).
+export type ReceiptLogJson = {
+  _type: 'log';
+  address: string;
+  blockHash: string;
+  blockNumber: number;
+  data: string;
+  index: number;
+  /** Absent from receipts' logs (nodes send it with logs of eth_getLogs). */
+  removed?: boolean;
+  topics: string[];
+  transactionHash: string;
+  transactionIndex: number;
+};
+
+/**
+ * The receipt as the interface shows it: ethers' `TransactionReceipt.toJSON()`, as plain JSON
+ * (gas figures as decimal strings).
+ */
+export type ReceiptJson = {
+  _type: 'TransactionReceipt';
+  blockHash: string;
+  blockNumber: number;
+  contractAddress: string | null;
+  cumulativeGasUsed: string;
+  from: string;
+  gasPrice: string;
+  blobGasUsed: string | null;
+  blobGasPrice: string | null;
+  gasUsed: string;
+  hash: string;
+  index: number;
+  logs: ReceiptLogJson[];
+  logsBloom: string;
+  root: string | null;
+  status: number | null;
+  to: string | null;
+};
 
 export function receiptJson(receipt: TransactionReceipt): ReceiptJson {
   return JSON.parse(JSON.stringify(receipt.toJSON())) as ReceiptJson;

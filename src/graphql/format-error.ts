@@ -5,18 +5,29 @@ import { isDatabaseUnavailable } from '../db/availability';
 import { AppError, DatabaseUnavailableError, ValidationError } from '../errors';
 
 const graphqlCodes: Record<string, string> = {
-  validation_error: 'BAD_USER_INPUT',
   unauthenticated: 'UNAUTHENTICATED',
   database_unavailable: 'SERVICE_UNAVAILABLE',
 };
 
+/**
+ * An AppError's `extensions.code`: every refusal of the input (a 400: a validation error, a webhook
+ * url or event refused by the service) is BAD_USER_INPUT, as graphql-js's own; others their code in
+ * capitals.
+ */
 function graphqlCodeOf(error: AppError): string {
+  if (error.httpStatus === 400) return 'BAD_USER_INPUT';
   return graphqlCodes[error.code] ?? error.code.toUpperCase();
 }
 
-/** A whole GraphQL response refusing the request before execution (e.g. over the rate limit). */
-export function graphqlErrorBody(error: AppError): { errors: GraphQLFormattedError[] } {
-  return { errors: [{ message: error.message, extensions: { code: graphqlCodeOf(error) } }] };
+/**
+ * A whole GraphQL response refusing the request before execution (over the rate limit; with
+ * `code`, a body that is not JSON: Apollo's BAD_REQUEST).
+ */
+export function graphqlErrorBody(
+  error: AppError,
+  code = graphqlCodeOf(error),
+): { errors: GraphQLFormattedError[] } {
+  return { errors: [{ message: error.message, extensions: { code } }] };
 }
 
 /** The AppError an error stands for: itself, or `Database unavailable` for a lost database; else null. */

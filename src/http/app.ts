@@ -1,21 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
-import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import helmet from 'helmet';
 import { isDatabaseUnavailable } from '../db/availability';
-import { AppError, DatabaseUnavailableError, ValidationError } from '../errors';
+import { AppError, DatabaseUnavailableError } from '../errors';
 import { graphqlErrorBody } from '../graphql/format-error';
 import { mountGraphQL } from '../graphql/graphql-server';
 import { ThrottledLog, type Logger } from '../logger';
 import { statusClass, type LaurelMetrics } from '../metrics';
-import { renderInternalError, SHAPE_A, SHAPE_C } from '../operations/error-shapes';
+import { renderInternalError, SHAPE_A } from '../operations/error-shapes';
 import type { RequestAuthenticator, RequestContext } from '../operations/request-context';
 import type { ApiModule } from '../operations/routes';
 import { authenticateRequests } from './authenticate';
 import { docsAssets, docsPage } from './docs-page';
 import { landingLinks, landingPage } from './landing-page';
 import { metricsEndpoint } from './metrics-endpoint';
+import { clientErrorOf, readJsonBody } from './request-reading';
 import {
   answerOtherMethods,
   failureOf,
@@ -25,6 +25,7 @@ import {
   routeLabels,
   sendError,
   sendFailure,
+  unreadableBodyOf,
 } from './rest';
 
 export const API_PREFIXES = ['/v1', '/api/v1'] as const;
@@ -53,9 +54,6 @@ export interface HttpAppOptions {
   readiness: () => Promise<{ ready: boolean; failing: string[]; checks: Record<string, unknown> }>;
 }
 
-/** Media types parsed as JSON: application/json and any application/…+json. */
-const JSON_TYPES = ['application/json', 'application/*+json'];
-
 /** The context of one HTTP request. */
 class HttpRequestContext implements RequestContext {
   account: RequestContext['account'] = null;
@@ -79,38 +77,10 @@ class HttpRequestContext implements RequestContext {
   }
 }
 
-/** A request with a body that is not JSON is refused with 415 (a POST without a body is fine). */
-const requireJsonBody: RequestHandler = (req, res, next) => {
-  const length = Number(req.headers['content-length'] ?? 0);
-  const hasBody = req.headers['transfer-encoding'] !== undefined || length > 0;
-  if (!hasBody || req.is(JSON_TYPES)) return next();
-  const error = `Unsupported content type ${JSON.stringify(req.headers['content-type'] ?? '(none)')}: send the body as application/json`;
-  sendFailure(res, 415, { status: 'failed', error }, { code: 'unsupported_media_type', message: error });
-};
-
 function trustProxySetting(value: string | undefined): boolean | number | string {
   if (value === undefined || value === 'false') return false;
   if (value === 'true') return true;
   return /^\d+$/.test(value) ? Number(value) : value;
-}
-
-/**
- * A client's mistake that a library raised while reading the request (a body in an unknown
- * encoding or charset, a truncated upload, a malformed percent-encoding): its 4xx status and a
- * message fit to show, never a 500.
- */
-function clientErrorOf(error: unknown): { status: number; message: string } | null {
-  if (error instanceof URIError) return { status: 400, message: 'Malformed URL: invalid percent-encoding' };
-  const { status, statusCode, expose, message } = (error ?? {}) as {
-    status?: unknown;
-    statusCode?: unknown;
-    expose?: unknown;
-    message?: unknown;
-  };
-  const code = typeof status === 'number' ? status : statusCode;
-  if (typeof code !== 'number' || code < 400 || code > 499) return null;
-  const text = expose === true && typeof message === 'string' ? message : STATUS_CODES[code];
-  return { status: code, message: `Bad request: ${text ?? 'client error'}` };
 }
 
 export async function createHttpApp(
@@ -169,8 +139,7 @@ export async function createHttpApp(
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
-  app.use(requireJsonBody);
-  app.use(express.json({ limit: '1mb', type: JSON_TYPES }));
+  app.use(readJsonBody());
 
   const probes = express.Router();
   probes.get(
@@ -216,19 +185,6 @@ export async function createHttpApp(
   const errorHandler: ErrorRequestHandler = (error, req, res, next) => {
     if (res.headersSent) return next(error);
     const ctx = res.locals.ctx as RequestContext | undefined;
-    const type = (error as { type?: string }).type;
-    if (type === 'entity.parse.failed') {
-      const malformed = new ValidationError([
-        { code: 'invalid_json', path: [], message: `Malformed JSON body: ${(error as Error).message}` },
-      ]);
-      sendError(res, SHAPE_C, malformed);
-      return;
-    }
-    if (type === 'entity.too.large') {
-      const message = 'Request body too large (limit 1 MB)';
-      sendFailure(res, 413, { status: 'failed', error: message }, { code: 'body_too_large', message });
-      return;
-    }
     const clientError = clientErrorOf(error);
     if (clientError) {
       const { status, message } = clientError;
@@ -296,6 +252,15 @@ async function mountApiSurface(
   const labels = routeLabels(options.modules);
   for (const prefix of API_PREFIXES) app.use(prefix, labels, requireApiKey, api);
 
+  // A body that is not JSON never reaches Apollo: answered as Apollo answers a request it cannot read.
+  app.use('/graphql', (_req, res, next) => {
+    const unreadable = unreadableBodyOf(res);
+    if (!unreadable) return next();
+    sendFailure(res, unreadable.httpStatus, graphqlErrorBody(unreadable, 'BAD_REQUEST'), {
+      code: unreadable.code,
+      message: unreadable.message,
+    });
+  });
   return mountGraphQL(app, {
     schema: options.schema,
     authenticator: options.authenticator,

@@ -1,8 +1,21 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { isDatabaseUnavailable } from '../db/availability';
-import { AppError, DatabaseUnavailableError, UnauthenticatedError } from '../errors';
+import { AppError, DatabaseUnavailableError, UnauthenticatedError, type DocumentedFailure } from '../errors';
+import { WALLET_BUDGET_SPENT } from '../modules/auth/request-budgets';
 import type { RequestAuthenticator } from '../operations/request-context';
 import { requestContext } from './rest';
+
+export const API_KEY_REFUSED: DocumentedFailure = {
+  status: 401,
+  codes: ['unauthenticated'],
+  description: '`Missing API key: …`, `Invalid API key` or `API key revoked`: send a live key in X-API-KEY',
+};
+
+/**
+ * What the key check of a {base_url} request answers, in Shape A, before any operation runs (and
+ * 503 `Database unavailable` when the key cannot be checked).
+ */
+export const KEY_CHECK_FAILURES: readonly DocumentedFailure[] = [API_KEY_REFUSED, WALLET_BUDGET_SPENT];
 
 function apiKeyOf(req: Request): string | undefined {
   const value = req.header('x-api-key');

@@ -1,4 +1,9 @@
-import { OpenApiGeneratorV31, OpenAPIRegistry, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import {
+  OpenApiGeneratorV31,
+  OpenAPIRegistry,
+  type ResponseConfig,
+  type RouteConfig,
+} from '@asteasolutions/zod-to-openapi';
 import {
   getNamedType,
   isEnumType,
@@ -9,11 +14,21 @@ import {
   type GraphQLOutputType,
   type GraphQLSchema,
 } from 'graphql';
+import { getMetadataStorage } from 'type-graphql';
 import { z } from 'zod';
-import { failureBodySchema, validationBodySchema } from '../operations/error-shapes';
-import { inputShape } from '../operations/graphql-args';
+import { DATABASE_UNAVAILABLE, type DocumentedFailure } from '../errors';
+import {
+  failureBodySchema,
+  INTERNAL_ERROR,
+  SHAPE_A,
+  validationBodySchema,
+  type ErrorShapes,
+} from '../operations/error-shapes';
+import { inputShape, unwrapField } from '../operations/graphql-args';
 import { operationOf } from '../operations/operation';
 import type { ApiModule, DeclaredRoute } from '../operations/routes';
+import { KEY_CHECK_FAILURES } from './authenticate';
+import { BODY_TOO_LARGE, MALFORMED_URL, takesBody, UNSUPPORTED_BODY } from './request-reading';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -29,25 +44,45 @@ const SCALARS: Record<string, JsonSchema> = {
   JSON: {},
 };
 
-/** The JSON Schema of a GraphQL output type; object types become components (by their GraphQL name). */
-function outputSchema(type: GraphQLOutputType, components: Record<string, JsonSchema>): JsonSchema {
-  if (isNonNullType(type)) return outputSchema(type.ofType, components);
-  if (isListType(type)) return { type: 'array', items: outputSchema(type.ofType, components) };
-  const named = getNamedType(type);
-  if (isScalarType(named)) return SCALARS[named.name] ?? {};
-  if (isEnumType(named)) return { type: 'string', enum: named.getValues().map((value) => value.name) };
-  if (isObjectType(named)) {
-    if (!components[named.name]) {
-      components[named.name] = {}; // a placeholder first: types may refer to themselves
-      const fields = Object.values(named.getFields());
-      components[named.name] = {
+/**
+ * The fields GraphQL computes with a field resolver (`LeaderboardEntryInfo.profile`), as
+ * `Type.field`. A REST body is the operation's result as JSON: these are not in it.
+ */
+function computedFields(): Set<string> {
+  const storage = getMetadataStorage();
+  const typeNames = new Map<unknown, string>(storage.objectTypes.map((type) => [type.target, type.name]));
+  return new Set(
+    storage.fieldResolvers.flatMap((resolver) => {
+      const typeName = typeNames.get(resolver.getObjectType?.());
+      return typeName ? [`${typeName}.${resolver.schemaName}`] : [];
+    }),
+  );
+}
+
+/** JSON Schemas of GraphQL output types as REST answers them; object types become components. */
+class OutputSchemas {
+  readonly components: Record<string, JsonSchema> = {};
+  private readonly computed = computedFields();
+
+  of(type: GraphQLOutputType): JsonSchema {
+    if (isNonNullType(type)) return this.of(type.ofType);
+    if (isListType(type)) return { type: 'array', items: this.of(type.ofType) };
+    const named = getNamedType(type);
+    if (isScalarType(named)) return SCALARS[named.name] ?? {};
+    if (isEnumType(named)) return { type: 'string', enum: named.getValues().map((value) => value.name) };
+    if (!isObjectType(named)) throw new Error(`no JSON Schema for GraphQL type ${named.name}`);
+    if (!this.components[named.name]) {
+      this.components[named.name] = {}; // a placeholder first: types may refer to themselves
+      const fields = Object.values(named.getFields()).filter(
+        (field) => !this.computed.has(`${named.name}.${field.name}`),
+      );
+      this.components[named.name] = {
         type: 'object',
         ...(named.description ? { description: named.description } : {}),
         properties: Object.fromEntries(
           fields.map((field) => {
-            const schema = outputSchema(field.type, components);
-            const nullable = !isNonNullType(field.type);
-            const property = nullable ? { anyOf: [schema, { type: 'null' }] } : schema;
+            const schema = this.of(field.type);
+            const property = isNonNullType(field.type) ? schema : { anyOf: [schema, { type: 'null' }] };
             return [
               field.name,
               field.description ? { ...property, description: field.description } : property,
@@ -59,29 +94,147 @@ function outputSchema(type: GraphQLOutputType, components: Record<string, JsonSc
     }
     return { $ref: `#/components/schemas/${named.name}` };
   }
-  return {};
+
+  /** The object schema a `$ref` of `of()` names, or the schema itself. */
+  objectOf(schema: JsonSchema): JsonSchema {
+    const ref = typeof schema.$ref === 'string' ? schema.$ref.split('/').pop() : undefined;
+    return ref ? this.components[ref] : schema;
+  }
 }
 
-const json = (schema: JsonSchema | z.ZodTypeAny, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
+/**
+ * A path's success body: the operation's result (under `resultField` if the path has one) with
+ * the envelope's `status: 'success'` or `success: true` beside its fields, as one object.
+ */
+function successBody(route: DeclaredRoute, result: JsonSchema, outputs: OutputSchemas): JsonSchema {
+  const body = route.resultField
+    ? { type: 'object', properties: { [route.resultField]: result }, required: [route.resultField] }
+    : result;
+  if (route.envelope === 'none') return body;
+  const object = outputs.objectOf(body);
+  if (object.type !== 'object') throw new Error(`${route.operation}: an envelope needs an object result`);
+  const [key, value] = route.envelope === 'status' ? ['status', 'success'] : ['success', true];
+  return {
+    ...object,
+    properties: { [key]: { const: value }, ...(object.properties as JsonSchema) },
+    required: [key, ...(object.required as string[])],
+  };
+}
+
+/** What one status of a path answers: its bodies (one schema each) and when. */
+interface StatusAnswers {
+  schemas: Map<string, JsonSchema | z.ZodTypeAny>;
+  descriptions: string[];
+}
+
+/**
+ * Every status a path can answer, each with the bodies that produce it: the operation's success,
+ * its refused input (in the path's validation shape), the failures its route declares (in its
+ * failure shape; Shape B names their codes), and what the HTTP layer answers for itself (Shape A):
+ * the key check of {base_url} paths, bodies too large or not JSON, a malformed URL, a lost
+ * database, an internal error.
+ */
+function responsesOf(route: DeclaredRoute, fields: number, pathParams: number, success: JsonSchema) {
+  const statuses = new Map<number, StatusAnswers>();
+  const add = (status: number, key: string, schema: JsonSchema | z.ZodTypeAny, description: string) => {
+    const answers: StatusAnswers = statuses.get(status) ?? { schemas: new Map(), descriptions: [] };
+    answers.schemas.set(key, schema);
+    if (!answers.descriptions.includes(description)) answers.descriptions.push(description);
+    statuses.set(status, answers);
+  };
+  const fail = (shapes: ErrorShapes, failures: readonly DocumentedFailure[]) => {
+    for (const failure of failures) {
+      const codes = failures
+        .filter((other) => other.status === failure.status)
+        .flatMap((other) => other.codes);
+      add(failure.status, `failure ${shapes.failure}`, failureBodySchema(shapes, codes), failure.description);
+    }
+  };
+
+  const declared = typeof route.status === 'number' ? route.status : 200;
+  add(declared, 'success', success, 'Success');
+  for (const also of route.alsoAnswers ?? []) add(also.status, 'success', success, also.description);
+  const body = takesBody(route.method);
+  if (fields > 0 || body) {
+    add(
+      400,
+      `validation ${route.errors.validation}`,
+      validationBodySchema(route.errors),
+      body
+        ? 'Invalid parameters, or a body that is not a JSON object (zod’s issues, e.g. `invalid_json`, `invalid_type` with `expected: object`)'
+        : 'Invalid parameters (zod’s issues)',
+    );
+  }
+  fail(route.errors, route.failures);
+  if (pathParams > 0) fail(SHAPE_A, [MALFORMED_URL]);
+  if (route.base === 'api') fail(SHAPE_A, KEY_CHECK_FAILURES);
+  if (body) fail(SHAPE_A, [BODY_TOO_LARGE, UNSUPPORTED_BODY]);
+  fail(SHAPE_A, [DATABASE_UNAVAILABLE, INTERNAL_ERROR]);
+
+  const responses: Record<number, ResponseConfig> = {};
+  for (const [status, { schemas, descriptions }] of [...statuses].sort(([a], [b]) => a - b)) {
+    const [first, ...others] = [...schemas.values()];
+    const schema = others.length
+      ? z.union([first, ...others].map(asZod) as [z.ZodTypeAny, z.ZodTypeAny])
+      : first;
+    responses[status] = {
+      description:
+        descriptions.length === 1 ? descriptions[0] : descriptions.map((text) => `- ${text}`).join('\n'),
+      content: { 'application/json': { schema: schema as z.ZodTypeAny } },
+      ...(status === 429
+        ? { headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } }
+        : {}),
+    };
+  }
+  return responses;
+}
+
+/** A JSON Schema as a zod schema whose API reference is that schema (for unions of bodies). */
+function asZod(schema: JsonSchema | z.ZodTypeAny): z.ZodTypeAny {
+  return schema instanceof z.ZodType ? schema : z.unknown().openapi(schema);
+}
 
 /** `/keys/:id` → `/keys/{id}`. */
-function openApiPath(path: DeclaredRoute): string {
-  const relative = path.path.replace(/:(\w+)/g, '{$1}');
-  return path.base === 'api' ? `/v1${relative}` : relative;
+function openApiPath(route: DeclaredRoute): string {
+  const relative = route.path.replace(/:(\w+)/g, '{$1}');
+  return route.base === 'api' ? `/v1${relative}` : relative;
+}
+
+/** Components no `$ref` of the document names any more (types inlined into envelopes). */
+function withoutUnreferenced(document: JsonSchema): JsonSchema {
+  const components = document.components as { schemas: Record<string, JsonSchema> };
+  const referenced = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (typeof value !== 'object' || value === null) return;
+    for (const [key, inner] of Object.entries(value)) {
+      if (key === '$ref' && typeof inner === 'string') {
+        const name = inner.split('/').pop()!;
+        if (!referenced.has(name)) {
+          referenced.add(name);
+          visit(components.schemas[name]);
+        }
+      } else visit(inner);
+    }
+  };
+  visit(document.paths);
+  components.schemas = Object.fromEntries(
+    Object.entries(components.schemas).filter(([name]) => referenced.has(name)),
+  );
+  return document;
 }
 
 /**
  * The OpenAPI 3.1 document of every REST path, generated from the same definitions that serve
  * them: each path's operation (its zod input for parameters and bodies, its GraphQL output type
- * for the success body) and its documented envelope and error shapes.
+ * for the success body, less the fields GraphQL computes), the error shapes, the failures its
+ * route declares and those of the HTTP layer. `chains`: the chains served (the `Chain` enum).
  */
 export function buildOpenApiDocument(
   modules: readonly Pick<ApiModule, 'name' | 'resolverClass' | 'routes'>[],
   graphqlSchema: GraphQLSchema,
   version: string,
+  chains: readonly string[],
 ): Record<string, unknown> {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'apiKey', {
@@ -90,82 +243,56 @@ export function buildOpenApiDocument(
     name: 'X-API-KEY',
     description: 'From POST /key/challenge, signed by the wallet, then POST /key/verify',
   });
-  const components: Record<string, JsonSchema> = {};
+  const outputs = new OutputSchemas();
 
   for (const module of modules) {
-    for (const path of module.routes) {
-      const operation = operationOf(module.resolverClass, path.operation);
+    for (const route of module.routes) {
+      const operation = operationOf(module.resolverClass, route.operation);
       const root =
         operation.kind === 'query' ? graphqlSchema.getQueryType() : graphqlSchema.getMutationType();
-      const field = root?.getFields()[path.operation];
-      if (!field) throw new Error(`${path.operation} is not in the GraphQL schema`);
+      const field = root?.getFields()[route.operation];
+      if (!field) throw new Error(`${route.operation} is not in the GraphQL schema`);
 
+      const object = unwrapField(operation.input).schema as z.AnyZodObject;
       const shape = inputShape(operation.input);
-      const pathParams = [...path.path.matchAll(/:(\w+)/g)].map((match) => match[1]);
+      const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1]);
       const params = Object.fromEntries(pathParams.map((name) => [name, shape[name] ?? z.string()]));
-      const fields = Object.fromEntries(Object.entries(shape).filter(([name]) => !pathParams.includes(name)));
-      const inQuery = path.method === 'get' || path.method === 'delete';
+      const fields = Object.keys(shape).filter((name) => !pathParams.includes(name));
+      // The input less its path parameters (omit() drops the object's own API reference, e.g. its `oneOf`).
+      const others = pathParams.length
+        ? object.omit(Object.fromEntries(pathParams.map((name) => [name, true])))
+        : object;
+      const inQuery = !takesBody(route.method);
 
-      const result = outputSchema(field.type, components);
-      const body: JsonSchema = path.resultField
-        ? { type: 'object', required: [path.resultField], properties: { [path.resultField]: result } }
-        : result;
-      const success =
-        path.envelope === 'none'
-          ? body
-          : {
-              allOf: [
-                {
-                  type: 'object',
-                  properties:
-                    path.envelope === 'status'
-                      ? { status: { const: 'success' } }
-                      : { success: { const: true } },
-                },
-                body,
-              ],
-            };
-
-      const failure = failureBodySchema(path.errors);
-      const route: RouteConfig = {
-        method: path.method,
-        path: openApiPath(path),
-        operationId: path.operation,
+      const config: RouteConfig = {
+        method: route.method,
+        path: openApiPath(route),
+        operationId: route.operation,
         tags: [module.name],
         summary: operation.description,
         description: [
-          `GraphQL: \`${operation.kind} { ${path.operation} }\` runs the same operation.`,
-          path.base === 'api' ? 'Also served under /api/v1.' : 'Unversioned ({auth_url}); needs no API key.',
-          path.description,
+          `GraphQL: \`${operation.kind} { ${route.operation} }\` runs the same operation.`,
+          route.base === 'api' ? 'Also served under /api/v1.' : 'Unversioned ({auth_url}); needs no API key.',
+          route.description,
         ]
           .filter(Boolean)
           .join(' '),
         security: operation.public ? [] : [{ apiKey: [] }],
         request: {
           ...(pathParams.length ? { params: z.object(params) } : {}),
-          ...(inQuery && Object.keys(fields).length ? { query: z.object(fields) } : {}),
-          ...(!inQuery && Object.keys(fields).length
-            ? { body: { required: true, content: { 'application/json': { schema: z.object(fields) } } } }
+          ...(inQuery && fields.length ? { query: others } : {}),
+          ...(!inQuery && fields.length
+            ? { body: { required: true, content: { 'application/json': { schema: others } } } }
             : {}),
         },
-        responses: {
-          [typeof path.status === 'number' ? path.status : 200]: json(success, 'Success'),
-          ...Object.fromEntries(
-            (path.alsoAnswers ?? []).map(({ status, description }) => [status, json(success, description)]),
-          ),
-          400: json(validationBodySchema(path.errors), 'Invalid parameters'),
-          ...(operation.public ? {} : { 401: json(failure, 'Missing, unknown or revoked API key') }),
-          404: json(failure, 'Not found (app, token, badge, …)'),
-          409: json(failure, 'Conflict (nonce, badge name, key cap, …)'),
-          422: json(failure, 'A contract call reverted or a node refused a transaction'),
-          429: {
-            ...json(failure, 'Over the request budget'),
-            headers: { 'Retry-After': { schema: { type: 'integer' } } },
-          },
-          503: json(failure, 'A chain node or the database is unavailable'),
-        },
+        responses: responsesOf(
+          route,
+          fields.length,
+          pathParams.length,
+          successBody(route, outputs.of(field.type), outputs),
+        ),
       };
-      registry.registerPath(route);
+      registry.registerPath(config);
     }
   }
 
@@ -178,10 +305,9 @@ export function buildOpenApiDocument(
         'Rewards backend for EVM applications: API keys from signed challenges, unsigned reward transactions, broadcasting, profiles and leaderboards, webhooks. Every path is also a GraphQL operation at /graphql.',
     },
     servers: [{ url: '/' }],
-  });
-  document.components = {
-    ...document.components,
-    schemas: { ...document.components?.schemas, ...components },
-  };
-  return JSON.parse(JSON.stringify(document)) as Record<string, unknown>;
+  }) as unknown as JsonSchema;
+  const schemas = { ...(document.components as { schemas?: JsonSchema }).schemas, ...outputs.components };
+  if (chains.length) schemas.Chain = { ...(schemas.Chain as JsonSchema), enum: [...chains] };
+  document.components = { ...(document.components as JsonSchema), schemas };
+  return withoutUnreferenced(JSON.parse(JSON.stringify(document)) as JsonSchema);
 }

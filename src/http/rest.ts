@@ -1,5 +1,5 @@
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
-import { AppError, RateLimitedError } from '../errors';
+import { AppError, RateLimitedError, type ValidationError } from '../errors';
 import { renderError, type ErrorShapes } from '../operations/error-shapes';
 import { callableOperation } from '../operations/operation';
 import type { RequestContext } from '../operations/request-context';
@@ -35,6 +35,19 @@ export function failureOf(res: Response): RequestFailure | undefined {
   return res.locals.failure as RequestFailure | undefined;
 }
 
+/**
+ * Keeps why the request's body could not be read (not JSON, a broken stream): the route it reaches
+ * answers it in its own validation shape (after the key check), GraphQL in its own way.
+ */
+export function holdUnreadableBody(res: Response, error: ValidationError): void {
+  res.locals.unreadableBody = error;
+}
+
+/** Why the request's body could not be read, if it could not. */
+export function unreadableBodyOf(res: Response): ValidationError | undefined {
+  return res.locals.unreadableBody as ValidationError | undefined;
+}
+
 /** Notes the route template a request matched (a bounded label: `/v1/webhook/:id`). */
 export function noteRoute(res: Response, route: string): void {
   const ctx = res.locals.ctx as RequestContext | undefined;
@@ -52,14 +65,18 @@ export function sendError(res: Response, shapes: ErrorShapes, error: AppError): 
   });
 }
 
-/** An operation's raw input: the query string and path parameters for GET and DELETE, the JSON body (with path parameters) otherwise. */
-function inputOf(method: HttpMethod, req: Request): unknown {
+/**
+ * An operation's raw input: the query string and path parameters for GET and DELETE, the JSON body
+ * (with path parameters) otherwise; no body is an empty object. A body that is JSON but not an
+ * object (`"a"`, `[]`, `null`) is the input as it is: the operation's schema refuses it.
+ */
+function inputOf(method: HttpMethod, req: Request, res: Response): unknown {
   if (method === 'get' || method === 'delete') return { ...req.query, ...req.params };
-  const body: unknown = req.body ?? {};
-  const params = Object.keys(req.params ?? {});
-  return params.length && typeof body === 'object' && !Array.isArray(body)
-    ? { ...body, ...req.params }
-    : body;
+  const unreadable = unreadableBodyOf(res);
+  if (unreadable) throw unreadable;
+  const body: unknown = req.body === undefined ? {} : req.body;
+  const isObject = typeof body === 'object' && body !== null && !Array.isArray(body);
+  return isObject ? { ...body, ...req.params } : body;
 }
 
 export function envelope(kind: SuccessEnvelope, result: object): object {
@@ -83,7 +100,7 @@ function routeHandler(module: ApiModule, route: DeclaredRoute): RequestHandler {
   return async (req, res, next) => {
     noteRoute(res, template);
     try {
-      const result = (await operation.call(inputOf(route.method, req), requestContext(res))) as object;
+      const result = (await operation.call(inputOf(route.method, req, res), requestContext(res))) as object;
       const body = resultField ? { [resultField]: result } : result;
       res.status(status(result)).json(envelope(route.envelope, body));
     } catch (error) {

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { AppError, ValidationError, summarizeIssues, type ValidationIssue } from '../errors';
+import {
+  AppError,
+  ValidationError,
+  summarizeIssues,
+  type DocumentedFailure,
+  type ValidationIssue,
+} from '../errors';
+// zod with `.openapi()` (the schemas below are the API reference's components).
+import '../validation';
 
 /**
  * The interface's failure bodies, each declared once: the schema the API reference publishes and
@@ -24,15 +32,17 @@ export const SHAPE_B: ErrorShapes = { validation: 'B', failure: 'B' };
 export const SHAPE_C: ErrorShapes = { validation: 'C', failure: 'A' };
 export const SHAPE_ZOD: ErrorShapes = { validation: 'zod', failure: 'A' };
 
-/** One documented body: its schema (for the API reference) and how it is rendered. */
+/** One documented body: its schema (for the API reference, a component named by `.openapi()`) and how it is rendered. */
 interface BodyShape<T> {
   schema: z.ZodTypeAny;
   render(value: T): object;
 }
 
+/** A zod v3 issue: `code`, `path`, `message` and the fields of its code (`expected`, `validation`, …). */
 const zodIssue = z
   .object({ code: z.string(), path: z.array(z.union([z.string(), z.number().int()])), message: z.string() })
-  .passthrough();
+  .catchall(z.unknown())
+  .openapi('ZodIssue');
 
 const shapeAFields = { status: z.literal('failed'), error: z.string() };
 
@@ -42,20 +52,24 @@ function issueParameter(issue: ValidationIssue): string {
 
 const validationBodies: Record<ValidationShape, BodyShape<ValidationIssue[]>> = {
   A: {
-    schema: z.object({ ...shapeAFields, issues: z.array(zodIssue).optional() }),
+    schema: z
+      .object({ ...shapeAFields, issues: z.array(zodIssue).optional() })
+      .openapi('ValidationFailureA', { description: 'Shape A: `error` sums up the issues' }),
     render: (issues) => ({ status: 'failed', error: summarizeIssues(issues), issues }),
   },
   B: {
-    schema: z.object({
-      success: z.literal(false),
-      error: z.object({
-        code: z.literal('validation_error'),
-        message: z.string(),
-        issues: z.array(
-          z.object({ code: z.string(), message: z.string(), parameter: z.string(), path: z.string() }),
-        ),
-      }),
-    }),
+    schema: z
+      .object({
+        success: z.literal(false),
+        error: z.object({
+          code: z.literal('validation_error'),
+          message: z.string(),
+          issues: z.array(
+            z.object({ code: z.string(), message: z.string(), parameter: z.string(), path: z.string() }),
+          ),
+        }),
+      })
+      .openapi('ValidationFailureB', { description: 'Shape B: `parameter` and `path` name the field' }),
     render: (issues) => ({
       success: false,
       error: {
@@ -71,35 +85,44 @@ const validationBodies: Record<ValidationShape, BodyShape<ValidationIssue[]>> = 
     }),
   },
   C: {
-    schema: z.object({ error: z.object({ issues: z.array(zodIssue) }) }),
+    schema: z
+      .object({ error: z.object({ issues: z.array(zodIssue) }) })
+      .openapi('ValidationFailureC', { description: 'Shape C: zod’s issues' }),
     render: (issues) => ({ error: { issues } }),
   },
   zod: {
-    schema: z.object({
-      success: z.literal(false),
-      error: z.object({ issues: z.array(zodIssue), name: z.literal('ZodError') }),
-    }),
+    schema: z
+      .object({
+        success: z.literal(false),
+        error: z.object({ issues: z.array(zodIssue), name: z.literal('ZodError') }),
+      })
+      .openapi('ValidationFailureZod', { description: 'The zod result: `{success:false, error: ZodError}`' }),
     render: (issues) => ({ success: false, error: { issues, name: 'ZodError' } }),
   },
 };
 
 const failureBodies: Record<FailureShape, BodyShape<AppError>> = {
   A: {
-    schema: z.object(shapeAFields).passthrough(),
+    schema: z
+      .object(shapeAFields)
+      .catchall(z.unknown())
+      .openapi('FailureA', { description: 'Shape A: the message, and the failure’s own fields' }),
     render: (error) => ({ status: 'failed', error: error.message, ...error.details }),
   },
   B: {
-    schema: z.object({
-      success: z.literal(false),
-      error: z.object({ code: z.string(), message: z.string() }).passthrough(),
-    }),
+    schema: z
+      .object({
+        success: z.literal(false),
+        error: z.object({ code: z.string(), message: z.string() }).catchall(z.unknown()),
+      })
+      .openapi('FailureB', { description: 'Shape B: the code, the message and the failure’s own fields' }),
     render: (error) => ({
       success: false,
       error: { code: error.code, message: error.message, ...error.details },
     }),
   },
   bare: {
-    schema: z.object({ error: z.string() }),
+    schema: z.object({ error: z.string() }).openapi('FailureBare', { description: 'The message alone' }),
     render: (error) => ({ error: error.message }),
   },
 };
@@ -109,9 +132,14 @@ export function validationBodySchema(shapes: ErrorShapes): z.ZodTypeAny {
   return validationBodies[shapes.validation].schema;
 }
 
-/** The schema of a path's other failure bodies. */
-export function failureBodySchema(shapes: ErrorShapes): z.ZodTypeAny {
-  return failureBodies[shapes.failure].schema;
+/**
+ * The schema of a path's other failure bodies; in Shape B, with `error.code` one of `codes` (the
+ * codes of the failures the path declares at one status).
+ */
+export function failureBodySchema(shapes: ErrorShapes, codes: readonly string[] = []): z.ZodTypeAny {
+  const schema = failureBodies[shapes.failure].schema;
+  if (shapes.failure !== 'B' || codes.length === 0) return schema;
+  return schema.and(z.object({ error: z.object({ code: z.enum(codes as [string, ...string[]]) }) }));
 }
 
 /** The one place where error bodies are built. */
@@ -123,7 +151,16 @@ export function renderError(shapes: ErrorShapes, error: AppError): { status: num
   return { status: error.httpStatus, body };
 }
 
+export const INTERNAL_ERROR: DocumentedFailure = {
+  status: 500,
+  codes: ['internal'],
+  description: '`Internal server error`, with the `request_id` to quote (the failure is logged with it)',
+};
+
 /** The 500 body: Shape A with the request id to quote. */
 export function renderInternalError(requestId: string): { status: number; body: object } {
-  return { status: 500, body: { status: 'failed', error: 'Internal server error', request_id: requestId } };
+  return {
+    status: INTERNAL_ERROR.status,
+    body: { status: 'failed', error: 'Internal server error', request_id: requestId },
+  };
 }

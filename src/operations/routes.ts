@@ -1,4 +1,5 @@
 import type { ClassType } from 'type-graphql';
+import type { DocumentedFailure } from '../errors';
 import type { ErrorShapes } from './error-shapes';
 
 /** The documented success envelope: `{status:'success', ...}`, `{success:true, ...}` or the result as is. */
@@ -24,6 +25,12 @@ interface RouteOf<R, K extends OperationName<R>> {
   operation: K;
   /** The documented failure bodies of this path. */
   errors: ErrorShapes;
+  /**
+   * What the operation can fail with besides refused input, each declared beside the error that
+   * produces it: the API reference lists these statuses (in `errors`' failure shape) and no others
+   * (the HTTP layer adds its own: API key, budget, body, database, 500).
+   */
+  failures: readonly DocumentedFailure[];
   envelope: SuccessEnvelope;
   /** The documented body puts the result under this field (`{keys: [...]}`); by default the result is the body. */
   resultField?: string;
@@ -50,6 +57,7 @@ export interface DeclaredRoute {
   path: string;
   operation: string;
   errors: ErrorShapes;
+  failures: readonly DocumentedFailure[];
   envelope: SuccessEnvelope;
   resultField?: string;
   status?: number | ((result: never) => number);

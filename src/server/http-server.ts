@@ -48,7 +48,12 @@ export async function serveHttp(
       modules && schema
         ? {
             schema,
-            openApiDocument: buildOpenApiDocument(laurelModules, schema, LAUREL_VERSION),
+            openApiDocument: buildOpenApiDocument(
+              laurelModules,
+              schema,
+              LAUREL_VERSION,
+              chains.list().map((chain) => chain.name),
+            ),
             authenticator: modules.authenticator,
             modules: modules.api,
           }

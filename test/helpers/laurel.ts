@@ -4,6 +4,7 @@ import { createLogger, type Logger } from '../../src/logger';
 import { startLaurel, type Laurel } from '../../src/server/laurel';
 import { chainConfigOf, startTestChain } from './chain';
 import { createTestDatabase } from './database';
+import { openApiContract } from './openapi-contract';
 
 const TEST_WEBHOOK_ENCRYPTION_KEY = randomBytes(32).toString('base64');
 
@@ -71,7 +72,11 @@ export interface HttpResult<T = Record<string, unknown>> {
   body: T;
 }
 
-/** A JSON request the way a REST client makes it. */
+/**
+ * A JSON request the way a REST client makes it. Its answer is checked against openapi.json (the
+ * status documented for the path and method, the body valid): a test fails on an answer the
+ * published contract does not describe.
+ */
 export async function request<T = Record<string, unknown>>(
   url: string,
   method: string,
@@ -86,7 +91,13 @@ export async function request<T = Record<string, unknown>>(
   if (body !== undefined) headers['Content-Type'] ??= 'application/json';
   const response = await fetch(`${url}${path}`, { method, headers, body });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : null) as T };
+  const answer = {
+    status: response.status,
+    headers: response.headers,
+    body: (text ? JSON.parse(text) : null) as T,
+  };
+  openApiContract().check({ method, url: path, ...answer });
+  return answer;
 }
 
 /** A GraphQL operation over HTTP. */

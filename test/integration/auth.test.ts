@@ -353,13 +353,41 @@ describe('bad input to the key endpoints', () => {
   });
 
   it.each(['/key/challenge', '/key/verify'])(
-    'answers 400 in Shape C to a body that is not JSON (%s)',
+    'answers 400 in Shape C to a body that is not JSON, or not an object (%s)',
     async (path) => {
-      for (const rawBody of ['{"public_address": ', 'public_address=0x12', '"a string"', 'null']) {
+      for (const rawBody of ['{"public_address": ', 'public_address=0x12']) {
         const result = await request(laurel.url, 'POST', path, { rawBody });
         expect(result.status).toBe(400);
         expect(result.body).toEqual({
-          error: { issues: [expect.objectContaining({ code: 'invalid_json', path: [] })] },
+          error: {
+            issues: [
+              { code: 'invalid_json', path: [], message: expect.stringMatching(/^Malformed JSON body: /) },
+            ],
+          },
+        });
+      }
+      // JSON, but not an object: refused as zod refuses it.
+      for (const [rawBody, received] of [
+        ['"a string"', 'string'],
+        ['null', 'null'],
+        ['[]', 'array'],
+      ]) {
+        const result = await request(laurel.url, 'POST', path, { rawBody });
+        expect({ status: result.status, body: result.body }).toEqual({
+          status: 400,
+          body: {
+            error: {
+              issues: [
+                {
+                  code: 'invalid_type',
+                  expected: 'object',
+                  received,
+                  path: [],
+                  message: `Expected object, received ${received}`,
+                },
+              ],
+            },
+          },
         });
       }
       // Not declared as JSON: 415, not a guess.

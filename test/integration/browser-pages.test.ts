@@ -1,7 +1,10 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { DEV_CHAIN_EXAMPLES } from '../../src/chain/deploy';
 import { issueApiKey } from '../helpers/auth';
+import { client, createApp, executeAndWait, type Unsigned } from '../helpers/flow';
 import { startTestLaurel, type TestLaurel } from '../helpers/laurel';
+import { openApiContract } from '../helpers/openapi-contract';
 
 /**
  * The pages people open in a browser, rendered by a real headless Chromium (Debian's `chromium`,
@@ -68,6 +71,47 @@ function outsideLaurel(urls: string[]): string[] {
 }
 
 describeInBrowser('in headless Chromium', () => {
+  it('/docs "Try it out" with the pre-filled examples: an explanatory 404 before the dev chain’s first app exists, 200 with it', async () => {
+    const wallet = laurel.chain!.wallets[5];
+    const apiKey = await issueApiKey(laurel.url, wallet);
+    const { page, problems } = await openPage('/docs');
+    await page.locator('.opblock').first().waitFor();
+    await page.evaluate(`window.ui.preauthorizeApiKey('apiKey', ${JSON.stringify(apiKey)})`);
+
+    // No app yet: the examples name the dev chain's first app, and the answer says it is not there.
+    const early = await tryItOut(page, 'leaderboard', 'leaderboard', '/v1/leaderboard');
+    expect(early).toEqual({
+      status: 404,
+      body: { status: 'failed', error: 'App not found', app_id: DEV_CHAIN_EXAMPLES.firstApp, chain: 'local' },
+    });
+
+    // The fixture: the first app created on a fresh chain, by the key's wallet.
+    expect(await createApp(client(laurel.url, apiKey, wallet), 'Try it out')).toBe(
+      DEV_CHAIN_EXAMPLES.firstApp,
+    );
+    const built = await tryItOut(page, 'rewards', 'rewardXP', '/v1/reward/XP');
+    expect(built).toMatchObject({
+      status: 200,
+      body: { status: 'success', unsignedTransaction: expect.any(Object) },
+    });
+    await executeAndWait(
+      laurel.url,
+      (built.body as { unsignedTransaction: Unsigned }).unsignedTransaction,
+      wallet,
+      apiKey,
+    );
+
+    const board = await tryItOut(page, 'leaderboard', 'leaderboard', '/v1/leaderboard');
+    expect(board).toEqual({ status: 200, body: [{ user: DEV_CHAIN_EXAMPLES.user, xp_rewarded: '1.5' }] });
+    const profile = await tryItOut(page, 'profile', 'profile', '/v1/profile');
+    expect(profile).toMatchObject({ status: 200, body: { user_id: wallet.address } });
+
+    // The browser reports the 404 it was shown as a failed load: that one was expected.
+    const expected = /^404: |status of 404 \(Not Found\)$/;
+    expect(problems.filter((problem) => !expected.test(problem))).toEqual([]);
+    await page.close();
+  });
+
   it('/docs renders the API reference from /openapi.json, every operation listed, nothing fetched elsewhere', async () => {
     const { page, requested, problems } = await openPage('/docs');
     await page.locator('.swagger-ui .info .title').filter({ hasText: 'Laurel' }).waitFor();
@@ -130,6 +174,33 @@ describeInBrowser('in headless Chromium', () => {
     await page.close();
   });
 });
+
+/**
+ * Swagger UI's "Try it out" of one operation, as a person does it: open it, Try it out, Execute,
+ * with the values it pre-fills. Returns what the API answered (checked against openapi.json).
+ */
+async function tryItOut(
+  page: Page,
+  tag: string,
+  operationId: string,
+  path: string,
+): Promise<{ status: number; body: Record<string, unknown> | unknown[] }> {
+  const operation = page.locator(`#operations-${tag}-${operationId}`);
+  if (!(await operation.locator('.try-out').isVisible())) await operation.locator('.opblock-summary').click();
+  const tryOut = operation.locator('.try-out__btn');
+  if ((await tryOut.textContent())?.includes('Try it out')) await tryOut.click();
+  const answer = page.waitForResponse((response) => new URL(response.url()).pathname === path);
+  await operation.locator('.execute').click();
+  const response = await answer;
+  const result = { status: response.status(), body: (await response.json()) as Record<string, unknown> };
+  openApiContract().check({
+    method: response.request().method(),
+    url: response.url(),
+    headers: new Headers(await response.allHeaders()),
+    ...result,
+  });
+  return result;
+}
 
 /** Replaces the text of one of GraphiQL's editors (CodeMirror 5, which hangs itself on its element). */
 async function setEditorText(page: Page, container: string, text: string): Promise<void> {

@@ -193,12 +193,23 @@ describe('POST /credit/new', () => {
     });
   });
 
-  it('answers more decimals than Laurel allows with the decoded InvalidDecimals revert', async () => {
+  it('refuses more decimals than Laurel allows (0..18) as a validation error, as the contract would', async () => {
     const result = await api.post('/credit/new', { ...valid, app_id: appId, token_decimals: 19 });
-    expect(result.status).toBe(422);
-    expect(result.body).toMatchObject({
+    expect(result.status).toBe(400);
+    expect(result.body).toEqual({
       success: false,
-      error: { code: 'transaction_error', transaction_error: { reason: 'InvalidDecimals(19, 18)' } },
+      error: {
+        code: 'validation_error',
+        message: 'token_decimals: Number must be less than or equal to 18',
+        issues: [
+          {
+            code: 'too_big',
+            message: 'Number must be less than or equal to 18',
+            parameter: 'token_decimals',
+            path: 'token_decimals',
+          },
+        ],
+      },
     });
   });
 });

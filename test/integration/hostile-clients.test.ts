@@ -99,6 +99,18 @@ describe('bounded GraphQL', () => {
       expect(text).not.toMatch(/stacktrace|\/work\/|node_modules|\.ts:\d+/);
     }
   });
+
+  it('answers a GraphQL body that is not JSON with 400 BAD_REQUEST, in GraphQL’s error format', async () => {
+    const result = await request(laurel.url, 'POST', '/graphql', { rawBody: '{"query": ' });
+    expect({ status: result.status, body: result.body }).toEqual({
+      status: 400,
+      body: {
+        errors: [
+          { message: expect.stringMatching(/^Malformed JSON body: /), extensions: { code: 'BAD_REQUEST' } },
+        ],
+      },
+    });
+  });
 });
 
 describe('fair limits', () => {
@@ -187,23 +199,28 @@ describe('fair limits', () => {
 describe('client mistakes answer 4xx, never 5xx', () => {
   const body = JSON.stringify({ public_address: Wallet.createRandom().address });
 
+  // A body that cannot be read is refused in the path's own validation shape (Shape C here).
+  const unreadable = {
+    error: {
+      issues: [{ code: 'invalid_body', path: [], message: expect.stringMatching(/^Unreadable body: /) }],
+    },
+  };
+  const refused = { status: 'failed', error: expect.any(String) };
   it.each([
-    ['gzip that is not', { 'Content-Encoding': 'gzip' }, body, 400],
-    ['deflate that is not', { 'Content-Encoding': 'deflate' }, body, 400],
-    ['brotli that is not', { 'Content-Encoding': 'br' }, body, 400],
-    ['an unknown encoding', { 'Content-Encoding': 'lzma' }, body, 415],
-    ['charset latin1', { 'Content-Type': 'application/json; charset=latin1' }, body, 415],
-    ['a bogus charset', { 'Content-Type': 'application/json; charset=klingon' }, body, 415],
-    ['no content type', { 'Content-Type': '' }, body, 415],
-    ['a form body', { 'Content-Type': 'application/x-www-form-urlencoded' }, 'a=b', 415],
-  ])('%s', async (_name, headers, rawBody, status) => {
-    const result = await fetch(`${laurel.url}/key/challenge`, {
-      method: 'POST',
+    ['gzip that is not', { 'Content-Encoding': 'gzip' }, body, 400, unreadable],
+    ['deflate that is not', { 'Content-Encoding': 'deflate' }, body, 400, unreadable],
+    ['brotli that is not', { 'Content-Encoding': 'br' }, body, 400, unreadable],
+    ['an unknown encoding', { 'Content-Encoding': 'lzma' }, body, 415, refused],
+    ['charset latin1', { 'Content-Type': 'application/json; charset=latin1' }, body, 415, refused],
+    ['a bogus charset', { 'Content-Type': 'application/json; charset=klingon' }, body, 415, refused],
+    ['no content type', { 'Content-Type': '' }, body, 415, refused],
+    ['a form body', { 'Content-Type': 'application/x-www-form-urlencoded' }, 'a=b', 415, refused],
+  ])('%s', async (_name, headers, rawBody, status, answer) => {
+    const result = await request(laurel.url, 'POST', '/key/challenge', {
       headers: { 'Content-Type': 'application/json', ...headers },
-      body: rawBody,
+      rawBody,
     });
-    expect(result.status).toBe(status);
-    expect(await result.json()).toEqual({ status: 'failed', error: expect.any(String) });
+    expect({ status: result.status, body: result.body }).toEqual({ status, body: answer });
   });
 
   it('accepts a real gzip body', async () => {

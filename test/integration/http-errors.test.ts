@@ -52,6 +52,7 @@ it('answers an unexpected error with 500 JSON, no stack trace, logged with the r
               path: '/boom',
               operation: 'boom',
               errors: SHAPE_A,
+              failures: [],
               envelope: 'none',
             },
           ],

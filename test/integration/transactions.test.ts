@@ -421,7 +421,8 @@ describe('POST /transactions/execute-and-wait', () => {
 describe('GraphQL', () => {
   const mutation = `mutation Execute($chain: String, $signed: String!) {
     executeTransactionAndWait(chain: $chain, signed_transaction: $signed) {
-      status transactionHash blockExplorerUrl receipt error
+      status transactionHash blockExplorerUrl error
+      receipt { _type hash status blockNumber from to gasUsed logs { address topics data } }
     }
   }`;
 
@@ -457,7 +458,9 @@ describe('GraphQL', () => {
             status
             transactionHash
             blockExplorerUrl
-            receipt
+            receipt {
+              hash
+            }
             error
           }
         }

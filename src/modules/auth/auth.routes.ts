@@ -1,4 +1,6 @@
 import { SHAPE_A, SHAPE_C, type ErrorShapes } from '../../operations/error-shapes';
+import { API_KEY_NOT_FOUND, SIGNATURE_REJECTED, TOO_MANY_API_KEYS } from './auth.service';
+import { KEY_REQUEST_BUDGET_SPENT } from './request-budgets';
 import type { RestRoute } from '../../operations/routes';
 import type { AuthResolver } from './auth.resolver';
 
@@ -12,6 +14,7 @@ export const authRootRoutes: RestRoute<AuthResolver>[] = [
     path: '/key/challenge',
     operation: 'requestApiKeyChallenge',
     errors: SHAPE_C,
+    failures: [KEY_REQUEST_BUDGET_SPENT],
     envelope: 'status',
   },
   {
@@ -19,6 +22,7 @@ export const authRootRoutes: RestRoute<AuthResolver>[] = [
     path: '/key/verify',
     operation: 'verifyApiKeyChallenge',
     errors: VERIFY_SHAPES,
+    failures: [SIGNATURE_REJECTED, TOO_MANY_API_KEYS, KEY_REQUEST_BUDGET_SPENT],
     envelope: 'none',
   },
 ];
@@ -30,6 +34,7 @@ export const authApiRoutes: RestRoute<AuthResolver>[] = [
     path: '/keys',
     operation: 'apiKeys',
     errors: SHAPE_A,
+    failures: [],
     envelope: 'status',
     resultField: 'keys',
   },
@@ -38,6 +43,7 @@ export const authApiRoutes: RestRoute<AuthResolver>[] = [
     path: '/keys/:id',
     operation: 'revokeApiKey',
     errors: SHAPE_A,
+    failures: [API_KEY_NOT_FOUND],
     envelope: 'status',
     resultField: 'key',
   },

@@ -1,3 +1,4 @@
+import { DEV_CHAIN_EXAMPLES } from '../../chain/deploy';
 import { ID } from 'type-graphql';
 import { z } from 'zod';
 import { withGraphQLType } from '../../operations/graphql-args';
@@ -17,14 +18,18 @@ export const signatureSchema = z
 
 /** POST /key/challenge, mutation requestApiKeyChallenge. */
 export const requestChallengeSchema = z.object({
-  public_address: addressSchema.describe('Wallet address (0x optional, any case)'),
+  public_address: addressSchema
+    .describe('Wallet address (0x optional, any case)')
+    .openapi({ example: DEV_CHAIN_EXAMPLES.user }),
 });
 export type RequestChallengeInput = z.output<typeof requestChallengeSchema>;
 
 /** POST /key/verify, mutation verifyApiKeyChallenge. */
 export const verifyChallengeSchema = z.object({
   signature: signatureSchema,
-  public_address: addressSchema.describe('The wallet address the challenge was issued for'),
+  public_address: addressSchema
+    .describe('The wallet address the challenge was issued for')
+    .openapi({ example: DEV_CHAIN_EXAMPLES.user }),
 });
 export type VerifyChallengeInput = z.output<typeof verifyChallengeSchema>;
 

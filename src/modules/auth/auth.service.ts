@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { getAddress, verifyMessage } from 'ethers';
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../../config';
-import { AppError, NotFoundError, UnauthenticatedError } from '../../errors';
+import { AppError, NotFoundError, UnauthenticatedError, type DocumentedFailure } from '../../errors';
 import type { Logger } from '../../logger';
 import type { AuthenticatedAccount, RequestAuthenticator } from '../../operations/request-context';
 import { generateApiKey, hashApiKey, isWellFormedApiKey, sameKeyHash } from './api-key';
@@ -29,10 +29,29 @@ export const LAST_USED_RESOLUTION_MS = 60_000;
 const OPEN_CHALLENGES_CHECKED = 1_000;
 
 /** 409 on /key/verify: the wallet holds the most active keys it may; it must revoke one first. */
+export const TOO_MANY_API_KEYS: DocumentedFailure = {
+  status: 409,
+  codes: ['too_many_api_keys'],
+  description:
+    'The wallet holds API_KEYS_PER_WALLET active keys: revoke one first (the signed challenge stays usable)',
+};
+
+export const SIGNATURE_REJECTED: DocumentedFailure = {
+  status: 401,
+  codes: ['unauthenticated'],
+  description: '`Signature verification failed`: not the wallet’s signature of one of its open challenges',
+};
+
+export const API_KEY_NOT_FOUND: DocumentedFailure = {
+  status: 404,
+  codes: ['api_key_not_found'],
+  description: 'The wallet has no key with this id',
+};
+
 export class TooManyApiKeysError extends AppError {
   constructor(limit: number) {
     super(
-      'too_many_api_keys',
+      TOO_MANY_API_KEYS.codes[0],
       `This wallet already has ${limit} active API keys: revoke one (DELETE /v1/keys/:id) before creating another`,
       409,
     );
@@ -169,7 +188,7 @@ export class AuthService implements RequestAuthenticator {
   /** Revokes one of the account's keys (idempotent); another account's key is "not found". */
   async revokeApiKey(address: string, id: string): Promise<ApiKeyInfo> {
     const key = await this.repository.revokeKey(address, id);
-    if (!key) throw new NotFoundError('api_key_not_found', 'API key not found');
+    if (!key) throw new NotFoundError(API_KEY_NOT_FOUND.codes[0], 'API key not found');
     for (const [hash, account] of this.authenticated.entries()) {
       if (account.apiKeyId === key.id) this.authenticated.delete(hash);
     }

@@ -1,8 +1,24 @@
 import type { Pool } from 'pg';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../../config';
-import { RateLimitedError, type RequestBudget } from '../../errors';
+import { RateLimitedError, type DocumentedFailure, type RequestBudget } from '../../errors';
 import { ThrottledLog, type Logger } from '../../logger';
+
+/** Over the wallet's budget: what every {base_url} request may answer. */
+export const WALLET_BUDGET_SPENT: DocumentedFailure = {
+  status: 429,
+  codes: ['rate_limited'],
+  description:
+    'The wallet’s request budget is spent (RATE_LIMIT_MAX_REQUESTS per RATE_LIMIT_WINDOW_SECONDS, all its keys together): retry after `Retry-After` seconds',
+};
+
+/** Over a key-issuing budget: what /key/challenge and /key/verify may answer. */
+export const KEY_REQUEST_BUDGET_SPENT: DocumentedFailure = {
+  status: 429,
+  codes: ['rate_limited'],
+  description:
+    'Over KEY_REQUESTS_PER_CLIENT key requests a minute from this client (or KEY_CHALLENGES_PER_WALLET challenges a minute for this wallet): retry after `Retry-After` seconds',
+};
 
 /** Rows of every limiter live in one table, keyed `<limiter>:<key>` (see the RateLimit model). */
 const TABLE = 'rate_limits';

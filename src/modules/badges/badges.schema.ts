@@ -1,7 +1,10 @@
+import { DEV_CHAIN_EXAMPLES } from '../../chain/deploy';
 import { z } from 'zod';
 import { addressSchema, chainSchema } from '../../validation';
 
-const appId = addressSchema.describe('The app (App contract address)');
+const appId = addressSchema
+  .describe('The app (App contract address)')
+  .openapi({ example: DEV_CHAIN_EXAMPLES.firstApp });
 
 /** POST /badge/new, mutation createBadge. */
 export const createBadgeSchema = z.object({

@@ -4,7 +4,7 @@ import { appInterface, badgeInterface } from '../../chain/contracts';
 import type { Chain, ChainRegistry } from '../../chain/registry';
 import type { UnsignedTransactionJson } from '../../chain/transaction-builder';
 import { viewCall } from '../../chain/view-call';
-import { AppError, NotFoundError } from '../../errors';
+import { AppError, NotFoundError, type DocumentedFailure } from '../../errors';
 import type { IndexReader } from '../../indexer/read/index-reader';
 import type { AppsService } from '../apps/apps.service';
 import type { CreateBadgeInput, ListBadgesInput } from './badges.schema';
@@ -14,16 +14,30 @@ import type { BadgeInfo } from './badges.types';
 export type BadgeSummary = Omit<BadgeInfo, 'holders'>;
 
 /** 404 `badge_not_found`: no badge of the app has this name or id. */
+export const BADGE_NOT_FOUND: DocumentedFailure = {
+  status: 404,
+  codes: ['badge_not_found'],
+  description: 'No badge of the app has this `badge_name` (or `badge_id`)',
+};
+
 export class BadgeNotFoundError extends NotFoundError {
   constructor(by: 'name' | 'id') {
-    super('badge_not_found', `No badge found with this ${by} in this app`);
+    super(BADGE_NOT_FOUND.codes[0], `No badge found with this ${by} in this app`);
   }
 }
 
 /** 409 `too_many_badges`: several badges of the app have this name; `badges` lists them. */
+export const TOO_MANY_BADGES: DocumentedFailure = {
+  status: 409,
+  codes: ['too_many_badges'],
+  description:
+    'Several badges of the app have this `badge_name`: `badges` lists them `{id, name}`; give `badge_id`',
+};
+
 export class TooManyBadgesError extends AppError {
   constructor(badges: BadgeSummary[]) {
-    super('too_many_badges', 'Too many badges found with this name: give badge_id instead', 409, {
+    const { codes, status } = TOO_MANY_BADGES;
+    super(codes[0], 'Too many badges found with this name: give badge_id instead', status, {
       badges: badges.map(({ id, name }) => ({ id, name })),
     });
   }

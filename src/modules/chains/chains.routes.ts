@@ -1,4 +1,5 @@
 import { SHAPE_A } from '../../operations/error-shapes';
+
 import type { RestRoute } from '../../operations/routes';
 import type { ChainsResolver } from './chains.resolver';
 
@@ -8,6 +9,7 @@ export const chainsRoutes: RestRoute<ChainsResolver>[] = [
     path: '/chains',
     operation: 'chainList',
     errors: SHAPE_A,
+    failures: [],
     envelope: 'status',
     resultField: 'chains',
   },

@@ -1,4 +1,8 @@
 import { SHAPE_B } from '../../operations/error-shapes';
+import { TRANSACTION_REVERTED } from '../../chain/reverts';
+import { CHAIN_UNAVAILABLE } from '../../errors';
+import { APP_NOT_FOUND } from '../apps/apps.service';
+import { TOKEN_NOT_FOUND } from './credit.service';
 import type { RestRoute } from '../../operations/routes';
 import type { CreditResolver } from './credit.resolver';
 
@@ -12,6 +16,7 @@ export const creditRoutes: RestRoute<CreditResolver>[] = [
     path: '/credit/new',
     operation: 'createCreditToken',
     errors: SHAPE_B,
+    failures: [APP_NOT_FOUND, TRANSACTION_REVERTED, CHAIN_UNAVAILABLE],
     envelope: 'success',
   },
   {
@@ -19,6 +24,7 @@ export const creditRoutes: RestRoute<CreditResolver>[] = [
     path: '/credit/approve',
     operation: 'approveCredit',
     errors: SHAPE_B,
+    failures: [TOKEN_NOT_FOUND, TRANSACTION_REVERTED, CHAIN_UNAVAILABLE],
     envelope: 'success',
   },
   {
@@ -26,6 +32,7 @@ export const creditRoutes: RestRoute<CreditResolver>[] = [
     path: '/credit/permit-data',
     operation: 'creditPermitData',
     errors: SHAPE_B,
+    failures: [TOKEN_NOT_FOUND, CHAIN_UNAVAILABLE],
     envelope: 'success',
     resultField: 'permitData',
   },
@@ -34,6 +41,7 @@ export const creditRoutes: RestRoute<CreditResolver>[] = [
     path: '/credit/transfer',
     operation: 'transferCredit',
     errors: SHAPE_B,
+    failures: [TOKEN_NOT_FOUND, TRANSACTION_REVERTED, CHAIN_UNAVAILABLE],
     envelope: 'success',
     description:
       'The original service’s transfer endpoint for a signed permit: the receiver (the caller) sends the transaction and pays its gas; the holder only signed the permit. A bad permit (expired, not signed by the holder for exactly this receiver, amount and deadline) is a `transaction_error` with the decoded revert.',
@@ -43,6 +51,7 @@ export const creditRoutes: RestRoute<CreditResolver>[] = [
     path: '/credit/balance',
     operation: 'creditBalance',
     errors: SHAPE_B,
+    failures: [TOKEN_NOT_FOUND, CHAIN_UNAVAILABLE],
     envelope: 'success',
   },
   {
@@ -50,6 +59,7 @@ export const creditRoutes: RestRoute<CreditResolver>[] = [
     path: '/credit/tokens',
     operation: 'creditTokens',
     errors: SHAPE_B,
+    failures: [APP_NOT_FOUND, CHAIN_UNAVAILABLE],
     envelope: 'status',
     resultField: 'tokens',
   },

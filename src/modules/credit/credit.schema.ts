@@ -1,3 +1,4 @@
+import { DEV_CHAIN_EXAMPLES } from '../../chain/deploy';
 import { z } from 'zod';
 import { withGraphQLInputType } from '../../operations/graphql-args';
 import { addressSchema, chainSchema, nonNegativeAmountSchema, positiveAmountSchema } from '../../validation';
@@ -10,21 +11,16 @@ const amount = positiveAmountSchema.describe(
 /** POST /credit/new, mutation createCreditToken. */
 export const createCreditTokenSchema = z.object({
   chain: chainSchema,
-  app_id: addressSchema.describe(
-    'The app (its contract address) the token belongs to; the caller must operate it',
-  ),
+  app_id: addressSchema
+    .describe('The app (its contract address) the token belongs to; the caller must operate it')
+    .openapi({ example: DEV_CHAIN_EXAMPLES.firstApp }),
   token_name: z.string().min(1).max(512).describe('1..512 characters'),
   token_symbol: z.string().min(1).max(512).describe('1..512 characters'),
   token_supply: nonNegativeAmountSchema.describe(
     'Initial supply in formatted units (>= 0), minted to the caller',
   ),
   // A uint8 on chain; Laurel's App allows at most 18 (more reverts with InvalidDecimals).
-  token_decimals: z
-    .number()
-    .int()
-    .min(0)
-    .max(255)
-    .describe('Decimals of the token (0..18 on Laurel contracts)'),
+  token_decimals: z.number().int().min(0).max(18).describe('Decimals of the token, 0..18'),
   token_is_point: z.boolean().describe('True for a non-transferable point token'),
 });
 export type CreateCreditTokenInput = z.output<typeof createCreditTokenSchema>;
@@ -98,6 +94,8 @@ export type CreditBalanceInput = z.output<typeof creditBalanceSchema>;
 /** GET /credit/tokens?chain=&app_id=, query creditTokens. */
 export const creditTokensSchema = z.object({
   chain: chainSchema,
-  app_id: addressSchema.describe('The app (its contract address)'),
+  app_id: addressSchema
+    .describe('The app (its contract address)')
+    .openapi({ example: DEV_CHAIN_EXAMPLES.firstApp }),
 });
 export type CreditTokensInput = z.output<typeof creditTokensSchema>;

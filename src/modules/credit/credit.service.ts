@@ -6,7 +6,7 @@ import type { TokenDirectory, TokenInfo } from '../../chain/tokens';
 import type { TransactionBuilder, UnsignedTransactionJson } from '../../chain/transaction-builder';
 import { viewCall, viewCallResult } from '../../chain/view-call';
 import type { Config } from '../../config';
-import { NotFoundError, ValidationError } from '../../errors';
+import { NotFoundError, ValidationError, type DocumentedFailure } from '../../errors';
 import type { IndexReader } from '../../indexer/read/index-reader';
 import type { AppsService } from '../apps/apps.service';
 import type {
@@ -31,9 +31,16 @@ export const PERMIT_TYPES = {
 };
 
 /** 404 `token_not_found`: the address is not a Laurel credit (or point) token where one is needed. */
+export const TOKEN_NOT_FOUND: DocumentedFailure = {
+  status: 404,
+  codes: ['token_not_found'],
+  description:
+    'The token is not a credit (or point) token of Laurel on this chain (of this app, for rewards)',
+};
+
 export class TokenNotFoundError extends NotFoundError {
   constructor(message: string) {
-    super('token_not_found', message);
+    super(TOKEN_NOT_FOUND.codes[0], message);
   }
 }
 

@@ -1,4 +1,6 @@
 import { SHAPE_ZOD } from '../../operations/error-shapes';
+import { CHAIN_UNAVAILABLE } from '../../errors';
+import { APP_NOT_FOUND } from '../apps/apps.service';
 import type { RestRoute } from '../../operations/routes';
 import type { LeaderboardResolver } from './leaderboard.resolver';
 
@@ -12,6 +14,7 @@ export const leaderboardRoutes: RestRoute<LeaderboardResolver>[] = [
     path: '/leaderboard',
     operation: 'leaderboard',
     errors: SHAPE_ZOD,
+    failures: [APP_NOT_FOUND, CHAIN_UNAVAILABLE],
     envelope: 'none',
   },
 ];

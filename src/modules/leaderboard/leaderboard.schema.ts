@@ -1,3 +1,4 @@
+import { DEV_CHAIN_EXAMPLES } from '../../chain/deploy';
 import { z } from 'zod';
 import { addressSchema, chainSchema, digitsSchema } from '../../validation';
 
@@ -12,7 +13,10 @@ const MAX_PAGE = 1_000_000_000;
 export const leaderboardSchema = z
   .object({
     chain: chainSchema,
-    app_id: addressSchema.describe("Rank this app's rewards (default token: its XP token)").optional(),
+    app_id: addressSchema
+      .describe("Rank this app's rewards (default token: its XP token)")
+      .openapi({ example: DEV_CHAIN_EXAMPLES.firstApp })
+      .optional(),
     token_address: addressSchema
       .describe('Rank rewards of this token (default: the app XP token; without app_id, XP of every app)')
       .optional(),

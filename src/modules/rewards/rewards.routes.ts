@@ -1,4 +1,9 @@
 import { SHAPE_B, SHAPE_ZOD } from '../../operations/error-shapes';
+import { TRANSACTION_REVERTED } from '../../chain/reverts';
+import { CHAIN_UNAVAILABLE } from '../../errors';
+import { APP_NOT_FOUND } from '../apps/apps.service';
+import { BADGE_NOT_FOUND, TOO_MANY_BADGES } from '../badges/badges.service';
+import { TOKEN_NOT_FOUND } from '../credit/credit.service';
 import type { RestRoute } from '../../operations/routes';
 import type { RewardsResolver } from './rewards.resolver';
 
@@ -7,9 +12,40 @@ import type { RewardsResolver } from './rewards.resolver';
  * `{success:false, error:{issues, name:'ZodError'}}`, other failures Shape A
  * `{status:'failed', error, ...}` (badges, transaction_error). /reward/credit: Shape B throughout.
  */
+/** What building any reward transaction can fail with. */
+const BUILD_FAILURES = [TRANSACTION_REVERTED, CHAIN_UNAVAILABLE];
+
 export const rewardsRoutes: RestRoute<RewardsResolver>[] = [
-  { method: 'post', path: '/reward/badge', operation: 'rewardBadge', errors: SHAPE_ZOD, envelope: 'status' },
-  { method: 'post', path: '/reward/credit', operation: 'rewardCredit', errors: SHAPE_B, envelope: 'success' },
-  { method: 'post', path: '/reward/point', operation: 'rewardPoint', errors: SHAPE_ZOD, envelope: 'status' },
-  { method: 'post', path: '/reward/XP', operation: 'rewardXP', errors: SHAPE_ZOD, envelope: 'status' },
+  {
+    method: 'post',
+    path: '/reward/badge',
+    operation: 'rewardBadge',
+    errors: SHAPE_ZOD,
+    failures: [APP_NOT_FOUND, BADGE_NOT_FOUND, TOO_MANY_BADGES, ...BUILD_FAILURES],
+    envelope: 'status',
+  },
+  {
+    method: 'post',
+    path: '/reward/credit',
+    operation: 'rewardCredit',
+    errors: SHAPE_B,
+    failures: [APP_NOT_FOUND, TOKEN_NOT_FOUND, ...BUILD_FAILURES],
+    envelope: 'success',
+  },
+  {
+    method: 'post',
+    path: '/reward/point',
+    operation: 'rewardPoint',
+    errors: SHAPE_ZOD,
+    failures: [APP_NOT_FOUND, TOKEN_NOT_FOUND, ...BUILD_FAILURES],
+    envelope: 'status',
+  },
+  {
+    method: 'post',
+    path: '/reward/XP',
+    operation: 'rewardXP',
+    errors: SHAPE_ZOD,
+    failures: [APP_NOT_FOUND, ...BUILD_FAILURES],
+    envelope: 'status',
+  },
 ];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { addressSchema, chainSchema, positiveAmountSchema } from '../../validation';
+import { DEV_CHAIN_EXAMPLES } from '../../chain/deploy';
+import { addressSchema, chainSchema, exactlyOneOf, positiveAmountSchema } from '../../validation';
 
 /**
  * An action id: 1..32 characters that fit the contracts' bytes32 (at most 32 UTF-8 bytes, no NUL
@@ -17,23 +18,26 @@ export const actionIdSchema = z
     if (value.includes('\0')) {
       ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'action_id must not contain NUL characters' });
     }
-  });
+  })
+  .openapi({ pattern: '^[^\\u0000]*$' });
 
 const rewardBase = {
   chain: chainSchema,
   action_id: actionIdSchema
     .describe('The action rewarded (1..32 characters, at most 32 UTF-8 bytes)')
     .openapi({ example: 'daily-login' }),
-  receiver: addressSchema.describe('The user rewarded'),
-  app_id: addressSchema.describe('The app (App contract address)'),
+  receiver: addressSchema.describe('The user rewarded').openapi({ example: DEV_CHAIN_EXAMPLES.user }),
+  app_id: addressSchema
+    .describe('The app (App contract address); the caller must operate it')
+    .openapi({ example: DEV_CHAIN_EXAMPLES.firstApp }),
 };
 
 /** ERC-20 reward amounts: formatted units, converted exactly with the token's decimals. */
 const tokenAmount = positiveAmountSchema.describe('Amount in formatted units (> 0)');
 
 /** POST /reward/badge, mutation rewardBadge. */
-export const rewardBadgeSchema = z
-  .object({
+export const rewardBadgeSchema = exactlyOneOf(
+  z.object({
     ...rewardBase,
     amount: z.number().int().min(1).describe('Number of badges (>= 1), one ERC-721 token each'),
     badge_name: z
@@ -48,22 +52,9 @@ export const rewardBadgeSchema = z
       .max(512)
       .optional()
       .describe("URI of the new tokens (max 512); absent: the badge's base URI + token id"),
-  })
-  .superRefine((value, ctx) => {
-    if (value.badge_name === undefined && value.badge_id === undefined) {
-      ctx.addIssue({
-        code: z.ZodIssueCode.custom,
-        path: ['badge_name'],
-        message: 'Give badge_name or badge_id',
-      });
-    } else if (value.badge_name !== undefined && value.badge_id !== undefined) {
-      ctx.addIssue({
-        code: z.ZodIssueCode.custom,
-        path: ['badge_id'],
-        message: 'Give badge_name or badge_id, not both',
-      });
-    }
-  });
+  }),
+  ['badge_name', 'badge_id'],
+);
 export type RewardBadgeInput = z.output<typeof rewardBadgeSchema>;
 
 /** POST /reward/credit, mutation rewardCredit. */

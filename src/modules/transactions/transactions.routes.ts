@@ -1,4 +1,8 @@
 import { SHAPE_A, SHAPE_C } from '../../operations/error-shapes';
+import { NODE_REJECTED } from '../../chain/node-rejections';
+import { NONCE_GAP } from '../../chain/nonces';
+import { CHAIN_UNAVAILABLE } from '../../errors';
+import { SIGNER_MISMATCH, TRANSACTION_NOT_FOUND } from './transactions.service';
 import type { RestRoute } from '../../operations/routes';
 import type { TransactionsResolver } from './transactions.resolver';
 
@@ -8,12 +12,16 @@ import type { TransactionsResolver } from './transactions.resolver';
  * `{status:'failed', error:'Timeout'}` (the original service's status; the transaction is out and
  * its outcome not known yet). A reverted transaction: 200 with `status: 'failed'` and its receipt.
  */
+/** What sending a signed transaction can fail with (503: the body says whether it may have reached the node). */
+const SEND_FAILURES = [...NODE_REJECTED, NONCE_GAP, SIGNER_MISMATCH, CHAIN_UNAVAILABLE];
+
 export const transactionsRoutes: RestRoute<TransactionsResolver>[] = [
   {
     method: 'post',
     path: '/transactions/execute',
     operation: 'executeTransaction',
     errors: SHAPE_C,
+    failures: SEND_FAILURES,
     envelope: 'none',
   },
   {
@@ -21,6 +29,7 @@ export const transactionsRoutes: RestRoute<TransactionsResolver>[] = [
     path: '/transactions/execute-and-wait',
     operation: 'executeTransactionAndWait',
     errors: SHAPE_C,
+    failures: SEND_FAILURES,
     envelope: 'none',
     description:
       "The receipt did not come within EXECUTE_WAIT_TIMEOUT_SECONDS: 200 with {status:'failed', error:'Timeout', transactionHash, blockExplorerUrl}, as the original service answers (the transaction is out; GET /v1/transactions/{hash} tells what became of it).",
@@ -30,6 +39,7 @@ export const transactionsRoutes: RestRoute<TransactionsResolver>[] = [
     path: '/transactions/:hash',
     operation: 'transactionStatus',
     errors: SHAPE_A,
+    failures: [TRANSACTION_NOT_FOUND, CHAIN_UNAVAILABLE],
     envelope: 'none',
     description:
       'For transactions sent through this service with the caller’s API key (execute or execute-and-wait); any other hash is 404. `status` is the chain’s word now (a receipt read at each call); `created` lists what a successful transaction created.',
@@ -39,6 +49,7 @@ export const transactionsRoutes: RestRoute<TransactionsResolver>[] = [
     path: '/transactions/reservations',
     operation: 'releaseNonceReservations',
     errors: SHAPE_A,
+    failures: [],
     envelope: 'status',
     description:
       'Each build reserves its nonce until it is sent (or for NONCE_RESERVATION_TTL_SECONDS); builds never sent would make the next sent transaction wait behind them (409 nonce_gap). This frees the caller’s unsent ones on `chain`; builds already sent are kept.',

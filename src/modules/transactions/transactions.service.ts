@@ -18,7 +18,13 @@ import { receiptJson, waitForReceipt } from '../../chain/receipts';
 import type { Chain, ChainRegistry } from '../../chain/registry';
 import type { Config } from '../../config';
 import type { PrismaClient } from '../../db/prisma';
-import { AppError, ChainUnavailableError, NotFoundError, ValidationError } from '../../errors';
+import {
+  AppError,
+  ChainUnavailableError,
+  NotFoundError,
+  ValidationError,
+  type DocumentedFailure,
+} from '../../errors';
 import type { Indexer } from '../../indexer/indexer';
 import { RetryLaterError } from '../../jobs/jobs';
 import type { Logger } from '../../logger';
@@ -50,10 +56,17 @@ export const RECEIPT_CHECK_INTERVAL_MS = 15_000;
  * src/chain/nonces.ts): 422, Shape A `{status:'failed', error, reason:'signer_mismatch',
  * transactionHash, signer, built_for}`. Nothing was recorded or sent.
  */
+export const SIGNER_MISMATCH: DocumentedFailure = {
+  status: 422,
+  codes: ['signer_mismatch'],
+  description:
+    'The transaction is signed by another wallet than the one Laurel built it for (`reason: signer_mismatch`, `signer`, `built_for`): nothing was sent',
+};
+
 export class SignerMismatchError extends AppError {
   constructor(transactionHash: string, signer: string, builtFor: string, nonce: number) {
     super(
-      'signer_mismatch',
+      SIGNER_MISMATCH.codes[0],
       `The transaction is signed by ${signer}, but Laurel built it for ${builtFor} (nonce ${nonce} of ${builtFor}): ` +
         `sign it with ${builtFor}'s key, or build it again with ${signer}'s API key.`,
       422,
@@ -63,10 +76,16 @@ export class SignerMismatchError extends AppError {
 }
 
 /** 404 for a hash the caller did not send through Laurel (unknown, or another wallet's). */
+export const TRANSACTION_NOT_FOUND: DocumentedFailure = {
+  status: 404,
+  codes: ['transaction_not_found'],
+  description: 'The caller sent no transaction with this hash through Laurel',
+};
+
 export class TransactionNotFoundError extends NotFoundError {
   constructor(hash: string, account: string) {
     super(
-      'transaction_not_found',
+      TRANSACTION_NOT_FOUND.codes[0],
       `transaction not found: ${account} sent no transaction ${hash} through this service`,
     );
   }

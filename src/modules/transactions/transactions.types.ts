@@ -1,6 +1,6 @@
-import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, Int, ObjectType } from 'type-graphql';
 import type { CreatedContracts as CreatedContractsJson } from '../../chain/created-contracts';
+import type { ReceiptJson, ReceiptLogJson } from '../../chain/receipts';
 
 @ObjectType({ description: 'What a mined transaction created (from its receipt’s events), by address' })
 export class CreatedContracts implements CreatedContractsJson {
@@ -14,6 +14,102 @@ export class CreatedContracts implements CreatedContractsJson {
   credit_tokens!: string[];
 }
 
+@ObjectType({ description: 'A log (event) of a mined transaction, as ethers’ Log.toJSON() has it' })
+export class TransactionLog implements ReceiptLogJson {
+  @Field({ description: "'log'" })
+  _type!: 'log';
+
+  @Field({ description: 'The contract that emitted it' })
+  address!: string;
+
+  @Field()
+  blockHash!: string;
+
+  @Field(() => Int)
+  blockNumber!: number;
+
+  @Field({ description: 'The non-indexed arguments, hex' })
+  data!: string;
+
+  @Field(() => Int, { description: 'Its position in the block' })
+  index!: number;
+
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'True when a reorganisation removed it (receipts’ logs leave it out)',
+  })
+  removed?: boolean;
+
+  @Field(() => [String], { description: 'The event’s topic hash, then the indexed arguments' })
+  topics!: string[];
+
+  @Field()
+  transactionHash!: string;
+
+  @Field(() => Int)
+  transactionIndex!: number;
+}
+
+@ObjectType({
+  description:
+    'A mined transaction’s receipt, as the interface’s receipt table has it (ethers’ TransactionReceipt.toJSON(); gas figures in wei as decimal strings)',
+})
+export class TransactionReceipt implements ReceiptJson {
+  @Field({ description: "'TransactionReceipt'" })
+  _type!: 'TransactionReceipt';
+
+  @Field()
+  blockHash!: string;
+
+  @Field(() => Int)
+  blockNumber!: number;
+
+  @Field(() => String, { nullable: true, description: 'The contract a deployment created; null otherwise' })
+  contractAddress!: string | null;
+
+  @Field()
+  cumulativeGasUsed!: string;
+
+  @Field({ description: 'The signer' })
+  from!: string;
+
+  @Field({ description: 'The effective gas price' })
+  gasPrice!: string;
+
+  @Field(() => String, { nullable: true })
+  blobGasUsed!: string | null;
+
+  @Field(() => String, { nullable: true })
+  blobGasPrice!: string | null;
+
+  @Field()
+  gasUsed!: string;
+
+  @Field({ description: 'The transaction hash' })
+  hash!: string;
+
+  @Field(() => Int, { description: 'The transaction’s position in its block' })
+  index!: number;
+
+  @Field(() => [TransactionLog])
+  logs!: TransactionLog[];
+
+  @Field()
+  logsBloom!: string;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'The state root of pre-Byzantium chains; null otherwise',
+  })
+  root!: string | null;
+
+  @Field(() => Int, { nullable: true, description: '1 success, 0 reverted (null before Byzantium)' })
+  status!: number | null;
+
+  @Field(() => String, { nullable: true, description: 'The recipient; null for a deployment' })
+  to!: string | null;
+}
+
 @ObjectType({ description: 'The outcome of broadcasting a signed transaction' })
 export class TransactionExecution {
   @Field({ description: "'success' or 'failed'" })
@@ -25,12 +121,11 @@ export class TransactionExecution {
   @Field()
   blockExplorerUrl!: string;
 
-  @Field(() => GraphQLJSONObject, {
+  @Field(() => TransactionReceipt, {
     nullable: true,
-    description:
-      'The receipt (ethers TransactionReceipt JSON), once mined and seen: execute-and-wait, GET /transactions/{hash}',
+    description: 'The receipt, once mined and seen: execute-and-wait, GET /transactions/{hash}',
   })
-  receipt?: Record<string, unknown>;
+  receipt?: TransactionReceipt;
 
   @Field(() => String, {
     nullable: true,

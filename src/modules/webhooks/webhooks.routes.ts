@@ -1,4 +1,11 @@
 import { SHAPE_A } from '../../operations/error-shapes';
+import {
+  WEBHOOK_LOG_NOT_FOUND,
+  WEBHOOK_NOT_FOUND,
+  WEBHOOK_NOT_STORED,
+  WEBHOOK_REJECTED,
+  WEBHOOK_VERIFICATION_FAILED,
+} from './webhooks.service';
 import type { RestRoute } from '../../operations/routes';
 import type { WebhooksResolver } from './webhooks.resolver';
 
@@ -14,6 +21,7 @@ export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
     path: '/webhook/secret',
     operation: 'webhookSecret',
     errors: SHAPE_A,
+    failures: [],
     envelope: 'status',
   },
   {
@@ -21,6 +29,7 @@ export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
     path: '/webhook/secret',
     operation: 'rotateWebhookSecret',
     errors: SHAPE_A,
+    failures: [],
     envelope: 'status',
   },
   {
@@ -28,6 +37,7 @@ export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
     path: '/webhook',
     operation: 'createWebhook',
     errors: SHAPE_A,
+    failures: [WEBHOOK_REJECTED, WEBHOOK_NOT_STORED],
     envelope: 'status',
     resultField: 'webhook',
     status: 201,
@@ -37,6 +47,7 @@ export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
     path: '/webhooks',
     operation: 'webhooks',
     errors: SHAPE_A,
+    failures: [],
     envelope: 'status',
     resultField: 'webhooks',
   },
@@ -45,6 +56,7 @@ export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
     path: '/webhook/:id',
     operation: 'webhook',
     errors: SHAPE_A,
+    failures: [WEBHOOK_NOT_FOUND],
     envelope: 'status',
     resultField: 'webhook',
   },
@@ -53,6 +65,7 @@ export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
     path: '/webhook/:id',
     operation: 'updateWebhook',
     errors: SHAPE_A,
+    failures: [WEBHOOK_NOT_FOUND, WEBHOOK_REJECTED],
     envelope: 'status',
     resultField: 'webhook',
   },
@@ -61,6 +74,7 @@ export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
     path: '/webhook/:id',
     operation: 'updateWebhook',
     errors: SHAPE_A,
+    failures: [WEBHOOK_NOT_FOUND, WEBHOOK_REJECTED],
     envelope: 'status',
     resultField: 'webhook',
     description:
@@ -71,6 +85,7 @@ export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
     path: '/webhook/:id',
     operation: 'deleteWebhook',
     errors: SHAPE_A,
+    failures: [WEBHOOK_NOT_FOUND],
     envelope: 'status',
     resultField: 'webhook',
   },
@@ -79,6 +94,7 @@ export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
     path: '/webhook/:id/test',
     operation: 'testWebhook',
     errors: SHAPE_A,
+    failures: [WEBHOOK_NOT_FOUND, WEBHOOK_VERIFICATION_FAILED],
     envelope: 'status',
     resultField: 'webhook',
   },
@@ -87,6 +103,7 @@ export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
     path: '/webhook/:id/logs',
     operation: 'webhookLogs',
     errors: SHAPE_A,
+    failures: [WEBHOOK_NOT_FOUND],
     envelope: 'status',
   },
   {
@@ -94,6 +111,7 @@ export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
     path: '/webhook/:id/logs/:log_id/retry',
     operation: 'retryWebhookLog',
     errors: SHAPE_A,
+    failures: [WEBHOOK_NOT_FOUND, WEBHOOK_LOG_NOT_FOUND],
     envelope: 'status',
     resultField: 'log',
   },

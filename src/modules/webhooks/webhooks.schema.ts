@@ -2,6 +2,7 @@ import { ID } from 'type-graphql';
 import { z } from 'zod';
 import { withGraphQLType } from '../../operations/graphql-args';
 import { digitsSchema } from '../../validation';
+import { SUBSCRIBABLE_EVENTS } from './webhook-events';
 
 /** A webhook's id as REST paths and GraphQL give it (digits), as a number. */
 const webhookIdSchema = withGraphQLType(
@@ -9,10 +10,27 @@ const webhookIdSchema = withGraphQLType(
   ID,
 );
 
-/** The url is checked by the service, so its failures carry the interface's own messages. */
-const urlSchema = z.string().max(2048).describe('The receiver’s HTTPS url');
+/**
+ * The url is checked by the service (checkedUrl), so its failures carry the interface's own
+ * messages (`invalid url`, `only HTTPS urls allowed`); the API reference states the same rule.
+ */
+const urlSchema = z
+  .string()
+  .max(2048)
+  .describe('The receiver’s HTTPS url (an absolute URL with a host)')
+  .openapi({
+    format: 'uri',
+    pattern: '^[Hh][Tt][Tt][Pp][Ss]://[^\\s/?#]',
+    example: 'https://example.com/hooks/laurel',
+  });
 const eventsSchema = z
-  .array(z.string().max(64))
+  // Any other name is refused by the service in the interface's words (`webhook events not found`).
+  .array(
+    z
+      .string()
+      .max(64)
+      .openapi({ enum: [...SUBSCRIBABLE_EVENTS] }),
+  )
   .max(16)
   .describe('Event names to receive (only `transaction`); omitted or empty: every event');
 
@@ -35,14 +53,20 @@ export type UpdateWebhookInput = z.output<typeof updateWebhookSchema>;
 /** GET /webhooks, GET and POST /webhook/secret: no input. */
 export const noInputSchema = z.object({});
 
-/** The largest page of logs. */
+/** The largest page of logs: LOGS_PAGE_SIZE_DIGITS's bound. */
 export const MAX_LOGS_PAGE_SIZE = 100;
+/** 1 to MAX_LOGS_PAGE_SIZE in digits (leading zeros read as Number() reads them). */
+export const LOGS_PAGE_SIZE_DIGITS = /^0*(?:[1-9]\d?|100)$/;
+/** 1 or more in digits. */
+export const PAGE_NUMBER_DIGITS = /^0*[1-9]\d*$/;
 
 /** GET /webhook/:id/logs?page&page_size, query webhookLogs. */
 export const webhookLogsSchema = z.object({
   id: webhookIdSchema,
-  page: digitsSchema('a page number from 1', '2').optional().describe('Page number, from 1 (default 1)'),
-  page_size: digitsSchema(`a number of entries from 1 to ${MAX_LOGS_PAGE_SIZE}`, '20')
+  page: digitsSchema('a page number from 1', '2', PAGE_NUMBER_DIGITS)
+    .optional()
+    .describe('Page number, from 1 (default 1)'),
+  page_size: digitsSchema(`a number of entries from 1 to ${MAX_LOGS_PAGE_SIZE}`, '20', LOGS_PAGE_SIZE_DIGITS)
     .optional()
     .describe(`Entries per page, 1..${MAX_LOGS_PAGE_SIZE} (default 20)`),
 });

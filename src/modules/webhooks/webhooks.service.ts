@@ -1,16 +1,11 @@
 import type { Prisma } from '../../db/prisma';
-import { AppError, NotFoundError, ValidationError } from '../../errors';
+import { AppError, NotFoundError, type DocumentedFailure } from '../../errors';
 import type { WebhookAttemptLog } from './webhook-deliveries.repository';
 import type { WebhookDeliverer } from './webhook-deliverer';
 import { SUBSCRIBABLE_EVENTS } from './webhook-events';
 import type { WebhookSecrets } from './webhook-secrets';
 import type { WebhookRow, WebhooksRepository } from './webhooks.repository';
-import {
-  MAX_LOGS_PAGE_SIZE,
-  type CreateWebhookInput,
-  type UpdateWebhookInput,
-  type WebhookLogsInput,
-} from './webhooks.schema';
+import { type CreateWebhookInput, type UpdateWebhookInput, type WebhookLogsInput } from './webhooks.schema';
 import type { WebhookInfo, WebhookLogEntry, WebhookLogPage } from './webhooks.types';
 
 const DEFAULT_LOGS_PAGE_SIZE = 20;
@@ -37,9 +32,15 @@ function webhookInfo(row: WebhookRow): WebhookInfo {
 }
 
 /** The interface's Shape A messages for a webhook that cannot be created (or updated). */
+export const WEBHOOK_REJECTED: DocumentedFailure = {
+  status: 400,
+  codes: ['invalid_url', 'https_required', 'webhook_events_not_found'],
+  description: '`invalid url`, `only HTTPS urls allowed`, `webhook events not found: …` (no `issues`)',
+};
+
 class WebhookRejectedError extends AppError {
   constructor(code: string, message: string) {
-    super(code, message, 400);
+    super(code, message, WEBHOOK_REJECTED.status);
   }
 }
 
@@ -72,21 +73,46 @@ function checkedEvents(events: string[] | undefined): string[] {
 }
 
 /** A database failure answers the interface's "database operation failed" (Shape A), not a 500. */
+export const WEBHOOK_NOT_STORED: DocumentedFailure = {
+  status: 503,
+  codes: ['database_error'],
+  description: '`database operation failed`: the webhook could not be stored; retry later',
+};
+
 async function databaseOperation<T>(operation: () => Promise<T>): Promise<T> {
   try {
     return await operation();
   } catch (error) {
     if (error instanceof AppError) throw error;
-    throw new AppError('database_error', 'database operation failed', 503);
+    throw new AppError(WEBHOOK_NOT_STORED.codes[0], 'database operation failed', WEBHOOK_NOT_STORED.status);
   }
 }
+
+export const WEBHOOK_NOT_FOUND: DocumentedFailure = {
+  status: 404,
+  codes: ['webhook_not_found'],
+  description: '`webhook not found`: no webhook of the caller’s account has this id',
+};
 
 /** 404 for a webhook that is not the account's, or that a concurrent request deleted meanwhile. */
 export class WebhookNotFoundError extends NotFoundError {
   constructor() {
-    super('webhook_not_found', 'webhook not found');
+    super(WEBHOOK_NOT_FOUND.codes[0], 'webhook not found');
   }
 }
+
+export const WEBHOOK_VERIFICATION_FAILED: DocumentedFailure = {
+  status: 422,
+  codes: ['webhook_verification_failed'],
+  description:
+    'The receiver did not answer the challenge (the reason: status, content-type, body, certificate, timeout, address); `webhook` is left disabled',
+};
+
+export const WEBHOOK_LOG_NOT_FOUND: DocumentedFailure = {
+  status: 404,
+  codes: ['webhook_log_not_found'],
+  description: '`webhook log not found`: the webhook has no log entry with this id',
+};
 
 /**
  * Runs work on a webhook that another request may delete meanwhile: a row gone (Prisma P2025), a
@@ -163,7 +189,8 @@ export class WebhooksService {
     if (!outcome) throw new WebhookNotFoundError();
     const webhook = await this.get(id, accountAddress);
     if (!outcome.activated) {
-      throw new AppError('webhook_verification_failed', outcome.reason ?? 'verification failed', 422, {
+      const { codes, status } = WEBHOOK_VERIFICATION_FAILED;
+      throw new AppError(codes[0], outcome.reason ?? 'verification failed', status, {
         webhook,
       });
     }
@@ -181,10 +208,6 @@ export class WebhooksService {
   async logs(input: WebhookLogsInput, accountAddress: string): Promise<WebhookLogPage> {
     const page = input.page === undefined ? 1 : Number(input.page);
     const pageSize = input.page_size === undefined ? DEFAULT_LOGS_PAGE_SIZE : Number(input.page_size);
-    if (page < 1) throw ValidationError.field('page', 'page must be at least 1');
-    if (pageSize < 1 || pageSize > MAX_LOGS_PAGE_SIZE) {
-      throw ValidationError.field('page_size', `page_size must be between 1 and ${MAX_LOGS_PAGE_SIZE}`);
-    }
     const webhook = await this.owned(Number(input.id), accountAddress);
     const { total, rows } = await this.deps.repository.logsPage(webhook.id, page, pageSize);
     return {
@@ -199,7 +222,7 @@ export class WebhooksService {
   async retry(id: number, logId: bigint, accountAddress: string): Promise<WebhookLogEntry> {
     const webhook = await this.owned(id, accountAddress);
     const log = logId <= MAX_INT8 && (await this.deps.repository.findLog(logId, webhook.id));
-    if (!log) throw new NotFoundError('webhook_log_not_found', 'webhook log not found');
+    if (!log) throw new NotFoundError(WEBHOOK_LOG_NOT_FOUND.codes[0], 'webhook log not found');
     const attempt = await this.deps.deliverer.resend(log.deliveryId);
     if (!attempt) throw new WebhookNotFoundError();
     return logEntry(attempt, log.delivery.event);
