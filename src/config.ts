@@ -135,6 +135,24 @@ export type ChainConfig = z.infer<typeof chainConfigSchema>;
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 const postgresUrl = z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL');
 
+/** A comma-separated list: its items trimmed, empty ones dropped. */
+const commaSeparated = () =>
+  z.string().transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  );
+
+/** Whether calls to hosts users name may reach non-public addresses (`auto`: in a development setup). */
+const privateNetworksAllowance = (calls: string) =>
+  z
+    .enum(['true', 'false', 'auto'])
+    .default('auto')
+    .describe(
+      `\`true\`: ${calls} may reach loopback, private and link-local addresses (tests); \`auto\`: only in a development setup (the local chain and no \`CHAINS\`)`,
+    );
+
 /** What DATABASE_URL leads to: see DATABASE_POOLER and src/db/connection.ts. */
 export type PoolerMode = 'session' | 'transaction';
 
@@ -169,14 +187,7 @@ export const envSchema = z.object({
     .describe(
       'what `DATABASE_URL` and `DATABASE_READ_URL` lead to. `transaction`: a transaction-mode pooler that does not keep prepared statements (PgBouncer up to 1.20, or `max_prepared_statements = 0`): every statement is sent unnamed. `session`: a server, a session-mode pooler, or PgBouncer >= 1.21 with `max_prepared_statements` > 0: hot statements are prepared once per connection. `auto`: `transaction` when `DATABASE_DIRECT_URL` is set to another URL, else `session`',
     ),
-  DATABASE_READ_URL: z
-    .string()
-    .transform((value) =>
-      value
-        .split(',')
-        .map((url) => url.trim())
-        .filter(Boolean),
-    )
+  DATABASE_READ_URL: commaSeparated()
     .pipe(z.array(postgresUrl))
     .optional()
     .describe(
@@ -252,15 +263,8 @@ export const envSchema = z.object({
   WORKER_CONCURRENCY: positiveInt(DEFAULT_WORKER_CONCURRENCY).describe(
     'background jobs a worker process runs at once; they mostly wait on the network (webhook calls, receipts), so it is well above the core count (`npm run bench:webhooks`)',
   ),
-  LAUREL_ROLES: z
-    .string()
+  LAUREL_ROLES: commaSeparated()
     .default('api,worker,indexer')
-    .transform((value) =>
-      value
-        .split(',')
-        .map((role) => role.trim())
-        .filter(Boolean),
-    )
     .pipe(
       z
         .array(
@@ -295,12 +299,7 @@ export const envSchema = z.object({
     .describe(
       "name of the body-HMAC header of webhook calls (another service's name, e.g. `x-openformat-signature`, lets its receivers work unchanged)",
     ),
-  WEBHOOK_ALLOW_PRIVATE_NETWORKS: z
-    .enum(['true', 'false', 'auto'])
-    .default('auto')
-    .describe(
-      '`true`: webhook calls may reach loopback, private and link-local addresses (tests); `auto`: only in a development setup (the local chain and no `CHAINS`)',
-    ),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: privateNetworksAllowance('webhook calls'),
   WEBHOOK_RETRY_BASE_MS: positiveInt(60_000).describe(
     'first retry delay of a failed webhook call; each next one is 4 times longer (±25 % jitter)',
   ),
@@ -336,20 +335,8 @@ export const envSchema = z.object({
   BADGE_METADATA_REFRESH_SECONDS: positiveInt(86_400).describe(
     'age after which the metadata of a badge with an `https://` URI, or a failed fetch of any, is fetched again (`ipfs://` content never changes); the badge contract emits no ERC-4906 events, and its base URI never changes',
   ),
-  BADGE_METADATA_ALLOW_PRIVATE_NETWORKS: z
-    .enum(['true', 'false', 'auto'])
-    .default('auto')
-    .describe(
-      '`true`: badge metadata fetches may reach loopback, private and link-local addresses (tests); `auto`: only in a development setup (the local chain and no `CHAINS`)',
-    ),
-  BADGE_METADATA_ALLOWED_ADDRESSES: z
-    .string()
-    .transform((value) =>
-      value
-        .split(',')
-        .map((address) => address.trim())
-        .filter(Boolean),
-    )
+  BADGE_METADATA_ALLOW_PRIVATE_NETWORKS: privateNetworksAllowance('badge metadata fetches'),
+  BADGE_METADATA_ALLOWED_ADDRESSES: commaSeparated()
     .optional()
     .describe(
       'addresses or CIDR ranges (comma-separated) that badge metadata fetches may reach even when private networks are not allowed, e.g. an IPFS gateway of your own network',
@@ -562,6 +549,8 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, cwd = proces
   }
   // Laurel on its own local chain and nothing else: a developer's machine, not a deployment.
   const developmentSetup = chains.length === 0 && runsLocalChain(e.LOCAL_CHAIN, chains.length);
+  const allowance = (setting: 'true' | 'false' | 'auto') =>
+    setting === 'auto' ? developmentSetup : setting === 'true';
   return {
     port: e.PORT,
     host: e.HOST,
@@ -608,10 +597,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, cwd = proces
     webhooks: {
       secretEncryptionKey: e.WEBHOOK_SECRET_ENCRYPTION_KEY,
       signatureHeader: e.WEBHOOK_SIGNATURE_HEADER,
-      allowPrivateNetworks:
-        e.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'auto'
-          ? developmentSetup
-          : e.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'true',
+      allowPrivateNetworks: allowance(e.WEBHOOK_ALLOW_PRIVATE_NETWORKS),
       trustDevelopmentCa: developmentSetup,
       retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
       deliveryLeaseSeconds: e.WEBHOOK_DELIVERY_LEASE_SECONDS,
@@ -624,10 +610,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, cwd = proces
       retries: e.BADGE_METADATA_RETRIES,
       retryBaseMs: e.BADGE_METADATA_RETRY_BASE_MS,
       refreshSeconds: e.BADGE_METADATA_REFRESH_SECONDS,
-      allowPrivateNetworks:
-        e.BADGE_METADATA_ALLOW_PRIVATE_NETWORKS === 'auto'
-          ? developmentSetup
-          : e.BADGE_METADATA_ALLOW_PRIVATE_NETWORKS === 'true',
+      allowPrivateNetworks: allowance(e.BADGE_METADATA_ALLOW_PRIVATE_NETWORKS),
       allowedAddresses: e.BADGE_METADATA_ALLOWED_ADDRESSES ?? [],
     },
     readCacheBytes: e.READ_CACHE_MB * 1024 * 1024,
