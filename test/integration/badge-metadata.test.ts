@@ -244,7 +244,11 @@ describe('badge metadata', () => {
     for (const [name, uri, reason] of hostile) {
       const row = await waitUntil(
         `the failure of ${name} stored`,
-        async () => (await storedRow(uri)) ?? false,
+        async () => {
+          // The row exists from the badge's indexing on; its error once the first attempt is over.
+          const row = await storedRow(uri);
+          return row?.error ? row : false;
+        },
         15_000,
       );
       expect({ name, document: row.document, error: row.error }).toEqual({
@@ -269,6 +273,32 @@ describe('badge metadata', () => {
     );
     // The documents fetched before are still answered.
     expect(collected.find((badge) => badge.id === silverBadge)?.metadata).toEqual(silver);
+  });
+
+  it('runs at most 4 fetches at once, so slow hosts hold at most 4 job slots', async () => {
+    let open = 0;
+    let mostOpen = 0;
+    const uris = Array.from({ length: 8 }, (_, i) => metadataHost.url(`/meta/stalling-${i}.json`));
+    uris.forEach((_, i) =>
+      metadataHost.route(`/meta/stalling-${i}.json`, (_call, response) => {
+        mostOpen = Math.max(mostOpen, ++open);
+        response.once('close', () => open--);
+      }),
+    );
+    for (const [i, uri] of uris.entries()) await createBadge(`Stalling ${i}`, uri);
+    for (const uri of uris) {
+      await waitUntil(
+        `the timeout of ${uri} stored`,
+        async () => (await storedRow(uri))?.error ?? false,
+        30_000,
+      );
+    }
+    expect(mostOpen).toBeGreaterThanOrEqual(1);
+    expect(mostOpen).toBeLessThanOrEqual(4);
+    // Meanwhile the other jobs run: a reward's receipt is tracked, its profile answers at once.
+    const before = (await collectedBadges()).length;
+    await rewardBadge(goldBadge);
+    expect(await collectedBadges()).toHaveLength(before);
   });
 
   it('forgets a URI no indexed badge names any more (its badge was in a reorganised block), without fetching it', async () => {
