@@ -97,7 +97,9 @@ export class BadgeMetadataFetcher {
     try {
       const response = await this.client.request(url, {
         method: 'GET',
-        headers: { accept: 'application/json' },
+        // No `Accept: application/json`: an IPFS gateway takes it as a request for the DAG-JSON
+        // response format (IPIP-328), which a JSON file stored as UnixFS is not.
+        headers: { accept: '*/*' },
         timeoutMs: this.limits.timeoutMs,
         maxRedirects: METADATA_MAX_REDIRECTS,
         // One byte more than allowed tells a document that is too large from one that fits.
