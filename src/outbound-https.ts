@@ -59,6 +59,21 @@ export class OutboundCallError extends Error {
   }
 }
 
+/** Seconds of a Retry-After header: delta-seconds or an HTTP date. */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | null {
+  if (!value) return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+/** The seconds a 429 or 503 answer asks the caller to wait (its `Retry-After`); null otherwise. */
+export function retryAfterSeconds(response: OutboundResponse): number | null {
+  if (response.status !== 429 && response.status !== 503) return null;
+  const header = response.headers['retry-after'];
+  return parseRetryAfter(Array.isArray(header) ? header[0] : header);
+}
+
 /**
  * Node's trust store plus `extra`. Giving a TLS `ca` replaces the default store, which includes
  * the NODE_EXTRA_CA_CERTS file, so both are stated again.

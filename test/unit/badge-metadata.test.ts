@@ -54,7 +54,7 @@ describe('parseMetadataDocument', () => {
       'the document is nested more than 32 levels deep',
     ],
   ])('refuses %s (%s), not to be retried', (text, kind, reason) => {
-    expect(parse(text)).toEqual({ ok: false, kind, reason, retryable: false });
+    expect(parse(text)).toEqual({ ok: false, kind, reason, retryable: false, retryAfterSeconds: null });
   });
 
   it('refuses a body past maxBytes', () => {
@@ -63,6 +63,7 @@ describe('parseMetadataDocument', () => {
       kind: 'too_large',
       reason: 'the document is larger than 16 bytes',
       retryable: false,
+      retryAfterSeconds: null,
     });
   });
 });

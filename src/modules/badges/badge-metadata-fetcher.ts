@@ -1,4 +1,9 @@
-import { OutboundCallError, type OutboundFailureKind, type OutboundHttpsClient } from '../../outbound-https';
+import {
+  OutboundCallError,
+  retryAfterSeconds,
+  type OutboundFailureKind,
+  type OutboundHttpsClient,
+} from '../../outbound-https';
 
 /** Redirects a metadata fetch follows, each hop checked like the first (as webhook calls). */
 const METADATA_MAX_REDIRECTS = 3;
@@ -18,6 +23,8 @@ export type MetadataFetch =
       reason: string;
       /** Whether the same fetch may succeed soon (a timeout, a 5xx): retried, else left to the next refresh. */
       retryable: boolean;
+      /** Seconds a 429 or 503 answer asked to wait (Retry-After). */
+      retryAfterSeconds: number | null;
     };
 
 export interface MetadataFetchLimits {
@@ -45,8 +52,13 @@ export function isImmutableUri(uri: string): boolean {
 /** Failures of the call itself that may pass: the host was slow, unreachable or reset. */
 const RETRYABLE_CALL_FAILURES: ReadonlySet<MetadataFailureKind> = new Set(['timeout', 'network']);
 
-function failure(kind: MetadataFailureKind, reason: string, retryable = false): MetadataFetch {
-  return { ok: false, kind, reason, retryable };
+function failure(
+  kind: MetadataFailureKind,
+  reason: string,
+  retryable = false,
+  retryAfter: number | null = null,
+): MetadataFetch {
+  return { ok: false, kind, reason, retryable, retryAfterSeconds: retryAfter };
 }
 
 function depthOf(value: unknown, limit: number): number {
@@ -108,7 +120,12 @@ export class BadgeMetadataFetcher {
       const { status } = response;
       if (status < 200 || status >= 300) {
         const retryable = status === 408 || status === 429 || status >= 500;
-        return failure('http_status', `the host answered HTTP ${status}`, retryable);
+        return failure(
+          'http_status',
+          `the host answered HTTP ${status}`,
+          retryable,
+          retryAfterSeconds(response),
+        );
       }
       return parseMetadataDocument(response.body, this.limits.maxBytes);
     } catch (error) {

@@ -46,7 +46,7 @@ export class BadgeMetadataRefresher {
     const next = retry
       ? {
           attempt: attempt + 1,
-          runAt: new Date(Date.now() + retryDelayMs(attempt, config.retryBaseMs, null)),
+          runAt: new Date(Date.now() + retryDelayMs(attempt, config.retryBaseMs, result.retryAfterSeconds)),
         }
       : refresh;
     await repository.recordFailure(uri, result.reason, next);

@@ -1,4 +1,9 @@
-import { OutboundCallError, OutboundHttpsClient, type OutboundHttpsOptions } from '../../outbound-https';
+import {
+  OutboundCallError,
+  OutboundHttpsClient,
+  retryAfterSeconds,
+  type OutboundHttpsOptions,
+} from '../../outbound-https';
 
 /** The interface's limits on one webhook call. */
 export const WEBHOOK_CALL_TIMEOUT_MS = 5000;
@@ -22,14 +27,6 @@ export interface WebhookCallResult {
 
 export interface WebhookHttpClientOptions extends OutboundHttpsOptions {
   timeoutMs?: number;
-}
-
-/** Seconds of a Retry-After header: delta-seconds or an HTTP date. */
-export function parseRetryAfter(value: string | undefined, now = Date.now()): number | null {
-  if (!value) return null;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim());
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - now) / 1000));
 }
 
 /**
@@ -68,7 +65,6 @@ export class WebhookHttpClient {
       });
       const { status } = response;
       const successful = status >= 200 && status < 300;
-      const retryAfter = headerValue(response.headers['retry-after']);
       return finish(
         {
           successful,
@@ -77,7 +73,7 @@ export class WebhookHttpClient {
           responseBody: response.body.toString('utf8'),
           errorMessage: successful ? null : `receiver answered HTTP ${status}`,
         },
-        status === 429 || status === 503 ? parseRetryAfter(retryAfter) : null,
+        retryAfterSeconds(response),
       );
     } catch (error) {
       if (!(error instanceof OutboundCallError)) throw error;
@@ -94,8 +90,4 @@ export class WebhookHttpClient {
   destroy(): void {
     this.client.destroy();
   }
-}
-
-function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }
