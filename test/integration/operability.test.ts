@@ -32,6 +32,7 @@ const FAMILIES = [
   'laurel_webhook_deliveries_total',
   'laurel_webhook_delivery_duration_seconds',
   'laurel_webhooks_deactivated_total',
+  'laurel_badge_metadata_fetches_total',
   'laurel_indexer_head_block',
   'laurel_indexer_indexed_block',
   'laurel_indexer_lag_blocks',
