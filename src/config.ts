@@ -317,6 +317,12 @@ export const envSchema = z.object({
     .describe(
       'memory of each API process for cached profiles, leaderboards and the per-day parts of leaderboard windows (an estimate of their size), dropped when their index rows change; `0`: no cache',
     ),
+  SUBSCRIPTION_PUSH_INTERVAL_MS: positiveInt(1000).describe(
+    'GraphQL subscriptions: the shortest time between two pushes of one `leaderboardChanged` or `profileChanged` subscription (changes within it are sent together, as the page or profile then is)',
+  ),
+  SUBSCRIPTIONS_PER_KEY: positiveInt(20).describe(
+    'GraphQL subscriptions: how many an API key may hold open at once in one API process (over it, a new one is refused with `TOO_MANY_SUBSCRIPTIONS`)',
+  ),
   METRICS: z
     .enum(['on', 'off'])
     .default('on')
@@ -421,6 +427,12 @@ export interface Config {
   indexer: { pollIntervalMs: number; maxBlockRange: number };
   /** Bytes of profiles and leaderboards kept in memory until their chain's index changes (0: none). */
   readCacheBytes: number;
+  subscriptions: {
+    /** Shortest time between two pushes of one leaderboard or profile subscription. */
+    pushIntervalMs: number;
+    /** Subscriptions one API key may hold open at once in one process. */
+    perKey: number;
+  };
   metrics: {
     enabled: boolean;
     /** A port of their own; absent: /metrics on the main port (loopback or token). */
@@ -557,6 +569,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, cwd = proces
     },
     indexer: { pollIntervalMs: e.INDEXER_POLL_INTERVAL_MS, maxBlockRange: e.INDEXER_MAX_BLOCK_RANGE },
     readCacheBytes: e.READ_CACHE_MB * 1024 * 1024,
+    subscriptions: { pushIntervalMs: e.SUBSCRIPTION_PUSH_INTERVAL_MS, perKey: e.SUBSCRIPTIONS_PER_KEY },
     metrics: { enabled: e.METRICS === 'on', port: e.METRICS_PORT, token: e.METRICS_TOKEN },
   };
 }
