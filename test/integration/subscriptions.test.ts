@@ -231,7 +231,7 @@ describe('refuses', () => {
   });
 
   it('queries, mutations and invalid arguments, with errors in GraphQL’s shape', async () => {
-    const connected = connect(ownerKey);
+    const connected = connect(await issueApiKey(writer.url, chain.wallets[3]));
     const query = subscribe(connected, '{ __typename }');
     const unknownChain = subscribe(
       connected,
