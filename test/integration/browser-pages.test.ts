@@ -192,7 +192,7 @@ describeInBrowser('in headless Chromium', () => {
     const subscription = `subscription Live { profileChanged(chain: "local", user_id: "${user}") { xp_balance } }`;
     await setEditorText(page, '.graphiql-query-editor', subscription);
     // GraphiQL takes in an edit (its operation name too) a moment later, when it also stores the query.
-    await page.waitForFunction((text) => localStorage.getItem('graphiql:query') === text, subscription);
+    await page.waitForFunction(`localStorage.getItem('graphiql:query') === ${JSON.stringify(subscription)}`);
     await page.locator('.graphiql-execute-button').click();
     const result = page.locator('.result-window');
     await result.filter({ hasText: '"xp_balance": "0"' }).waitFor();
