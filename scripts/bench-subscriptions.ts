@@ -215,6 +215,8 @@ async function main(): Promise<void> {
     await writer.connect();
     stops.push(() => writer.end());
     const latencies: number[] = [];
+    const leaderboardLatencies: number[] = [];
+    const profileLatencies: number[] = [];
     const baseline: number[] = [];
     const app = getAddress(hexlify(randomBytes(20)));
     const leaderboardSubscribers = subscribers - users.length;
@@ -257,14 +259,15 @@ async function main(): Promise<void> {
       for (const arrival of arrivals.slice(seen)) {
         if (arrival.top !== user && arrival.user !== user) throw new Error(`commit ${n}: an unexpected push`);
         latencies.push(arrival.at - committedAt);
+        (arrival.user ? profileLatencies : leaderboardLatencies).push(arrival.at - committedAt);
       }
       baseline.push(notified[heard] - committedAt);
       // The next commit after the push interval: what is measured is the pipeline, not the throttle.
       await sleep(Math.max(0, committedAt + pushIntervalMs + 100 - performance.now()));
     }
 
-    latencies.sort((a, b) => a - b);
-    baseline.sort((a, b) => a - b);
+    for (const list of [latencies, leaderboardLatencies, profileLatencies, baseline])
+      list.sort((a, b) => a - b);
     const ms = (value: number) => `${value.toFixed(1)} ms`;
     console.log(
       `bench-subscriptions: ${subscribers} subscribers (${users.length} profileChanged, ${leaderboardSubscribers} leaderboardChanged) ` +
@@ -280,6 +283,10 @@ async function main(): Promise<void> {
     console.log(
       `  commit → push (${latencies.length} pushes of ${commits} commits): p50 ${ms(percentile(latencies, 50))}, ` +
         `p99 ${ms(percentile(latencies, 99))}, max ${ms(latencies[latencies.length - 1] ?? 0)}`,
+    );
+    console.log(
+      `    leaderboardChanged: p50 ${ms(percentile(leaderboardLatencies, 50))}, p99 ${ms(percentile(leaderboardLatencies, 99))}; ` +
+        `profileChanged (the rewarded user's): p50 ${ms(percentile(profileLatencies, 50))}, p99 ${ms(percentile(profileLatencies, 99))}`,
     );
     console.log(
       `  baseline, commit → NOTIFY heard by a bare LISTEN connection: p50 ${ms(percentile(baseline, 50))}, ` +

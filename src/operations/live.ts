@@ -3,6 +3,7 @@
  * for arguments and validation), each a stream of values read again whenever what they are read
  * from may have changed, and pushed only when they differ from the last push.
  */
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Root, Args, Subscription, type ClassType, type PubSub } from 'type-graphql';
 import type { z } from 'zod';
@@ -24,6 +25,11 @@ export interface LiveSource {
 
 export interface LiveValueOptions<T> extends LiveSource {
   read: () => Promise<T>;
+  /**
+   * Streams with the same key read the same value (the same arguments, the same caller where the
+   * answer depends on it): one read serves every stream that heard the change before it started.
+   */
+  sharedAs?: string;
   /** What two values are compared by: a value equal to the last pushed one is not pushed. Default: its JSON. */
   identity?: (value: T) => string;
   log: Logger;
@@ -31,6 +37,26 @@ export interface LiveValueOptions<T> extends LiveSource {
 
 /** How long a read that failed for a passing reason (database, node) waits before the next try. */
 const RETRY_MS = 1_000;
+
+/** Reads in flight by `sharedAs` key, with when each started. */
+const readsInFlight = new Map<string, { startedAt: number; value: Promise<unknown> }>();
+
+/**
+ * `read()`, or the read of the same key in flight when it started after `since` (when this stream
+ * heard of its change): a thousand subscribers of one leaderboard page read it once per change.
+ */
+function sharedRead<T>(key: string | undefined, since: number, read: () => Promise<T>): Promise<T> {
+  if (key === undefined) return read();
+  const inFlight = readsInFlight.get(key);
+  if (inFlight && inFlight.startedAt >= since) return inFlight.value as Promise<T>;
+  const started = { startedAt: performance.now(), value: read() };
+  readsInFlight.set(key, started);
+  const forget = () => {
+    if (readsInFlight.get(key) === started) readsInFlight.delete(key);
+  };
+  started.value.then(forget, forget);
+  return started.value;
+}
 
 /**
  * The values of `read()`: the current one first, then each one that differs from the last pushed,
@@ -46,9 +72,12 @@ export function liveValues<T>(options: LiveValueOptions<T>): AsyncIterableIterat
   let closed = false;
   let lastIdentity: string | undefined;
   let lastReadAt = Number.NEGATIVE_INFINITY;
+  /** When the latest change was heard (performance.now()): a read that started later includes it. */
+  let changedAt = performance.now();
   let wakeUp: (() => void) | null = null;
   const abort = new AbortController();
   const stopWatching = options.watch(() => {
+    changedAt = performance.now();
     changed = true;
     wakeUp?.();
   });
@@ -78,9 +107,10 @@ export function liveValues<T>(options: LiveValueOptions<T>): AsyncIterableIterat
         if (closed) break;
         changed = false;
         lastReadAt = Date.now();
+        const since = changedAt;
         let value: T;
         try {
-          value = await options.read();
+          value = await sharedRead(options.sharedAs, since, options.read);
         } catch (error) {
           if (lastIdentity === undefined || error instanceof NotFoundError) {
             close();
@@ -91,6 +121,7 @@ export function liveValues<T>(options: LiveValueOptions<T>): AsyncIterableIterat
             'subscription: read failed; retrying',
           );
           await sleep(RETRY_MS, undefined, { signal: abort.signal }).catch(() => undefined);
+          changedAt = performance.now();
           changed = true;
           continue;
         }

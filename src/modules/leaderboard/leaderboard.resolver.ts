@@ -49,6 +49,7 @@ export class LeaderboardResolver {
   ): AsyncIterable<LeaderboardEntryInfo[]> {
     return liveValues({
       read: () => this.scopedLeaderboard(args),
+      sharedAs: `leaderboard ${JSON.stringify(args)}`,
       ...this.service.indexChangesOf(args.chain),
       log: ctx.log,
     });

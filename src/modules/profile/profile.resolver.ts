@@ -27,8 +27,10 @@ export class ProfileResolver {
       'The profile the query `profile` answers for these arguments: now, then each time the index changes it (at most once per SUBSCRIPTION_PUSH_INTERVAL_MS)',
   })
   profileChanged(args: ProfileInput, ctx: AuthenticatedContext): AsyncIterable<UserProfileInfo> {
+    const caller = ctx.account.address;
     return liveValues({
-      read: () => this.service.profile(args, ctx.account.address),
+      read: () => this.service.profile(args, caller),
+      sharedAs: `profile ${JSON.stringify({ ...args, user_id: args.user_id ?? caller })}`,
       ...this.service.indexChangesOf(args.chain),
       log: ctx.log,
     });
