@@ -38,13 +38,13 @@ import { GRAPHQL_LIMITS, operationCost } from './limits';
 /** Largest WebSocket message a client may send (a subscribe message carries one document). */
 const MAX_MESSAGE_BYTES = 64 * 1024;
 /** The connection_init payload field carrying the key: the name of the HTTP header. */
-export const API_KEY_PARAM = 'X-API-KEY';
+const API_KEY_PARAM = 'X-API-KEY';
 /** Closes a connection whose key is missing, unknown or revoked (graphql-ws clients do not retry it). */
-export const UNAUTHENTICATED_CLOSE_CODE = CloseCode.Unauthorized;
+const UNAUTHENTICATED_CLOSE_CODE = CloseCode.Unauthorized;
 /** Closes a connection whose key cannot be checked now (the database is gone): clients retry. */
 const TRY_AGAIN_LATER_CLOSE_CODE = 1013;
 /** What every connection is closed with when the process stops (clients reconnect to another). */
-export const GOING_AWAY_CLOSE_CODE = 1001;
+const GOING_AWAY_CLOSE_CODE = 1001;
 /** How long clients have to answer the closing handshake before their sockets are cut. */
 const CLOSE_HANDSHAKE_MS = 1_000;
 
@@ -67,13 +67,22 @@ export interface SubscriptionServer {
   close(): Promise<void>;
 }
 
+/** A subscription running on a connection. */
+interface Running {
+  /** Its root field (a metric label). */
+  field: string;
+  startedAt: number;
+  pushes: number;
+  log: Logger;
+}
+
 /** A WebSocket connection once its key was accepted. */
 interface Connection {
   id: string;
   account: AuthenticatedAccount;
   clientAddress: string;
-  /** Its running subscriptions: id → root field. */
-  running: Map<string, string>;
+  /** Its running subscriptions, by the client's id. */
+  running: Map<string, Running>;
 }
 
 type Extra = { socket: WebSocket; request: IncomingMessage };
@@ -116,12 +125,17 @@ export function serveSubscriptions(options: SubscriptionServerOptions): Subscrip
   // A failed upgrade or socket is the client's; the server itself only fails with its HTTP server.
   wsServer.on('error', (error) => log.warn({ err: error }, 'subscriptions: WebSocket server error'));
 
+  /** Ends a running subscription's count, with one log line (as a request has). */
   const release = (connection: Connection, id: string) => {
-    const field = connection.running.get(id);
-    if (field === undefined) return;
+    const running = connection.running.get(id);
+    if (!running) return;
     connection.running.delete(id);
     count(openByKey, connection.account.apiKeyId, -1);
-    count(openByField, field, -1);
+    count(openByField, running.field, -1);
+    running.log.info(
+      { field: running.field, pushes: running.pushes, durationMs: Date.now() - running.startedAt },
+      'subscription',
+    );
   };
 
   const server = useServer<Record<string, unknown> | undefined, Extra>(
@@ -189,13 +203,8 @@ export function serveSubscriptions(options: SubscriptionServerOptions): Subscrip
         const { account } = connection;
         if ((openByKey.get(account.apiKeyId) ?? 0) >= options.perKey) {
           refuse('too_many_subscriptions');
-          return [
-            new AppError(
-              'too_many_subscriptions',
-              `Too many subscriptions: this API key holds ${options.perKey} open here (SUBSCRIPTIONS_PER_KEY); complete one first`,
-              429,
-            ),
-          ].map(refusal);
+          const message = `Too many subscriptions: this API key holds ${options.perKey} open here (SUBSCRIPTIONS_PER_KEY); complete one first`;
+          return [refusal(new AppError('too_many_subscriptions', message, 429))];
         }
         try {
           await authenticator.countRequest(account, operationCost(operation, document));
@@ -204,12 +213,13 @@ export function serveSubscriptions(options: SubscriptionServerOptions): Subscrip
           return [refusal(isDatabaseUnavailable(error) ? new DatabaseUnavailableError() : error)];
         }
         const field = rootFieldOf(document, payload.operationName);
-        connection.running.set(id, field);
+        const subscriptionLog = log.child({ connection: connection.id, subscription: id });
+        connection.running.set(id, { field, startedAt: Date.now(), pushes: 0, log: subscriptionLog });
         count(openByKey, account.apiKeyId, 1);
         count(openByField, field, 1);
         const context: RequestContext = {
           requestId: `${connection.id}:${id}`,
-          log: log.child({ connection: connection.id, subscription: id }),
+          log: subscriptionLog,
           account,
           clientAddress: connection.clientAddress,
           logFields: {},
@@ -225,9 +235,11 @@ export function serveSubscriptions(options: SubscriptionServerOptions): Subscrip
         return args;
       },
       onNext: (ctx, id, _payload, _args, result) => {
-        const connection = connections.get(ctx);
-        const field = connection?.running.get(id);
-        if (field) metrics?.subscriptionPushes.inc({ field });
+        const running = connections.get(ctx)?.running.get(id);
+        if (running) {
+          running.pushes += 1;
+          metrics?.subscriptionPushes.inc({ field: running.field });
+        }
         if (!result.errors) return undefined;
         return { ...result, errors: result.errors.map((error) => formatSubscriptionError(error)) };
       },

@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Root, Args, Subscription, type ClassType, type PubSub } from 'type-graphql';
 import type { z } from 'zod';
-import { AppError, NotFoundError } from '../errors';
+import { NotFoundError } from '../errors';
 import type { Logger } from '../logger';
 import { argsClassOf, graphqlArgsReader } from './graphql-args';
 import { checkedInput, type OperationOutput } from './operation';
@@ -116,10 +116,7 @@ export function liveValues<T>(options: LiveValueOptions<T>): AsyncIterableIterat
             close();
             throw error;
           }
-          options.log.warn(
-            { err: error instanceof AppError ? error.message : error },
-            'subscription: read failed; retrying',
-          );
+          options.log.warn({ err: error }, 'subscription: read failed; retrying');
           await sleep(RETRY_MS, undefined, { signal: abort.signal }).catch(() => undefined);
           changedAt = performance.now();
           changed = true;

@@ -21,6 +21,8 @@ import { waitUntil } from '../helpers/wait';
  * heard through PostgreSQL's notifications.
  */
 const PER_KEY = 3;
+/** The wallet budget of `live` (RATE_LIMIT_MAX_REQUESTS): each subscription started costs one. */
+const BUDGET = 40;
 let chain: TestChain;
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let writer: TestLaurel;
@@ -58,6 +60,11 @@ beforeAll(async () => {
       LAUREL_ROLES: 'api',
       SUBSCRIPTION_PUSH_INTERVAL_MS: '100',
       SUBSCRIPTIONS_PER_KEY: String(PER_KEY),
+      RATE_LIMIT_MAX_REQUESTS: String(BUDGET),
+      RATE_LIMIT_WINDOW_SECONDS: '3600',
+      // Far shorter than the tests' connections: a WebSocket outlives the HTTP request that opened it.
+      HTTP_REQUEST_TIMEOUT_MS: '1000',
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '500',
     },
     log: createLogger('warn', {
       destination: new Writable({
@@ -209,6 +216,10 @@ describe('refuses', () => {
     const query = `subscription { profileChanged(chain: "local") { xp_balance } }`;
     const held = Array.from({ length: PER_KEY }, () => subscribe(connected, query));
     for (const received of held) await pushed(received, 1, 'held');
+    const open = await live.metrics!.registry.getSingleMetricAsString('laurel_subscriptions_open');
+    expect(
+      Number(/laurel_subscriptions_open\{field="profileChanged"\} (\d+)/.exec(open)?.[1]),
+    ).toBeGreaterThanOrEqual(PER_KEY);
     const refused = subscribe(connected, query);
     await waitUntil('the refusal', () => refused.completed);
     expect(refused.values).toEqual([]);
@@ -228,6 +239,27 @@ describe('refuses', () => {
       return undefined;
     });
     expect(accepted.values).toEqual([{ profileChanged: { xp_balance: '0' } }]);
+  });
+
+  it(`a subscription over the wallet's request budget (${BUDGET} here): each one started costs one request`, async () => {
+    const connected = connect(await issueApiKey(writer.url, chain.wallets[4]));
+    const query = `subscription { profileChanged(chain: "local") { xp_balance } }`;
+    for (let i = 0; i < BUDGET; i++) {
+      const started = subscribe(connected, query);
+      await pushed(started, 1, `subscription ${i + 1}`);
+      expect(started.errors).toEqual([]);
+      started.unsubscribe();
+    }
+    const refused = subscribe(connected, query);
+    await waitUntil('the refusal', () => refused.completed);
+    expect(refused.errors).toEqual([
+      [
+        {
+          message: 'Too many requests',
+          extensions: { code: 'RATE_LIMITED', http_status: 429, retry_after: expect.any(Number) },
+        },
+      ],
+    ]);
   });
 
   it('queries, mutations and invalid arguments, with errors in GraphQL’s shape', async () => {

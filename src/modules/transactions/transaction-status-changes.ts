@@ -23,7 +23,7 @@ export class TransactionStatusChanges {
 
   constructor(session: NotificationSession) {
     session.on(CHANNEL, {
-      notified: (payload) => this.changed(payload.slice(payload.indexOf(':') + 1)),
+      notified: (payload) => this.wake(payload.slice(payload.indexOf(':') + 1)),
       // Statuses written while nobody listened are unknown: every watcher looks again.
       missed: () => {
         for (const watchers of this.watchers.values()) for (const watcher of watchers) watcher();
@@ -43,8 +43,7 @@ export class TransactionStatusChanges {
     };
   }
 
-  /** Reports a change of this process (it is also heard through the session when listening). */
-  changed(hash: string): void {
+  private wake(hash: string): void {
     for (const watcher of this.watchers.get(hash.toLowerCase()) ?? []) watcher();
   }
 }
