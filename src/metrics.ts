@@ -132,6 +132,13 @@ export class LaurelMetrics {
     [],
   );
 
+  // Badge metadata
+  readonly badgeMetadataFetches = this.counter(
+    'laurel_badge_metadata_fetches_total',
+    'Badge metadata fetch attempts, by outcome: fetched, or why they failed (timeout, network, refused_address, certificate, http_status, too_large, not_json, not_object, unsupported_uri, too_many_redirects…)',
+    ['outcome'],
+  );
+
   // Indexer
   readonly indexerHead = this.observedGauge('laurel_indexer_head_block', 'Latest block the node reported', [
     'chain',

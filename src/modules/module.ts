@@ -11,6 +11,7 @@ import type { IndexReader } from '../indexer/read/index-reader';
 import type { Logger } from '../logger';
 import type { LaurelMetrics } from '../metrics';
 import type { ApiModule, DeclaredRoute, RestRoute } from '../operations/routes';
+import type { OutboundHttpsClient } from '../outbound-https';
 import type { WebhookHttpClient } from './webhooks/webhook-http-client';
 
 /** What modules are built from: configuration, database, chains and the index. */
@@ -35,6 +36,8 @@ export interface Services {
     /** Encrypts the account secrets at rest. */
     secretEncryptionKey: Buffer;
   };
+  /** Fetches badge metadata documents (the webhooks' SSRF rules, trusted CAs). */
+  badgeMetadataClient: OutboundHttpsClient;
 }
 
 /** What a module's service may be built from. */

@@ -13,6 +13,8 @@ import { createModules, type Modules, type Services } from '../modules';
 import { authModule } from '../modules/auth/auth.module';
 import { transactionsModule } from '../modules/transactions/transactions.module';
 import { webhooksModule } from '../modules/webhooks/webhooks.module';
+import { badgesModule } from '../modules/badges/badges.module';
+import { startBadgeMetadataClient } from './badge-metadata';
 import { bindHttpPorts, type HttpPorts } from './http-ports';
 import { serveHttp } from './http-server';
 import { startChains } from './chains';
@@ -130,6 +132,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       metrics,
       notifications,
       webhooks: await startWebhookInfrastructure(config, lifecycle, progress),
+      badgeMetadataClient: await startBadgeMetadataClient(config, lifecycle),
     };
     const modules = createModules(services);
     // Listens once every module registered its channels.
@@ -144,6 +147,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       receipts: transactions,
       receiptChecks: transactions,
       deliveries: modules.serviceOf(webhooksModule).deliverer,
+      badgeMetadata: modules.serviceOf(badgesModule).metadata,
       housekeeping: [modules.serviceOf(authModule)],
       deliveryLeaseSeconds: config.webhooks.deliveryLeaseSeconds,
     };

@@ -60,7 +60,7 @@ function profileOf(row: ProfileRow): UserProfileInfo {
       id: badge.id,
       name: badge.name,
       metadataURI: badge.uri || null,
-      metadata: null,
+      metadata: badge.metadata,
     })),
     completed_actions: row.actions,
   };
