@@ -179,7 +179,7 @@ export const envSchema = z.object({
   DATABASE_DIRECT_URL: postgresUrl
     .optional()
     .describe(
-      "a session connection to the same database, like Prisma's `directUrl`: migrations, `LISTEN` (index changes, the job worker), the indexers' session advisory locks and graphile-worker use it. Set it when `DATABASE_URL` goes through a transaction-mode pooler (PgBouncer). Default: `DATABASE_URL`",
+      "a session connection to the same database, like Prisma's `directUrl`: migrations, `LISTEN` (index changes, transaction statuses, the job worker), the indexers' session advisory locks and graphile-worker use it. Set it when `DATABASE_URL` goes through a transaction-mode pooler (PgBouncer). Default: `DATABASE_URL`",
     ),
   DATABASE_POOLER: z
     .enum(['auto', 'session', 'transaction'])
