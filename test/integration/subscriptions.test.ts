@@ -198,6 +198,32 @@ describe('pushes what another process changed', () => {
   });
 });
 
+describe('survives', () => {
+  it('a lost LISTEN session: reopened, and what was missed meanwhile read again', async () => {
+    const connected = connect(await issueApiKey(writer.url, chain.wallets[5]));
+    const profile = subscribe<{ profileChanged: { xp_balance: string } }>(
+      connected,
+      'subscription ($user: String) { profileChanged(chain: "local", user_id: $user) { xp_balance } }',
+      { user },
+    );
+    await pushed(profile, 1, 'profile');
+    const [{ terminated }] = await writer.services.prisma.$queryRaw<{ terminated: number }[]>`
+      SELECT count(pg_terminate_backend(pid))::int AS terminated FROM pg_stat_activity
+       WHERE query LIKE 'LISTEN laurel_%' AND pid <> pg_backend_pid()`;
+    expect(terminated).toBeGreaterThanOrEqual(1);
+    await execute(await signedReward(3), true);
+    await pushed(profile, 2, 'profile');
+    expect(profile.values.map((value) => value.profileChanged.xp_balance)).toEqual(['6', '9']);
+    await waitUntil('live listening again', () => live.services.indexer.changes.listening);
+    // What the loss logged; nothing else is expected of `live` from here on.
+    expect(liveLog.map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual([
+      'notifications: connection lost',
+    ]);
+    liveLog.length = 0;
+    profile.unsubscribe();
+  });
+});
+
 describe('refuses', () => {
   it('a connection without a valid key: closed with 4401 and the reason', async () => {
     const missing = connect();
