@@ -42,9 +42,10 @@ export class NotificationSession {
     private readonly log: Logger,
   ) {}
 
-  /** Listens on `channel` from the next (re)connection on; register before listen(). */
+  /** Listens on `channel`: every channel is registered before listen(). */
   on(channel: string, listener: ChannelListener): void {
     if (!/^[a-z_]+$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+    if (this.loop) throw new Error(`channel ${channel} registered after listen()`);
     this.channels.set(channel, [...(this.channels.get(channel) ?? []), listener]);
   }
 
