@@ -179,7 +179,7 @@ export const envSchema = z.object({
   DATABASE_DIRECT_URL: postgresUrl
     .optional()
     .describe(
-      "a session connection to the same database, like Prisma's `directUrl`: migrations, `LISTEN` (index changes, the job worker), the indexers' session advisory locks and graphile-worker use it. Set it when `DATABASE_URL` goes through a transaction-mode pooler (PgBouncer). Default: `DATABASE_URL`",
+      "a session connection to the same database, like Prisma's `directUrl`: migrations, `LISTEN` (index changes, transaction statuses, the job worker), the indexers' session advisory locks and graphile-worker use it. Set it when `DATABASE_URL` goes through a transaction-mode pooler (PgBouncer). Default: `DATABASE_URL`",
     ),
   DATABASE_POOLER: z
     .enum(['auto', 'session', 'transaction'])
@@ -351,6 +351,12 @@ export const envSchema = z.object({
     .describe(
       'memory of each API process for cached profiles, leaderboards and the per-day parts of leaderboard windows (an estimate of their size), dropped when their index rows change; `0`: no cache',
     ),
+  SUBSCRIPTION_PUSH_INTERVAL_MS: positiveInt(1000).describe(
+    'GraphQL subscriptions: the shortest time between two pushes of one `leaderboardChanged` or `profileChanged` subscription (changes within it are sent together, as the page or profile then is)',
+  ),
+  SUBSCRIPTIONS_PER_KEY: positiveInt(20).describe(
+    'GraphQL subscriptions: how many an API key may hold open at once in one API process (over it, a new one is refused with `TOO_MANY_SUBSCRIPTIONS`)',
+  ),
   METRICS: z
     .enum(['on', 'off'])
     .default('on')
@@ -469,6 +475,12 @@ export interface Config {
   };
   /** Bytes of profiles and leaderboards kept in memory until their chain's index changes (0: none). */
   readCacheBytes: number;
+  subscriptions: {
+    /** Shortest time between two pushes of one leaderboard or profile subscription. */
+    pushIntervalMs: number;
+    /** Subscriptions one API key may hold open at once in one process. */
+    perKey: number;
+  };
   metrics: {
     enabled: boolean;
     /** A port of their own; absent: /metrics on the main port (loopback or token). */
@@ -614,6 +626,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, cwd = proces
       allowedAddresses: e.BADGE_METADATA_ALLOWED_ADDRESSES ?? [],
     },
     readCacheBytes: e.READ_CACHE_MB * 1024 * 1024,
+    subscriptions: { pushIntervalMs: e.SUBSCRIPTION_PUSH_INTERVAL_MS, perKey: e.SUBSCRIPTIONS_PER_KEY },
     metrics: { enabled: e.METRICS === 'on', port: e.METRICS_PORT, token: e.METRICS_TOKEN },
   };
 }

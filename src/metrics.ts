@@ -215,6 +215,23 @@ export class LaurelMetrics {
     [],
   );
 
+  // GraphQL subscriptions
+  readonly subscriptionsOpen = this.observedGauge(
+    'laurel_subscriptions_open',
+    'GraphQL subscriptions this process holds open, by root field',
+    ['field'],
+  );
+  readonly subscriptionPushes = this.counter(
+    'laurel_subscription_pushes_total',
+    'Values pushed to GraphQL subscribers, by root field',
+    ['field'],
+  );
+  readonly subscriptionsRefused = this.counter(
+    'laurel_subscriptions_refused_total',
+    'WebSocket connections and subscriptions refused, by reason (unauthenticated, rate_limited, too_many_subscriptions, invalid)',
+    ['reason'],
+  );
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'laurel_' });
     // Gauges named like counters (`*_total`): Prometheus's linter (promtool check metrics) refuses them.

@@ -4,6 +4,7 @@ import type { ChainRegistry } from '../chain/registry';
 import type { TokenDirectory } from '../chain/tokens';
 import type { TransactionBuilder } from '../chain/transaction-builder';
 import type { Config } from '../config';
+import type { NotificationSession } from '../db/notifications';
 import type { PrismaClient } from '../db/prisma';
 import type { Indexer } from '../indexer/indexer';
 import type { IndexReader } from '../indexer/read/index-reader';
@@ -27,6 +28,8 @@ export interface Services {
   index: IndexReader;
   /** The process's metrics; null with METRICS=off. */
   metrics: LaurelMetrics | null;
+  /** The process's LISTEN session (it listens with the `api` role): what other processes changed. */
+  notifications: NotificationSession;
   webhooks: {
     /** Makes webhook calls (SSRF rules, trusted CAs). */
     client: WebhookHttpClient;

@@ -86,7 +86,7 @@ export class IndexReader {
   constructor(
     /** The primary's pool, or the read replicas' router (src/db/read-replicas.ts). */
     private readonly pool: Queryable,
-    changes: IndexChanges,
+    private readonly changes: IndexChanges,
     cacheBytes: number,
     metrics: LaurelMetrics | null = null,
   ) {
@@ -95,6 +95,11 @@ export class IndexReader {
     changes.subscribe((change) => {
       if (!change || change.removed) this.facts.clear();
     });
+  }
+
+  /** Calls `wake` whenever the chain's index may have changed, in any process; returns what stops it. */
+  watchChain(chainId: number, wake: () => void): () => void {
+    return this.changes.watchChain(chainId, wake);
   }
 
   /** A fact that does not change once indexed; only found rows are kept (an app not indexed yet is asked again). */
