@@ -313,6 +313,8 @@ async function main(): Promise<void> {
       RATE_LIMIT_MAX_REQUESTS: '1000000000',
       // `transaction`: statements sent unnamed, as behind PgBouncer <= 1.20 (what that costs).
       DATABASE_POOLER: process.env.DATABASE_POOLER,
+      // `off`: what the metrics cost (docs/operating.md).
+      METRICS: process.env.METRICS,
     });
     const laurel = await startLaurel(config, { log: createLogger('warn'), worker: false });
     stops.push(() => laurel.stop());

@@ -257,6 +257,8 @@ async function runServer(kind: ServerKind, databaseUrl: string): Promise<void> {
       INDEXER_POLL_INTERVAL_MS: '600000',
       // `transaction`: statements sent unnamed, as behind PgBouncer <= 1.20 (what that costs).
       DATABASE_POOLER: process.env.DATABASE_POOLER,
+      // `off`: what the metrics cost (docs/operating.md).
+      METRICS: process.env.METRICS,
       // "uncached": the same Laurel without its read caches: what every answer costs uncached.
       ...(kind === 'uncached'
         ? { READ_CACHE_MB: '0' }
