@@ -43,7 +43,7 @@ import { applyIndexWrites, prepareIndexWrites } from '../src/indexer/index-write
 import { createLogger } from '../src/logger';
 import { startLaurel } from '../src/server/laurel';
 import { envInt } from './lib/env';
-import { forkWithIpc } from './lib/ipc-child';
+import { forkWithIpc, runBenchmark } from './lib/ipc-child';
 import { percentile } from './lib/percentile';
 
 const subscribers = envInt('BENCH_SUBSCRIBERS', 1000, 20_000);
@@ -297,17 +297,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv.includes('--child')) {
-  void runChild().catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
-} else {
-  main().then(
-    () => process.exit(0),
-    (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-}
+runBenchmark(main, () => runChild());
