@@ -117,8 +117,9 @@ function baselineApp(pool: Pool): express.Express {
                 JOIN indexed_tokens t ON t.chain_id = b.chain_id AND t.address = b.token_address AND t.kind = 'xp'
                 WHERE b.chain_id = $3 AND b.holder = $1 AND t.app_address = $2),
          'badges', (SELECT coalesce(json_agg(json_build_object('id', g.address, 'name', g.name,
-                      'metadataURI', nullif(g.base_uri, ''), 'metadata', null) ORDER BY g.block_number, g.address), '[]')
+                      'metadataURI', nullif(g.base_uri, ''), 'metadata', m.document) ORDER BY g.block_number, g.address), '[]')
                     FROM badge_holdings h JOIN indexed_badges g ON g.chain_id = h.chain_id AND g.address = h.badge_address
+                      LEFT JOIN badge_metadata m ON m.uri = g.base_uri
                     WHERE h.chain_id = $3 AND h.holder = $1 AND h.count > 0 AND g.app_address = $2),
          'actions', (SELECT coalesce(json_agg(json_build_object('name', action_name, 'kind', kind, 'amount', amount::text,
                        'at', extract(epoch FROM block_time)::bigint::text) ORDER BY block_number DESC, log_index DESC), '[]')
@@ -256,7 +257,7 @@ async function runServer(kind: ServerKind, databaseUrl: string): Promise<void> {
       INDEXER_POLL_INTERVAL_MS: '600000',
       // `transaction`: statements sent unnamed, as behind PgBouncer <= 1.20 (what that costs).
       DATABASE_POOLER: process.env.DATABASE_POOLER,
-      // METRICS=off measures what the metrics cost (default on, as Laurel's).
+      // `off`: what the metrics cost (docs/operating.md).
       METRICS: process.env.METRICS,
       // "uncached": the same Laurel without its read caches: what every answer costs uncached.
       ...(kind === 'uncached'

@@ -38,6 +38,7 @@ import { startLaurel } from '../src/server/laurel';
 import { createServerCertificate } from '../src/modules/webhooks/certificates';
 import { envInt } from './lib/env';
 import { processTreeCpuSeconds } from './lib/process-cpu';
+import { runBenchmark } from './lib/ipc-child';
 
 const EMPTY_TASK = 'bench__empty';
 const root = process.cwd();
@@ -330,18 +331,4 @@ async function main(): Promise<void> {
   }
 }
 
-const childIndex = process.argv.indexOf('--child');
-if (childIndex >= 0) {
-  void runChild(process.argv[childIndex + 1] as ChildKind).catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
-} else {
-  main().then(
-    () => process.exit(0),
-    (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-}
+runBenchmark(main, (kind) => runChild(kind as ChildKind));

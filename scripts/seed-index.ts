@@ -183,7 +183,7 @@ async function seed(
     const apps = plan.apps;
     const users = plan.users.length;
     const column = (pick: (app: SeededIndex['apps'][number]) => string) => apps.map(pick);
-    await db.query(`TRUNCATE indexed_apps, indexed_app_operators, indexed_tokens, indexed_badges, token_balances,
+    await db.query(`TRUNCATE indexed_apps, indexed_app_operators, indexed_tokens, indexed_badges, badge_metadata, token_balances,
       badge_holdings, completed_actions, reward_daily_totals, reward_totals, indexer_receipt_logs, indexer_cursors`);
     await dropIndexes(db);
     await db.query(
@@ -203,6 +203,15 @@ async function seed(
       `INSERT INTO indexed_badges (chain_id, address, app_address, name, base_uri, block_number)
        SELECT $1::int, b, a, 'Badge ' || i, 'ipfs://seed/' || i || '/', 0 FROM unnest($2::varchar[], $3::varchar[]) WITH ORDINALITY AS t(a, b, i)`,
       [chainId, column((app) => app.address), column((app) => app.badge)],
+    );
+    // Each badge's metadata document, as the badge_metadata__fetch job would have stored it.
+    await db.query(
+      `INSERT INTO badge_metadata (uri, document, fetched_at, attempted_at)
+       SELECT 'ipfs://seed/' || i || '/', json_build_object('name', 'Badge ' || i,
+         'description', 'Awarded by seed app ' || i, 'image', 'ipfs://seed-images/' || i || '.png',
+         'attributes', json_build_array(json_build_object('trait_type', 'tier', 'value', i))), now(), now()
+       FROM generate_series(1, $1::int) AS i`,
+      [apps.length],
     );
     // Seen by every connection (not a temporary table); not WAL-logged, dropped at the end.
     await db.query(`DROP TABLE IF EXISTS seed_users;

@@ -135,6 +135,24 @@ export type ChainConfig = z.infer<typeof chainConfigSchema>;
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 const postgresUrl = z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL');
 
+/** A comma-separated list: its items trimmed, empty ones dropped. */
+const commaSeparated = () =>
+  z.string().transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  );
+
+/** Whether calls to hosts users name may reach non-public addresses (`auto`: in a development setup). */
+const privateNetworksAllowance = (calls: string) =>
+  z
+    .enum(['true', 'false', 'auto'])
+    .default('auto')
+    .describe(
+      `\`true\`: ${calls} may reach loopback, private and link-local addresses (tests); \`auto\`: only in a development setup (the local chain and no \`CHAINS\`)`,
+    );
+
 /** What DATABASE_URL leads to: see DATABASE_POOLER and src/db/connection.ts. */
 export type PoolerMode = 'session' | 'transaction';
 
@@ -161,7 +179,7 @@ export const envSchema = z.object({
   DATABASE_DIRECT_URL: postgresUrl
     .optional()
     .describe(
-      "a session connection to the same database, like Prisma's `directUrl`: migrations, `LISTEN` (index changes, the job worker), the indexers' session advisory locks and graphile-worker use it. Set it when `DATABASE_URL` goes through a transaction-mode pooler (PgBouncer). Default: `DATABASE_URL`",
+      "a session connection to the same database, like Prisma's `directUrl`: migrations, `LISTEN` (index changes, transaction statuses, the job worker), the indexers' session advisory locks and graphile-worker use it. Set it when `DATABASE_URL` goes through a transaction-mode pooler (PgBouncer). Default: `DATABASE_URL`",
     ),
   DATABASE_POOLER: z
     .enum(['auto', 'session', 'transaction'])
@@ -169,14 +187,7 @@ export const envSchema = z.object({
     .describe(
       'what `DATABASE_URL` and `DATABASE_READ_URL` lead to. `transaction`: a transaction-mode pooler that does not keep prepared statements (PgBouncer up to 1.20, or `max_prepared_statements = 0`): every statement is sent unnamed. `session`: a server, a session-mode pooler, or PgBouncer >= 1.21 with `max_prepared_statements` > 0: hot statements are prepared once per connection. `auto`: `transaction` when `DATABASE_DIRECT_URL` is set to another URL, else `session`',
     ),
-  DATABASE_READ_URL: z
-    .string()
-    .transform((value) =>
-      value
-        .split(',')
-        .map((url) => url.trim())
-        .filter(Boolean),
-    )
+  DATABASE_READ_URL: commaSeparated()
     .pipe(z.array(postgresUrl))
     .optional()
     .describe(
@@ -252,15 +263,8 @@ export const envSchema = z.object({
   WORKER_CONCURRENCY: positiveInt(DEFAULT_WORKER_CONCURRENCY).describe(
     'background jobs a worker process runs at once; they mostly wait on the network (webhook calls, receipts), so it is well above the core count (`npm run bench:webhooks`)',
   ),
-  LAUREL_ROLES: z
-    .string()
+  LAUREL_ROLES: commaSeparated()
     .default('api,worker,indexer')
-    .transform((value) =>
-      value
-        .split(',')
-        .map((role) => role.trim())
-        .filter(Boolean),
-    )
     .pipe(
       z
         .array(
@@ -295,18 +299,48 @@ export const envSchema = z.object({
     .describe(
       "name of the body-HMAC header of webhook calls (another service's name, e.g. `x-openformat-signature`, lets its receivers work unchanged)",
     ),
-  WEBHOOK_ALLOW_PRIVATE_NETWORKS: z
-    .enum(['true', 'false', 'auto'])
-    .default('auto')
-    .describe(
-      '`true`: webhook calls may reach loopback, private and link-local addresses (tests); `auto`: only in a development setup (the local chain and no `CHAINS`)',
-    ),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: privateNetworksAllowance('webhook calls'),
   WEBHOOK_RETRY_BASE_MS: positiveInt(60_000).describe(
     'first retry delay of a failed webhook call; each next one is 4 times longer (±25 % jitter)',
   ),
   WEBHOOK_DELIVERY_LEASE_SECONDS: positiveInt(30).describe(
     'a delivery job locked longer than this is taken to have lost its worker and is run again',
   ),
+  BADGE_METADATA_IPFS_GATEWAY: z
+    .string()
+    .url()
+    .refine((url) => url.startsWith('https://'), 'must be an https:// URL')
+    .default('https://ipfs.io/ipfs/')
+    .describe(
+      'HTTPS gateway through which `ipfs://` metadata URIs are fetched: `ipfs://<cid>/<path>` is read from `<gateway><cid>/<path>` (a trailing `/` is added when missing)',
+    ),
+  BADGE_METADATA_TIMEOUT_MS: positiveInt(5_000).describe(
+    "deadline of one badge metadata fetch (every redirect and the body); a slower host's fetch fails and is retried",
+  ),
+  BADGE_METADATA_MAX_BYTES: positiveInt(64 * 1024).describe(
+    'largest badge metadata document accepted; the fetch of a larger one stops at this size and fails',
+  ),
+  BADGE_METADATA_RETRIES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(10)
+    .default(3)
+    .describe(
+      'retries of a badge metadata fetch that failed for a reason that may pass (timeout, connection error, HTTP 408, 429 or 5xx), each 4 times later than the one before; other failures are not retried until the next refresh',
+    ),
+  BADGE_METADATA_RETRY_BASE_MS: positiveInt(30_000).describe(
+    'delay before the first retry of a failed badge metadata fetch (±25 % jitter)',
+  ),
+  BADGE_METADATA_REFRESH_SECONDS: positiveInt(86_400).describe(
+    'age after which the metadata of a badge with an `https://` URI, or a failed fetch of any, is fetched again (`ipfs://` content never changes); the badge contract emits no ERC-4906 events, and its base URI never changes',
+  ),
+  BADGE_METADATA_ALLOW_PRIVATE_NETWORKS: privateNetworksAllowance('badge metadata fetches'),
+  BADGE_METADATA_ALLOWED_ADDRESSES: commaSeparated()
+    .optional()
+    .describe(
+      'addresses or CIDR ranges (comma-separated) that badge metadata fetches may reach even when private networks are not allowed, e.g. an IPFS gateway of your own network',
+    ),
   INDEXER_POLL_INTERVAL_MS: positiveInt(1000).describe('how often a caught-up indexer looks for new blocks'),
   INDEXER_MAX_BLOCK_RANGE: positiveInt(2000).describe('largest block range asked of `eth_getLogs` at once'),
   READ_CACHE_MB: z.coerce
@@ -317,6 +351,12 @@ export const envSchema = z.object({
     .describe(
       'memory of each API process for cached profiles, leaderboards and the per-day parts of leaderboard windows (an estimate of their size), dropped when their index rows change; `0`: no cache',
     ),
+  SUBSCRIPTION_PUSH_INTERVAL_MS: positiveInt(1000).describe(
+    'GraphQL subscriptions: the shortest time between two pushes of one `leaderboardChanged` or `profileChanged` subscription (changes within it are sent together, as the page or profile then is)',
+  ),
+  SUBSCRIPTIONS_PER_KEY: positiveInt(20).describe(
+    'GraphQL subscriptions: how many an API key may hold open at once in one API process (over it, a new one is refused with `TOO_MANY_SUBSCRIPTIONS`)',
+  ),
   METRICS: z
     .enum(['on', 'off'])
     .default('on')
@@ -419,8 +459,28 @@ export interface Config {
     deliveryLeaseSeconds: number;
   };
   indexer: { pollIntervalMs: number; maxBlockRange: number };
+  badgeMetadata: {
+    /** `ipfs://<path>` is fetched from `<ipfsGateway><path>`; ends with `/`. */
+    ipfsGateway: string;
+    timeoutMs: number;
+    maxBytes: number;
+    /** Retries of a fetch that failed for a reason that may pass. */
+    retries: number;
+    retryBaseMs: number;
+    /** Age after which an `https://` document, or a failure, is fetched again. */
+    refreshSeconds: number;
+    allowPrivateNetworks: boolean;
+    /** Reachable even when private networks are not allowed. */
+    allowedAddresses: string[];
+  };
   /** Bytes of profiles and leaderboards kept in memory until their chain's index changes (0: none). */
   readCacheBytes: number;
+  subscriptions: {
+    /** Shortest time between two pushes of one leaderboard or profile subscription. */
+    pushIntervalMs: number;
+    /** Subscriptions one API key may hold open at once in one process. */
+    perKey: number;
+  };
   metrics: {
     enabled: boolean;
     /** A port of their own; absent: /metrics on the main port (loopback or token). */
@@ -501,6 +561,8 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, cwd = proces
   }
   // Laurel on its own local chain and nothing else: a developer's machine, not a deployment.
   const developmentSetup = chains.length === 0 && runsLocalChain(e.LOCAL_CHAIN, chains.length);
+  const allowance = (setting: 'true' | 'false' | 'auto') =>
+    setting === 'auto' ? developmentSetup : setting === 'true';
   return {
     port: e.PORT,
     host: e.HOST,
@@ -547,16 +609,24 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, cwd = proces
     webhooks: {
       secretEncryptionKey: e.WEBHOOK_SECRET_ENCRYPTION_KEY,
       signatureHeader: e.WEBHOOK_SIGNATURE_HEADER,
-      allowPrivateNetworks:
-        e.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'auto'
-          ? developmentSetup
-          : e.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'true',
+      allowPrivateNetworks: allowance(e.WEBHOOK_ALLOW_PRIVATE_NETWORKS),
       trustDevelopmentCa: developmentSetup,
       retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
       deliveryLeaseSeconds: e.WEBHOOK_DELIVERY_LEASE_SECONDS,
     },
     indexer: { pollIntervalMs: e.INDEXER_POLL_INTERVAL_MS, maxBlockRange: e.INDEXER_MAX_BLOCK_RANGE },
+    badgeMetadata: {
+      ipfsGateway: e.BADGE_METADATA_IPFS_GATEWAY.replace(/\/?$/, '/'),
+      timeoutMs: e.BADGE_METADATA_TIMEOUT_MS,
+      maxBytes: e.BADGE_METADATA_MAX_BYTES,
+      retries: e.BADGE_METADATA_RETRIES,
+      retryBaseMs: e.BADGE_METADATA_RETRY_BASE_MS,
+      refreshSeconds: e.BADGE_METADATA_REFRESH_SECONDS,
+      allowPrivateNetworks: allowance(e.BADGE_METADATA_ALLOW_PRIVATE_NETWORKS),
+      allowedAddresses: e.BADGE_METADATA_ALLOWED_ADDRESSES ?? [],
+    },
     readCacheBytes: e.READ_CACHE_MB * 1024 * 1024,
+    subscriptions: { pushIntervalMs: e.SUBSCRIPTION_PUSH_INTERVAL_MS, perKey: e.SUBSCRIPTIONS_PER_KEY },
     metrics: { enabled: e.METRICS === 'on', port: e.METRICS_PORT, token: e.METRICS_TOKEN },
   };
 }

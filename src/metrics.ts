@@ -132,6 +132,13 @@ export class LaurelMetrics {
     [],
   );
 
+  // Badge metadata
+  readonly badgeMetadataFetches = this.counter(
+    'laurel_badge_metadata_fetches_total',
+    'Badge metadata fetch attempts, by outcome: fetched, or why they failed (timeout, network, refused_address, certificate, http_status, too_large, not_json, not_object, unsupported_uri, too_many_redirects…)',
+    ['outcome'],
+  );
+
   // Indexer
   readonly indexerHead = this.observedGauge('laurel_indexer_head_block', 'Latest block the node reported', [
     'chain',
@@ -206,6 +213,23 @@ export class LaurelMetrics {
     'laurel_read_cache_bytes',
     'Estimated bytes of the answers the read cache keeps',
     [],
+  );
+
+  // GraphQL subscriptions
+  readonly subscriptionsOpen = this.observedGauge(
+    'laurel_subscriptions_open',
+    'GraphQL subscriptions this process holds open, by root field',
+    ['field'],
+  );
+  readonly subscriptionPushes = this.counter(
+    'laurel_subscription_pushes_total',
+    'Values pushed to GraphQL subscribers, by root field',
+    ['field'],
+  );
+  readonly subscriptionsRefused = this.counter(
+    'laurel_subscriptions_refused_total',
+    'WebSocket connections and subscriptions refused, by reason (unauthenticated, rate_limited, too_many_subscriptions, invalid)',
+    ['reason'],
   );
 
   constructor() {

@@ -32,3 +32,21 @@ export async function forkWithIpc<Ready>(
       }),
   };
 }
+
+/**
+ * A benchmark's entry point: `child(<argument after --child>)` in the child processes it starts
+ * with `--child`, else `main()`, which exits the process when done (its servers and clients may
+ * hold it open). Either one's error is printed and exits with 1.
+ */
+export function runBenchmark(
+  main: () => Promise<void>,
+  child: (kind: string | undefined) => Promise<void>,
+): void {
+  const fail = (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  };
+  const childIndex = process.argv.indexOf('--child');
+  if (childIndex >= 0) void child(process.argv[childIndex + 1]).catch(fail);
+  else main().then(() => process.exit(0), fail);
+}

@@ -346,6 +346,7 @@ export class RpcPool {
     const tried = new Set<RpcEndpoint>();
     const running = new Set<Promise<Settled<T>>>();
     let rounds = 1;
+    let headsRechecked = false;
     let hedgeAt = Number.POSITIVE_INFINITY;
     for (;;) {
       const now = Date.now();
@@ -357,6 +358,14 @@ export class RpcPool {
           running.add(this.attempt(next.endpoint, job, wait, deadline));
           hedgeAt = now + wait + this.hedgeDelay(next.endpoint, job.kind);
         } else if (running.size === 0) {
+          // A provider passed over for its head (lagging, or short of the block) may only be known
+          // from a while ago, when a block was just mined: ask it for its head once before failing.
+          const passedOver = this.endpoints.filter((e) => !tried.has(e) && e.blockedUntil <= now);
+          if (!headsRechecked && passedOver.length > 0) {
+            headsRechecked = true;
+            await this.refreshHeads(deadline, true, passedOver);
+            continue;
+          }
           // Every provider tried: another round when one of them may answer within the deadline.
           const again =
             failures.length > 0 && rounds < MAX_ROUNDS && this.choose(need, job.cost, new Set(), now);
@@ -585,20 +594,22 @@ export class RpcPool {
   }
 
   /**
-   * Asks eth_blockNumber of every provider whose head is older than HEAD_REFRESH_MS (not of one
-   * that asked to be left alone or is failing, nor beyond its budget). In the background unless
-   * `wait`: then resolves when they answered (or the deadline passed).
+   * Asks eth_blockNumber of every provider whose head is older than HEAD_REFRESH_MS, and of each of
+   * `askNow` whatever its age (not of one that asked to be left alone or is failing, nor beyond its
+   * budget). In the background unless `wait`: then resolves when they answered (or the deadline passed).
    */
-  private refreshHeads(deadline: number, wait = false): Promise<unknown> {
-    const now = Date.now();
+  private refreshHeads(
+    deadline: number,
+    wait = false,
+    askNow: readonly RpcEndpoint[] = [],
+  ): Promise<unknown> {
+    const at = Date.now();
     const refreshes = this.endpoints.map((endpoint) => {
       if (endpoint.headRefresh) return endpoint.headRefresh;
-      const fresh = now - endpoint.headSeenAt < HEAD_REFRESH_MS;
-      const resting = endpoint.blockedUntil > now || (endpoint.avoidUntil > now && !wait);
-      if (fresh || resting || (endpoint.rate?.waitFor(1, now) ?? 0) > 0) return undefined;
-      endpoint.headRefresh = this.probe(endpoint, deadline - now).finally(
-        () => (endpoint.headRefresh = null),
-      );
+      const fresh = at - endpoint.headSeenAt < HEAD_REFRESH_MS && !askNow.includes(endpoint);
+      const resting = endpoint.blockedUntil > at || (endpoint.avoidUntil > at && !wait);
+      if (fresh || resting || (endpoint.rate?.waitFor(1, at) ?? 0) > 0) return undefined;
+      endpoint.headRefresh = this.probe(endpoint, deadline - at).finally(() => (endpoint.headRefresh = null));
       return endpoint.headRefresh;
     });
     return wait ? Promise.all(refreshes) : Promise.resolve();

@@ -52,6 +52,27 @@ export function graphqlRequestError(error: unknown): GraphQLError | null {
   });
 }
 
+/** An AppError's `extensions`: its code, HTTP status, validation issues and details. */
+function extensionsOf(error: AppError): Record<string, unknown> {
+  return {
+    code: graphqlCodeOf(error),
+    http_status: error.httpStatus,
+    ...(error instanceof ValidationError ? { issues: error.issues } : {}),
+    ...error.details,
+  };
+}
+
+/**
+ * An error of a subscription (graphql-ws): refused before it ran (an AppError), ended by its stream
+ * (graphql-ws wraps what the stream threw, without a path), or of a pushed result (as a query's).
+ */
+export function formatSubscriptionError(error: unknown): GraphQLFormattedError {
+  const original = appErrorOf(error instanceof GraphQLError && !error.path ? error.originalError : error);
+  if (original) return { message: original.message, extensions: extensionsOf(original) };
+  if (error instanceof GraphQLError) return formatGraphQLError(error.toJSON(), error);
+  return { message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+}
+
 /** AppErrors keep their message and details under `extensions`; anything else is masked. */
 export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const resolverError = unwrapResolverError(error);
@@ -64,12 +85,7 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
       message: original.message,
       locations: formatted.locations,
       path: formatted.path,
-      extensions: {
-        code: graphqlCodeOf(original),
-        http_status: original.httpStatus,
-        ...(original instanceof ValidationError ? { issues: original.issues } : {}),
-        ...original.details,
-      },
+      extensions: extensionsOf(original),
     };
   }
   const code = formatted.extensions?.code;

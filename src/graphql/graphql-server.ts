@@ -4,14 +4,18 @@ import {
   ApolloServerPluginLandingPageDisabled,
 } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
+import type { Server } from 'node:http';
 import type { Express, RequestHandler } from 'express';
 import type { GraphQLSchema } from 'graphql';
+import type { Logger } from '../logger';
+import type { LaurelMetrics } from '../metrics';
 import type { RequestContext, RequestAuthenticator } from '../operations/request-context';
 import { compiledExecutionGateway } from './executor';
 import { formatGraphQLError } from './format-error';
 import { GRAPHQL_LIMITS, graphqlArmor, requestCostPlugin } from './limits';
 import { operationLogPlugin } from './operation-log';
 import { playgroundAssets, playgroundPage } from './playground';
+import { serveSubscriptions } from './subscriptions';
 
 export interface GraphQLEndpointOptions {
   schema: GraphQLSchema;
@@ -20,18 +24,34 @@ export interface GraphQLEndpointOptions {
   authenticate: RequestHandler;
   /** The request's context, as the HTTP layer made it. */
   contextOf: (res: Parameters<RequestHandler>[1]) => RequestContext;
+  /** Subscriptions over WebSocket on the same path: the HTTP server whose upgrades carry them. */
+  subscriptions?: { server: Server; perKey: number; log: Logger; metrics?: LaurelMetrics };
+}
+
+export interface GraphQLEndpoint {
+  /** Ends every subscription (close code 1001) and refuses new ones; idempotent. */
+  closeSubscriptions(): Promise<void>;
+  /** Stops Apollo (its drain closes the subscriptions first). */
+  stop(): Promise<void>;
 }
 
 /**
- * GraphQL at /graphql (Apollo Server, operations compiled by graphql-jit), and the Playground for
- * browsers. The key is optional at the HTTP level; operations that need it answer UNAUTHENTICATED.
- * Returns what stops Apollo.
+ * GraphQL at /graphql (Apollo Server, operations compiled by graphql-jit), subscriptions on the
+ * same path over WebSocket (graphql-ws), and the Playground for browsers. The key is optional at
+ * the HTTP level; operations that need it answer UNAUTHENTICATED.
  */
-export async function mountGraphQL(
-  app: Express,
-  options: GraphQLEndpointOptions,
-): Promise<() => Promise<void>> {
+export async function mountGraphQL(app: Express, options: GraphQLEndpointOptions): Promise<GraphQLEndpoint> {
   const armor = graphqlArmor();
+  const subscriptions = options.subscriptions
+    ? serveSubscriptions({
+        ...options.subscriptions,
+        path: '/graphql',
+        schema: options.schema,
+        authenticator: options.authenticator,
+        validationRules: armor.validationRules,
+      })
+    : null;
+  const closeSubscriptions = async () => subscriptions?.close();
   const apollo = new ApolloServer<RequestContext>({
     gateway: compiledExecutionGateway(options.schema),
     introspection: true,
@@ -47,6 +67,8 @@ export async function mountGraphQL(
       // Answers carry Cache-Control: no-store; Apollo's cache-control plugin would otherwise wrap
       // every field's resolver to compute a policy nobody reads.
       ApolloServerPluginCacheControlDisabled(),
+      // Apollo's documented pattern for a WebSocket server beside it: drained when Apollo stops.
+      { serverWillStart: async () => ({ drainServer: closeSubscriptions }) },
     ],
     // No stack traces or file paths in answers, whatever NODE_ENV says.
     includeStacktraceInErrorResponses: false,
@@ -67,5 +89,5 @@ export async function mountGraphQL(
     options.authenticate,
     expressMiddleware(apollo, { context: async ({ res }) => options.contextOf(res) }),
   );
-  return () => apollo.stop();
+  return { closeSubscriptions, stop: () => apollo.stop() };
 }

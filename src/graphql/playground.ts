@@ -15,11 +15,14 @@ const ASSETS: Record<string, string> = {
   'react-dom.js': path.join(packageFolder('react-dom'), 'umd/react-dom.production.min.js'),
   'graphiql.js': path.join(packageFolder('graphiql'), 'graphiql.min.js'),
   'graphiql.css': path.join(packageFolder('graphiql'), 'graphiql.min.css'),
+  // graphql-ws's browser build: the Playground's subscriptions (window.graphqlWs).
+  'graphql-ws.js': path.join(packageFolder('graphql-ws'), 'umd/graphql-ws.min.js'),
 };
 
 /** What the editor shows first: one request for a profile and a leaderboard together. */
 const FIRST_QUERY = `# Paste your API key into X-API-KEY in the Headers tab below
 # (get one with POST /key/challenge, then POST /key/verify; see /docs).
+# Subscriptions run here too, e.g. subscription { profileChanged(chain: "local") { xp_balance } }
 query ProfileAndLeaderboard($user: String) {
   profile(chain: "local", user_id: $user) {
     user_id
@@ -47,8 +50,31 @@ export function playgroundPage(endpoint: string, assetsPath: string): string {
     defaultEditorToolsVisibility: 'headers',
     isHeadersEditorEnabled: true,
   };
+  // Subscriptions go over WebSocket to the same path, with the key of the Headers tab in the
+  // connection_init payload (one connection per key); everything else over HTTP.
   const script = `
-const fetcher = GraphiQL.createFetcher({ url: ${JSON.stringify(endpoint)} });
+const httpFetcher = GraphiQL.createFetcher({ url: ${JSON.stringify(endpoint)} });
+const wsUrl = new URL(${JSON.stringify(endpoint)}, location.href).href.replace(/^http/, 'ws');
+let ws = null;
+let wsKey = null;
+function isSubscription(params) {
+  const source = params.query.replace(/#[^\\n]*/g, '');
+  if (!params.operationName) return /^\\s*subscription\\b/.test(source);
+  const names = Array.from(source.matchAll(/\\bsubscription\\s+(\\w+)/g), (match) => match[1]);
+  return names.includes(params.operationName);
+}
+function fetcher(params, options) {
+  if (!isSubscription(params)) return httpFetcher(params, options);
+  const headers = (options && options.headers) || {};
+  const key = Object.keys(headers).find((name) => name.toLowerCase() === 'x-api-key');
+  const apiKey = key ? headers[key] : '';
+  if (!ws || wsKey !== apiKey) {
+    if (ws) ws.dispose();
+    wsKey = apiKey;
+    ws = graphqlWs.createClient({ url: wsUrl, connectionParams: { 'X-API-KEY': apiKey }, retryAttempts: 0 });
+  }
+  return ws.iterate(params);
+}
 ReactDOM.createRoot(document.getElementById('graphiql')).render(
   React.createElement(GraphiQL, Object.assign({ fetcher: fetcher }, ${JSON.stringify(props)})),
 );`;
@@ -62,6 +88,7 @@ ReactDOM.createRoot(document.getElementById('graphiql')).render(
 <script src="${assetsPath}/react.js"></script>
 <script src="${assetsPath}/react-dom.js"></script>
 <script src="${assetsPath}/graphiql.js"></script>
+<script src="${assetsPath}/graphql-ws.js"></script>
 <script>${script.replace(/</g, '\\u003c')}</script></body></html>`;
 }
 

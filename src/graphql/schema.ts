@@ -1,5 +1,6 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema, type ClassType, type NonEmptyArray } from 'type-graphql';
+import { liveOperationsPubSub } from '../operations/live';
 
 /** A resolver class with the one instance that GraphQL (and REST) call. */
 export interface ResolverInstance {
@@ -26,15 +27,16 @@ export async function buildGraphQLSchema(
     }
   }
   if (resolverClasses.length === 0) throw new Error('no resolver classes');
+  const instanceOf = (resolverClass: ClassType): object => {
+    const instance = byClass.get(resolverClass);
+    if (!instance) throw new Error(`no instance of resolver ${resolverClass.name}`);
+    return instance;
+  };
   return buildSchema({
     resolvers: resolverClasses as NonEmptyArray<ClassType>,
-    container: {
-      get: (resolverClass: ClassType) => {
-        const instance = byClass.get(resolverClass);
-        if (!instance) throw new Error(`no instance of resolver ${resolverClass.name}`);
-        return instance;
-      },
-    },
+    container: { get: instanceOf },
+    // Subscriptions (@LiveOperation) run on the same instances.
+    pubSub: liveOperationsPubSub(instanceOf),
     validate: false,
   });
 }

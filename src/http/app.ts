@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
 import express, { type ErrorRequestHandler } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import helmet from 'helmet';
 import { isDatabaseUnavailable } from '../db/availability';
 import { AppError, DatabaseUnavailableError } from '../errors';
 import { graphqlErrorBody } from '../graphql/format-error';
-import { mountGraphQL } from '../graphql/graphql-server';
+import { mountGraphQL, type GraphQLEndpoint } from '../graphql/graphql-server';
 import { ThrottledLog, type Logger } from '../logger';
 import { statusClass, type LaurelMetrics } from '../metrics';
 import { renderInternalError, SHAPE_A } from '../operations/error-shapes';
@@ -38,6 +39,8 @@ export interface ApiSurfaceOptions {
   modules: readonly ApiModule[];
   /** The OpenAPI document, served at /openapi.json and rendered at /docs. */
   openApiDocument: object;
+  /** GraphQL subscriptions over WebSocket at /graphql: upgrades of this HTTP server. */
+  subscriptions?: { server: Server; perKey: number };
 }
 
 export interface HttpAppOptions {
@@ -83,9 +86,15 @@ function trustProxySetting(value: string | undefined): boolean | number | string
   return /^\d+$/.test(value) ? Number(value) : value;
 }
 
-export async function createHttpApp(
-  options: HttpAppOptions,
-): Promise<{ app: express.Express; stop(): Promise<void> }> {
+export interface HttpApp {
+  app: express.Express;
+  /** Ends the GraphQL subscriptions (close code 1001): before the HTTP server closes, which waits for their sockets. */
+  closeSubscriptions(): Promise<void>;
+  /** Stops Apollo. */
+  stop(): Promise<void>;
+}
+
+export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const { log, metrics } = options;
   const faults = new ThrottledLog(log);
   const app = express();
@@ -176,7 +185,9 @@ export async function createHttpApp(
   ]);
   app.use(probes);
 
-  const stopApollo = options.api ? await mountApiSurface(app, options.api) : async () => undefined;
+  const graphql = options.api
+    ? await mountApiSurface(app, options.api, { log, metrics })
+    : { stop: async () => undefined, closeSubscriptions: async () => undefined };
   app.use((req, res) => {
     const error = `Not found: ${req.method} ${req.path}`;
     sendFailure(res, 404, { status: 'failed', error }, { code: 'not_found', message: error });
@@ -211,17 +222,15 @@ export async function createHttpApp(
   };
   app.use(errorHandler);
 
-  return { app, stop: stopApollo };
+  return { app, stop: graphql.stop, closeSubscriptions: graphql.closeSubscriptions };
 }
 
-/**
- * The API itself: the API reference, {auth_url} and {base_url} routes, and GraphQL. Returns what
- * stops Apollo.
- */
+/** The API itself: the API reference, {auth_url} and {base_url} routes, and GraphQL. */
 async function mountApiSurface(
   app: express.Express,
   options: ApiSurfaceOptions,
-): Promise<() => Promise<void>> {
+  observers: { log: Logger; metrics?: LaurelMetrics },
+): Promise<GraphQLEndpoint> {
   const reference = express.Router();
   reference.get('/openapi.json', (_req, res) => {
     noteRoute(res, '/openapi.json');
@@ -269,5 +278,6 @@ async function mountApiSurface(
       refuse: (res, error) => res.set(error.headers).status(error.httpStatus).json(graphqlErrorBody(error)),
     }),
     contextOf: requestContext,
+    subscriptions: options.subscriptions && { ...options.subscriptions, ...observers },
   });
 }

@@ -11,13 +11,10 @@
  * rows (the blocks of a reorganisation rolled back), which also says so: facts once read from the
  * index (an app's XP token) may be gone with them.
  */
-import { setTimeout as delay } from 'node:timers/promises';
-import { Client, type ClientBase } from 'pg';
-import { connectionConfig } from '../db/connection';
-import type { Logger } from '../logger';
+import type { ClientBase } from 'pg';
+import { notifyChannel, type NotificationSession } from '../db/notifications';
 
 const CHANNEL = 'laurel_index_changes';
-const RECONNECT_DELAY_MS = 1_000;
 
 /** A commit of index rows of one chain. */
 export interface IndexChange {
@@ -36,7 +33,7 @@ export interface IndexChange {
  * listeners once it commits.
  */
 export async function notifyIndexChanged(db: ClientBase, change: IndexChange): Promise<void> {
-  await db.query('SELECT pg_notify($1, $2)', [CHANNEL, formatChange(change)]);
+  await notifyChannel(db, CHANNEL, formatChange(change));
 }
 
 /**
@@ -59,75 +56,42 @@ function parseChange(payload: string): IndexChange | null {
 /** Told what changed; `null`: any chain may have changed (changes were missed). */
 export type IndexChangeListener = (change: IndexChange | null) => void;
 
+/** Commits of index rows, this process's and (through the notification session) every other's. */
 export class IndexChanges {
   private readonly listeners = new Set<IndexChangeListener>();
-  private client: Client | null = null;
-  private stopped = false;
-  private loop: Promise<void> | null = null;
-  private wake = new AbortController();
   /** Whether commits of other processes are heard now (the LISTEN session is up). */
   listening = false;
 
-  constructor(
-    private readonly databaseUrl: string,
-    private readonly log: Logger,
-  ) {}
+  constructor(session: NotificationSession) {
+    session.on(CHANNEL, {
+      notified: (payload) => this.changed(parseChange(payload)),
+      // Whatever committed while nobody listened is unknown: everything cached may be stale.
+      missed: (listening) => {
+        this.listening = listening;
+        this.changed(null);
+      },
+    });
+  }
 
   subscribe(listener: IndexChangeListener): void {
     this.listeners.add(listener);
   }
 
+  unsubscribe(listener: IndexChangeListener): void {
+    this.listeners.delete(listener);
+  }
+
+  /** Calls `wake` at each change of the chain's index (and when changes may have been missed); returns what stops it. */
+  watchChain(chainId: number, wake: () => void): () => void {
+    const listener: IndexChangeListener = (change) => {
+      if (!change || change.chainId === chainId) wake();
+    };
+    this.subscribe(listener);
+    return () => this.unsubscribe(listener);
+  }
+
   /** Reports a commit of this process. */
   changed(change: IndexChange | null): void {
     for (const listener of this.listeners) listener(change);
-  }
-
-  /** Opens the LISTEN session (kept open, reopened when lost); resolves once it listens or failed once. */
-  async listen(): Promise<void> {
-    if (this.loop) return;
-    let firstAttempt!: () => void;
-    const attempted = new Promise<void>((resolve) => (firstAttempt = resolve));
-    this.loop = this.run(firstAttempt);
-    await attempted;
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.wake.abort();
-    await this.client?.end().catch(() => undefined);
-    await this.loop;
-  }
-
-  private async run(attempted: () => void): Promise<void> {
-    while (!this.stopped) {
-      const client = new Client(connectionConfig(this.databaseUrl));
-      const lost = new Promise<void>((resolve) => {
-        client.on('error', (error) => {
-          if (!this.stopped) this.log.warn({ err: error }, 'index changes: connection lost');
-          resolve();
-        });
-        client.on('end', () => resolve());
-      });
-      client.on('notification', (message) => this.changed(parseChange(message.payload ?? '')));
-      try {
-        await client.connect();
-        await client.query(`LISTEN ${CHANNEL}`);
-        this.client = client;
-        this.listening = true;
-        // Whatever committed while nobody listened is unknown: everything cached may be stale.
-        this.changed(null);
-        attempted();
-        await lost;
-      } catch (error) {
-        if (!this.stopped) this.log.warn({ err: error }, 'index changes: cannot listen; retrying');
-      } finally {
-        this.listening = false;
-        this.client = null;
-        this.changed(null);
-        attempted();
-        await client.end().catch(() => undefined);
-      }
-      await delay(RECONNECT_DELAY_MS, undefined, { signal: this.wake.signal }).catch(() => undefined);
-    }
   }
 }

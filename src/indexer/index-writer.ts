@@ -155,6 +155,8 @@ function prepare(
            VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
           [chainId, event.badge, event.app, event.name, event.baseUri, event.blockNumber],
         );
+        // Its metadata document is fetched by a job, enqueued when this commits (unless known).
+        statement('SELECT laurel_badge_metadata_wanted($1)', [event.baseUri]);
         break;
       case 'tokenTransfer':
         if (event.from !== ZERO_ADDRESS) balances.add([event.token, event.from], -sign * event.value);

@@ -2,6 +2,7 @@
 import type { Pool } from 'pg';
 import type { Chain } from '../chain/registry';
 import { createPool } from '../db/connection';
+import type { NotificationSession } from '../db/notifications';
 import type { Logger } from '../logger';
 import type { LaurelMetrics } from '../metrics';
 import { ChainIndexer, type ChainIndexerOptions, type ChainIndexerStatus } from './chain-indexer';
@@ -15,9 +16,11 @@ const RECEIPT_BATCH_MAX = 100;
 export interface IndexerOptions {
   /**
    * A session connection (DATABASE_DIRECT_URL): an active indexer holds its chain's session
-   * advisory lock for as long as it indexes, and index changes are heard with LISTEN.
+   * advisory lock for as long as it indexes.
    */
   sessionUrl: string;
+  /** The process's LISTEN session: index changes of other processes are heard on it once it listens. */
+  notifications: NotificationSession;
   chains: Chain[];
   log: Logger;
   pollIntervalMs: number;
@@ -32,7 +35,7 @@ export class Indexer {
   /** One session per chain holds the chain's lock and writes its ranges; two more for receipts. */
   readonly pool: Pool;
   private readonly indexers: ChainIndexer[];
-  /** Commits of index rows, this process's and (once `changes.listen()`) every other's. */
+  /** Commits of index rows, this process's and (once the notification session listens) every other's. */
   readonly changes: IndexChanges;
   /** Receipts of execute-and-wait to ingest, per chain id. */
   private readonly receipts = new KeyedBatches<{ chain: Chain; receipt: ReceiptLogs }, void>(
@@ -51,7 +54,7 @@ export class Indexer {
     this.pool = createPool(options.sessionUrl, { max: options.chains.length + 2 });
     this.pool.on('error', (error) => options.log.warn({ err: error }, 'indexer: idle connection lost'));
     this.indexers = options.chains.map((chain) => new ChainIndexer(this.chainOptions(chain)));
-    this.changes = new IndexChanges(options.sessionUrl, options.log);
+    this.changes = new IndexChanges(options.notifications);
   }
 
   private chainOptions(chain: Chain): ChainIndexerOptions {
@@ -73,7 +76,7 @@ export class Indexer {
   }
 
   async stop(): Promise<void> {
-    await Promise.all([...this.indexers.map((indexer) => indexer.stop()), this.changes.stop()]);
+    await Promise.all(this.indexers.map((indexer) => indexer.stop()));
     await this.pool.end();
   }
 

@@ -61,6 +61,16 @@ export const jobs = {
     'webhook_deliveries__deliver',
     z.object({ deliveryId: z.string().regex(/^\d+$/) }),
   ),
+  /**
+   * One attempt at fetching the metadata document of a badge URI (a first fetch, a retry or a
+   * refresh). Enqueued by SQL only (laurel_add_badge_metadata_job, migration
+   * 20261125140000_badge_metadata: its key and job attempts are stated there): by the indexer when
+   * it sees a badge, and by the attempt before.
+   */
+  fetchBadgeMetadata: defineJob(
+    'badge_metadata__fetch',
+    z.object({ uri: z.string().min(1), attempt: z.number().int().positive() }),
+  ),
   /** Frees delivery jobs of a worker that died mid-call. */
   recoverDeliveries: defineJob('webhook_deliveries__recover', z.object({}).passthrough()),
 } as const;

@@ -4,12 +4,14 @@ import type { ChainRegistry } from '../chain/registry';
 import type { TokenDirectory } from '../chain/tokens';
 import type { TransactionBuilder } from '../chain/transaction-builder';
 import type { Config } from '../config';
+import type { NotificationSession } from '../db/notifications';
 import type { PrismaClient } from '../db/prisma';
 import type { Indexer } from '../indexer/indexer';
 import type { IndexReader } from '../indexer/read/index-reader';
 import type { Logger } from '../logger';
 import type { LaurelMetrics } from '../metrics';
 import type { ApiModule, DeclaredRoute, RestRoute } from '../operations/routes';
+import type { OutboundHttpsClient } from '../outbound-https';
 import type { WebhookHttpClient } from './webhooks/webhook-http-client';
 
 /** What modules are built from: configuration, database, chains and the index. */
@@ -26,12 +28,16 @@ export interface Services {
   index: IndexReader;
   /** The process's metrics; null with METRICS=off. */
   metrics: LaurelMetrics | null;
+  /** The process's LISTEN session (it listens with the `api` role): what other processes changed. */
+  notifications: NotificationSession;
   webhooks: {
     /** Makes webhook calls (SSRF rules, trusted CAs). */
     client: WebhookHttpClient;
     /** Encrypts the account secrets at rest. */
     secretEncryptionKey: Buffer;
   };
+  /** Fetches badge metadata documents (the webhooks' SSRF rules, trusted CAs). */
+  badgeMetadataClient: OutboundHttpsClient;
 }
 
 /** What a module's service may be built from. */

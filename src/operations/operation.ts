@@ -60,6 +60,16 @@ export function operationsOf(resolverClass: object): ReadonlyMap<string, Operati
 /** What an operation called without a valid key answers (REST refuses such requests before). */
 const MISSING_OR_INVALID_KEY = 'Missing or invalid API key: send it in the X-API-KEY header';
 
+/** An operation's input, validated, once the key check passed (unless the operation is public). */
+export function checkedInput<S extends z.ZodTypeAny>(
+  definition: { input: S; public?: boolean },
+  raw: unknown,
+  ctx: RequestContext,
+): z.output<S> {
+  if (!definition.public && !ctx.account) throw new UnauthenticatedError(MISSING_OR_INVALID_KEY);
+  return parseInput(definition.input, raw);
+}
+
 /**
  * One call of an operation, whatever the transport: the key check (unless public), the raw input
  * validated with the operation's schema, then the declared method on `resolver`.
@@ -70,8 +80,7 @@ function run(
   raw: unknown,
   ctx: RequestContext,
 ): Promise<unknown> {
-  if (!definition.public && !ctx.account) throw new UnauthenticatedError(MISSING_OR_INVALID_KEY);
-  const input = parseInput(definition.input, raw);
+  const input = checkedInput(definition, raw, ctx);
   return traced(`operation ${declared.name}`, { 'laurel.request_id': ctx.requestId }, () =>
     declared.call(resolver, input, ctx),
   );

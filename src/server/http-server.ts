@@ -56,6 +56,7 @@ export async function serveHttp(
             ),
             authenticator: modules.authenticator,
             modules: modules.api,
+            subscriptions: { server: ports.main.server, perKey: config.subscriptions.perKey },
           }
         : undefined,
     // Names what fails, never why: /ready needs no key, and errors carry internal addresses.
@@ -100,10 +101,12 @@ export async function serveHttp(
     ports.metrics.handle(metricsApp);
   }
   // No new connections; requests in flight may finish within the grace period, then the rest
-  // are cut. Idle keep-alive connections close at once.
+  // are cut. Idle keep-alive connections close at once. Subscriptions end first (their sockets
+  // would hold the server open): clients are told the server is going away.
   const graceMs = config.shutdownGraceSeconds * 1000;
   const { server } = ports.main;
   lifecycle.onStop('http server', async () => {
+    await http.closeSubscriptions();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     await withinGrace(closed, graceMs);

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import type { Chain } from '../chain/registry';
 import type { Config } from '../config';
 import type { SupervisorReport } from '../embedded/supervisor';
+import { NotificationSession } from '../db/notifications';
 import { limitHeapGrowth } from '../heap-growth';
 import { Indexer } from '../indexer/indexer';
 import { IndexReader } from '../indexer/read/index-reader';
@@ -12,6 +13,8 @@ import { createModules, type Modules, type Services } from '../modules';
 import { authModule } from '../modules/auth/auth.module';
 import { transactionsModule } from '../modules/transactions/transactions.module';
 import { webhooksModule } from '../modules/webhooks/webhooks.module';
+import { badgesModule } from '../modules/badges/badges.module';
+import { startBadgeMetadataClient } from './badge-metadata';
 import { bindHttpPorts, type HttpPorts } from './http-ports';
 import { serveHttp } from './http-server';
 import { startChains } from './chains';
@@ -80,8 +83,12 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       reconcile(chain),
     );
 
+    // One LISTEN session: index commits and transaction statuses of every process.
+    const notifications = new NotificationSession(sessionUrl, log.child({ component: 'notifications' }));
+    lifecycle.onStop('notifications', () => notifications.stop());
     const indexer = new Indexer({
       sessionUrl,
+      notifications,
       chains: chains.list(),
       log: log.child({ component: 'indexer' }),
       ...config.indexer,
@@ -110,11 +117,9 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       );
     }
     // The API's cached reads are dropped when any process changes the index, and its reads go to
-    // a replica only once it has replayed every change heard of.
-    if (config.roles.has('api')) {
-      await indexer.changes.listen();
-      reads.follow(indexer.changes);
-    }
+    // a replica only once it has replayed every change heard of; its subscriptions are pushed what
+    // any process changed.
+    if (config.roles.has('api')) reads.follow(indexer.changes);
 
     const services: Services = {
       config,
@@ -125,9 +130,13 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       indexer,
       index: new IndexReader(reads, indexer.changes, config.readCacheBytes, metrics),
       metrics,
+      notifications,
       webhooks: await startWebhookInfrastructure(config, lifecycle, progress),
+      badgeMetadataClient: await startBadgeMetadataClient(config, lifecycle),
     };
     const modules = createModules(services);
+    // Listens once every module registered its channels.
+    if (config.roles.has('api')) await notifications.listen();
     lifecycle.onStop('modules', () => modules.stop());
     const transactions = modules.serviceOf(transactionsModule);
     reconcile = async (chain) => void (await transactions.reconcile(chain));
@@ -138,6 +147,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       receipts: transactions,
       receiptChecks: transactions,
       deliveries: modules.serviceOf(webhooksModule).deliverer,
+      badgeMetadata: modules.serviceOf(badgesModule).metadata,
       housekeeping: [modules.serviceOf(authModule)],
       deliveryLeaseSeconds: config.webhooks.deliveryLeaseSeconds,
     };

@@ -50,6 +50,9 @@ export async function startTestLaurel(
     // Test receivers listen on loopback; the secret key stays out of the checkout's data folder.
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     WEBHOOK_SECRET_ENCRYPTION_KEY: TEST_WEBHOOK_ENCRYPTION_KEY,
+    // Badges of other tests name ipfs:// URIs: their fetches go to a loopback gateway that the
+    // SSRF rule refuses at once, never to a public one.
+    BADGE_METADATA_IPFS_GATEWAY: 'https://127.0.0.1:9/ipfs/',
     ...options.env,
   });
   const log = options.log ?? createLogger(config.logLevel);

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { Wallet } from 'ethers';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { DEV_CHAIN_EXAMPLES } from '../../src/chain/deploy';
 import { issueApiKey } from '../helpers/auth';
@@ -168,6 +169,43 @@ describeInBrowser('in headless Chromium', () => {
     const result = page.locator('.result-window');
     await result.filter({ hasText: wallet.address }).waitFor();
     expect(await result.textContent()).toContain('"leaderboard": [');
+
+    expect(problems).toEqual([]);
+    expect(outsideLaurel(requested)).toEqual([]);
+    await page.close();
+  });
+
+  it('the Playground runs a subscription over WebSocket with the same X-API-KEY: the profile now, then after a reward', async () => {
+    const wallet = laurel.chain!.wallets[7];
+    const apiKey = await issueApiKey(laurel.url, wallet);
+    const api = client(laurel.url, apiKey, wallet);
+    const appId = await createApp(api, 'Playground live');
+    const user = Wallet.createRandom().address;
+    const { page, requested, problems } = await openPage('/graphql');
+    await page.locator('.graphiql-container').waitFor();
+    await page.evaluate('localStorage.clear()');
+    await setEditorText(
+      page,
+      '.graphiql-editor-tool .graphiql-editor:not(.hidden)',
+      JSON.stringify({ 'X-API-KEY': apiKey }),
+    );
+    const subscription = `subscription Live { profileChanged(chain: "local", user_id: "${user}") { xp_balance } }`;
+    await setEditorText(page, '.graphiql-query-editor', subscription);
+    // GraphiQL takes in an edit (its operation name too) a moment later, when it also stores the query.
+    await page.waitForFunction(`localStorage.getItem('graphiql:query') === ${JSON.stringify(subscription)}`);
+    await page.locator('.graphiql-execute-button').click();
+    const result = page.locator('.result-window');
+    await result.filter({ hasText: '"xp_balance": "0"' }).waitFor();
+
+    const built = await api.post('/reward/XP', {
+      chain: 'local',
+      app_id: appId,
+      receiver: user,
+      amount: 2,
+      action_id: 'live',
+    });
+    await api.execute(built.body.unsignedTransaction as Unsigned);
+    await result.filter({ hasText: '"xp_balance": "2"' }).waitFor();
 
     expect(problems).toEqual([]);
     expect(outsideLaurel(requested)).toEqual([]);

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { issueApiKey } from '../helpers/auth';
 import { request, startTestLaurel, type TestLaurel } from '../helpers/laurel';
 
 /** The README's client code runs as it is, against a running Laurel. */
@@ -132,4 +133,15 @@ it('stops with the server’s error body when a call fails', async () => {
       'POST /v1/app/new answered 400: {"status":"failed","error":"chain: Unknown chain',
     ),
   });
+});
+
+it('node examples/subscribe.mjs prints the caller’s profile as its subscription pushes it', async () => {
+  const wallet = laurel.chain!.wallets[7];
+  const apiKey = await issueApiKey(laurel.url, wallet);
+  const { stdout } = await promisify(execFile)(process.execPath, ['examples/subscribe.mjs'], {
+    cwd: root,
+    env: { ...process.env, LAUREL_URL: laurel.url, LAUREL_API_KEY: apiKey, PUSHES: '1' },
+    timeout: 60_000,
+  });
+  expect(JSON.parse(stdout)).toEqual({ user_id: wallet.address, xp_balance: '0', completed_actions: [] });
 });

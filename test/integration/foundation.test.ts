@@ -44,6 +44,7 @@ describe('HTTP foundation', () => {
       '/graphql/assets/react.js',
       '/graphql/assets/react-dom.js',
       '/graphql/assets/graphiql.js',
+      '/graphql/assets/graphql-ws.js',
     ]);
     for (const asset of assets) {
       const answer = await fetch(`${laurel.url}${asset}`);

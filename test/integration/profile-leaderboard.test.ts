@@ -339,7 +339,7 @@ describe("leaderboard entries' profiles (GraphQL)", () => {
       )) as LeaderboardEntryInfo[];
       const byUser = new Map(entries.map((entry) => [entry.user, entry]));
       const loaded = await Promise.all(
-        [alice, bob, carol].map((user) => resolver.profile(byUser.get(user)!, ctx)),
+        [alice, bob, carol].map((user) => resolver.profile(byUser.get(user)!)),
       );
       expect(profilesOf.mock.calls.map((call) => call[2])).toEqual([[alice, bob, carol]]);
       expect(loaded.map((entry) => entry.xp_balance)).toEqual(['6.5', '3', '7']);

@@ -721,13 +721,19 @@ describe('POST /reward/point', () => {
   });
 });
 
-/** Records the JSON-RPC methods Laurel sends to the local chain while `work` runs, batch by batch. */
+/** Records the JSON-RPC methods Laurel sends to the local chain while `work` runs, batch by batch (a block read as `eth_getBlockByNumber(<tag or number>)`). */
 async function rpcBatches(work: () => Promise<unknown>): Promise<string[][]> {
   const provider = laurel.services.chains.get('local').provider;
   const batches: string[][] = [];
   const listener = (event: { action: string; payload?: unknown }) => {
     if (event.action === 'sendRpcPayload') {
-      batches.push([event.payload].flat().map((payload) => (payload as { method: string }).method));
+      batches.push(
+        [event.payload].flat().map((payload) => {
+          const { method, params } = payload as { method: string; params: unknown[] };
+          // Which block: the indexer reads headers by number and `finalized`; builds read `latest`.
+          return method === 'eth_getBlockByNumber' ? `${method}(${String(params[0])})` : method;
+        }),
+      );
     }
   };
   await provider.on('debug', listener);
@@ -777,8 +783,9 @@ describe('transaction builder', () => {
       );
     });
     expect(results.map((result) => result.status)).toEqual(Array(20).fill(200));
-    // Fee data comes from the per-chain cache: the latest block is read at most once a second.
-    const blockReads = batches.flat().filter((method) => method === 'eth_getBlockByNumber').length;
+    // Fee data comes from the per-chain cache: the latest block is read at most once a second (the
+    // indexer's reads of other blocks, by number or `finalized`, are not the builds').
+    const blockReads = batches.flat().filter((call) => call === 'eth_getBlockByNumber(latest)').length;
     expect(blockReads).toBeLessThanOrEqual(2);
     const unsigned = results.map((result) => result.body.unsignedTransaction as Unsigned);
     expect(unsigned.map((tx) => tx.nonce as number).sort((a, b) => a - b)).toEqual(

@@ -1,3 +1,4 @@
+import { NotificationSession } from '../../src/db/notifications';
 import { IndexChanges } from '../../src/indexer/index-changes';
 import { IndexReadCache } from '../../src/indexer/read/index-read-cache';
 import { createLogger } from '../../src/logger';
@@ -8,7 +9,9 @@ import { createLogger } from '../../src/logger';
  * session is not opened here, so `listening` is set as that session sets it.
  */
 function setup(maxBytes = 1024 * 1024) {
-  const changes = new IndexChanges('postgresql://unused.invalid/laurel', createLogger('silent'));
+  const changes = new IndexChanges(
+    new NotificationSession('postgresql://unused.invalid/laurel', createLogger('silent')),
+  );
   changes.listening = true;
   const cache = new IndexReadCache(changes, maxBytes);
   let loads = 0;

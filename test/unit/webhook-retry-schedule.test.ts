@@ -1,5 +1,5 @@
 import { retryDelayMs, WEBHOOK_MAX_ATTEMPTS } from '../../src/modules/webhooks/webhook-retry-schedule';
-import { parseRetryAfter } from '../../src/modules/webhooks/webhook-http-client';
+import { parseRetryAfter } from '../../src/outbound-https';
 
 const MINUTE = 60_000;
 const low = () => 0;

@@ -38,6 +38,8 @@ export interface IndexedBadge {
   name: string;
   /** The badge's base URI, null when it has none. */
   metadataURI: string | null;
+  /** The JSON object fetched from metadataURI (badge_metadata); null until one was. */
+  metadata: Record<string, unknown> | null;
   /** Users holding at least one of its tokens. */
   holders: number;
 }
@@ -55,16 +57,23 @@ export interface ProfileRow {
   user: string;
   /** XP in base units. */
   xp: string;
-  badges: { id: string; name: string; uri: string }[];
+  /** `metadata`: the JSON object fetched from `uri` (badge_metadata); null until one was. */
+  badges: { id: string; name: string; uri: string; metadata: Record<string, unknown> | null }[];
   /** In their final form: action name, XP formatted ("0" for other rewards), block time in seconds. */
   actions: { name: string; xp_rewarded: string; createdAt: string }[];
   /** Only for a profile of one app: its credit and point tokens with the user's balance (base units). */
   credits: { id: string; name: string; symbol: string; decimals: number; balance: string }[] | null;
 }
 
-/** Roughly the bytes of a profile's rows: its lists dominate. */
+/** Roughly the bytes of a profile's rows: its lists dominate (a badge's metadata as its JSON's length). */
 function profileRowSize(row: ProfileRow): number {
-  return 200 + row.actions.length * 80 + row.badges.length * 160 + (row.credits?.length ?? 0) * 240;
+  const metadata = row.badges.reduce(
+    (bytes, badge) => bytes + (badge.metadata ? JSON.stringify(badge.metadata).length : 0),
+    0,
+  );
+  return (
+    200 + row.actions.length * 80 + row.badges.length * 160 + metadata + (row.credits?.length ?? 0) * 240
+  );
 }
 
 export class IndexReader {
@@ -77,7 +86,7 @@ export class IndexReader {
   constructor(
     /** The primary's pool, or the read replicas' router (src/db/read-replicas.ts). */
     private readonly pool: Queryable,
-    changes: IndexChanges,
+    private readonly changes: IndexChanges,
     cacheBytes: number,
     metrics: LaurelMetrics | null = null,
   ) {
@@ -86,6 +95,11 @@ export class IndexReader {
     changes.subscribe((change) => {
       if (!change || change.removed) this.facts.clear();
     });
+  }
+
+  /** Calls `wake` whenever the chain's index may have changed, in any process; returns what stops it. */
+  watchChain(chainId: number, wake: () => void): () => void {
+    return this.changes.watchChain(chainId, wake);
   }
 
   /** A fact that does not change once indexed; only found rows are kept (an app not indexed yet is asked again). */
@@ -141,8 +155,9 @@ export class IndexReader {
   /** An app's badges in creation order, with their holder counts. */
   async badgesOf(chainId: number, app: string): Promise<IndexedBadge[]> {
     const { rows } = await this.pool.query<IndexedBadge>(
-      `SELECT b.address AS id, b.name, NULLIF(b.base_uri, '') AS "metadataURI", b.holders
-       FROM indexed_badges b
+      `SELECT b.address AS id, b.name, NULLIF(b.base_uri, '') AS "metadataURI", m.document AS metadata,
+         b.holders
+       FROM indexed_badges b LEFT JOIN badge_metadata m ON m.uri = b.base_uri
        WHERE b.chain_id = $1 AND b.app_address = $2
        ORDER BY b.block_number, b.address`,
       [chainId, app],
@@ -193,9 +208,10 @@ export class IndexReader {
         (SELECT coalesce(sum(b.balance), 0)::text FROM token_balances b
          JOIN indexed_tokens t ON t.chain_id = b.chain_id AND t.address = b.token_address AND t.kind = 'xp'
          WHERE b.chain_id = $1 AND b.holder = u.address ${ofApp('t.app_address')}) AS xp,
-        (SELECT coalesce(json_agg(json_build_object('id', g.address, 'name', g.name, 'uri', g.base_uri)
-                  ORDER BY g.block_number, g.address), '[]')
+        (SELECT coalesce(json_agg(json_build_object('id', g.address, 'name', g.name, 'uri', g.base_uri,
+                  'metadata', m.document) ORDER BY g.block_number, g.address), '[]')
          FROM badge_holdings h JOIN indexed_badges g ON g.chain_id = h.chain_id AND g.address = h.badge_address
+           LEFT JOIN badge_metadata m ON m.uri = g.base_uri
          WHERE h.chain_id = $1 AND h.holder = u.address AND h.count > 0 ${ofApp('g.app_address')}) AS badges,
         (SELECT coalesce(json_agg(json_build_object('name', a.action_name,
                   'xp_rewarded', CASE WHEN a.kind = 'xp' THEN ${XP_FORMATTED_SQL('a.amount')} ELSE '0' END,

@@ -1,12 +1,13 @@
 import type { TaskList } from 'graphile-worker';
 import { jobs } from '../jobs';
+import { fetchBadgeMetadataTask, type BadgeMetadataAttempts } from './badge_metadata__fetch';
 import { pruneTask, type Housekeeping } from './maintenance__prune';
 import { checkReceiptsTask, type ReceiptChecks } from './transactions__check_receipts';
 import { trackReceiptTask, type ReceiptTracking } from './transactions__track_receipt';
 import { deliverWebhookTask, type DeliveryAttempts } from './webhook_deliveries__deliver';
 import { recoverDeliveriesTask } from './webhook_deliveries__recover';
 
-export type { DeliveryAttempts, Housekeeping, ReceiptChecks, ReceiptTracking };
+export type { BadgeMetadataAttempts, DeliveryAttempts, Housekeeping, ReceiptChecks, ReceiptTracking };
 export type { ReceiptJob } from './transactions__track_receipt';
 
 /**
@@ -17,6 +18,7 @@ export interface TaskDeps {
   receipts: ReceiptTracking;
   receiptChecks: ReceiptChecks;
   deliveries: DeliveryAttempts;
+  badgeMetadata: BadgeMetadataAttempts;
   housekeeping: readonly Housekeeping[];
   /** A delivery job locked longer than this has lost its worker (WEBHOOK_DELIVERY_LEASE_SECONDS). */
   deliveryLeaseSeconds: number;
@@ -34,12 +36,15 @@ export function createTaskList(deps: TaskDeps): TaskList {
     [checkReceiptsTask.name]: checkReceiptsTask.create(deps),
     [deliverWebhookTask.name]: deliverWebhookTask.create(deps),
     [recoverDeliveriesTask.name]: recoverDeliveriesTask.create(deps),
+    [fetchBadgeMetadataTask.name]: fetchBadgeMetadataTask.create(deps),
   };
 }
 
 /** The name of every task (the metrics report each one's queue, empty or not). */
 export function taskNames(): string[] {
-  return [pruneTask, trackReceiptTask, deliverWebhookTask, recoverDeliveriesTask].map((task) => task.name);
+  return [pruneTask, trackReceiptTask, deliverWebhookTask, recoverDeliveriesTask, fetchBadgeMetadataTask].map(
+    (task) => task.name,
+  );
 }
 
 /** Recurring tasks, in graphile-worker crontab syntax. */

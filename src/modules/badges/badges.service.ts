@@ -7,11 +7,12 @@ import { viewCall } from '../../chain/view-call';
 import { AppError, NotFoundError, type DocumentedFailure } from '../../errors';
 import type { IndexReader } from '../../indexer/read/index-reader';
 import type { AppsService } from '../apps/apps.service';
+import type { BadgeMetadataRefresher } from './badge-metadata-refresher';
 import type { CreateBadgeInput, ListBadgesInput } from './badges.schema';
 import type { BadgeInfo } from './badges.types';
 
 /** A badge as a reward names it: read from the chain (the app's badges() and each badge's views). */
-export type BadgeSummary = Omit<BadgeInfo, 'holders'>;
+export type BadgeSummary = Omit<BadgeInfo, 'holders' | 'metadata'>;
 
 /** 404 `badge_not_found`: no badge of the app has this name or id. */
 export const BADGE_NOT_FOUND: DocumentedFailure = {
@@ -50,6 +51,8 @@ export interface BadgesServiceDeps {
   chains: ChainRegistry;
   index: IndexReader;
   apps: AppsService;
+  /** Fetches and keeps the badges' metadata documents (the badge_metadata__fetch job). */
+  metadata: BadgeMetadataRefresher;
 }
 
 /**
@@ -60,6 +63,10 @@ export class BadgesService {
   private readonly facts = new LRUCache<string, BadgeSummary>({ max: BADGE_CACHE_SIZE });
 
   constructor(private readonly deps: BadgesServiceDeps) {}
+
+  get metadata(): BadgeMetadataRefresher {
+    return this.deps.metadata;
+  }
 
   /** The unsigned App.createBadge(name, baseURI) transaction. */
   async createBadge(input: CreateBadgeInput, sender: string): Promise<UnsignedTransactionJson> {

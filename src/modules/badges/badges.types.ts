@@ -1,3 +1,4 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, Int, ObjectType } from 'type-graphql';
 import type { IndexedBadge } from '../../indexer/read/index-reader';
 
@@ -12,6 +13,13 @@ export class BadgeFields {
 
   @Field(() => String, { nullable: true, description: 'The base URI of its token URIs; null when none' })
   metadataURI!: string | null;
+
+  @Field(() => GraphQLJSONObject, {
+    nullable: true,
+    description:
+      'The JSON object served at metadataURI (https://, or ipfs:// through the gateway), fetched in the background; null until it is known, or when no fetch has succeeded',
+  })
+  metadata!: Record<string, unknown> | null;
 }
 
 @ObjectType({ description: 'A badge (ERC-721 collection) of an app' })

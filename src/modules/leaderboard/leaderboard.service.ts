@@ -3,6 +3,7 @@ import { XP_DECIMALS } from '../../chain/contracts';
 import type { Chain, ChainRegistry } from '../../chain/registry';
 import { ALL_XP_TOKEN } from '../../indexer/index-writer';
 import type { IndexReader } from '../../indexer/read/index-reader';
+import type { LiveSource } from '../../operations/live';
 import type { AppsService } from '../apps/apps.service';
 import type { ProfileService } from '../profile/profile.service';
 import type { UserProfileInfo } from '../profile/profile.types';
@@ -46,6 +47,11 @@ export class LeaderboardService {
       user: row.user,
       xp_rewarded: formatBaseUnits(BigInt(row.total), token.decimals),
     }));
+  }
+
+  /** Where a leaderboard subscription hears its changes: the chain's index (ProfileService.indexChangesOf). */
+  indexChangesOf(chainName: string): LiveSource {
+    return this.deps.profiles.indexChangesOf(chainName);
   }
 
   /** The profiles of a leaderboard's users, in that order (GraphQL's `profile` of each entry). */

@@ -7,8 +7,13 @@ import { ProfileService } from './profile.service';
 /** User profiles read from the index: XP, badges, completed actions, credit balances. */
 export const profileModule = defineModule({
   name: 'profile',
-  service: ({ chains, index, serviceOf }) =>
-    new ProfileService({ chains, index, apps: serviceOf(appsModule) }),
+  service: ({ config, chains, index, serviceOf }) =>
+    new ProfileService({
+      chains,
+      index,
+      apps: serviceOf(appsModule),
+      pushIntervalMs: config.subscriptions.pushIntervalMs,
+    }),
   resolver: ProfileResolver,
   routes: profileRoutes,
 });

@@ -1,5 +1,6 @@
 import { Resolver } from 'type-graphql';
 import type { AuthenticatedContext } from '../../operations/request-context';
+import { liveValues, LiveOperation } from '../../operations/live';
 import { Operation } from '../../operations/operation';
 import { profileSchema, type ProfileInput } from './profile.schema';
 import type { ProfileService } from './profile.service';
@@ -17,5 +18,21 @@ export class ProfileResolver {
   })
   async profile(args: ProfileInput, ctx: AuthenticatedContext): Promise<UserProfileInfo> {
     return this.service.profile(args, ctx.account.address);
+  }
+
+  @LiveOperation({
+    input: profileSchema,
+    output: UserProfileInfo,
+    description:
+      'The profile the query `profile` answers for these arguments: now, then each time the index changes it (at most once per SUBSCRIPTION_PUSH_INTERVAL_MS)',
+  })
+  profileChanged(args: ProfileInput, ctx: AuthenticatedContext): AsyncIterable<UserProfileInfo> {
+    const caller = ctx.account.address;
+    return liveValues({
+      read: () => this.service.profile(args, caller),
+      sharedAs: `profile ${JSON.stringify({ ...args, user_id: args.user_id ?? caller })}`,
+      ...this.service.indexChangesOf(args.chain),
+      log: ctx.log,
+    });
   }
 }

@@ -2,6 +2,7 @@ import { formatBaseUnits } from '../../chain/amounts';
 import { XP_DECIMALS } from '../../chain/contracts';
 import type { ChainRegistry } from '../../chain/registry';
 import type { IndexReader, ProfileRow } from '../../indexer/read/index-reader';
+import type { LiveSource } from '../../operations/live';
 import type { AppsService } from '../apps/apps.service';
 import type { ProfileInput } from './profile.schema';
 import type { UserProfileInfo } from './profile.types';
@@ -10,6 +11,8 @@ export interface ProfileServiceDeps {
   chains: ChainRegistry;
   index: IndexReader;
   apps: AppsService;
+  /** Shortest time between two pushes of a subscription read from the index (SUBSCRIPTION_PUSH_INTERVAL_MS). */
+  pushIntervalMs: number;
 }
 
 /**
@@ -23,6 +26,19 @@ export class ProfileService {
     const chain = this.deps.chains.get(input.chain);
     if (input.app_id) await this.deps.apps.requireApp(chain, input.app_id);
     return profileOf(await this.deps.index.profile(chain.chainId, input.app_id, input.user_id ?? caller));
+  }
+
+  /**
+   * Where a subscription to what the index says of a chain (a profile, a leaderboard) hears its
+   * changes: every commit of the chain's index rows, by any process (a reorganisation's rollback
+   * too), read again at most once per SUBSCRIPTION_PUSH_INTERVAL_MS.
+   */
+  indexChangesOf(chainName: string): LiveSource {
+    const { chainId } = this.deps.chains.get(chainName);
+    return {
+      watch: (wake) => this.deps.index.watchChain(chainId, wake),
+      minIntervalMs: this.deps.pushIntervalMs,
+    };
   }
 
   /** The profiles of `users` (checksummed) on the named chain, in that order; of one app when `appId` is given. */
@@ -44,7 +60,7 @@ function profileOf(row: ProfileRow): UserProfileInfo {
       id: badge.id,
       name: badge.name,
       metadataURI: badge.uri || null,
-      metadata: null,
+      metadata: badge.metadata,
     })),
     completed_actions: row.actions,
   };

@@ -2,10 +2,7 @@ import { Field, Int, ObjectType } from 'type-graphql';
 import { BadgeFields } from '../badges/badges.types';
 
 @ObjectType({ description: 'A badge collection the user holds tokens of' })
-export class CollectedBadgeInfo extends BadgeFields {
-  @Field(() => String, { nullable: true, description: 'Always null' })
-  metadata!: null;
-}
+export class CollectedBadgeInfo extends BadgeFields {}
 
 @ObjectType({ description: 'One reward the user received for an action (one App `Rewarded` event)' })
 export class CompletedActionInfo {

@@ -1,4 +1,5 @@
 import { defineModule } from '../module';
+import { TransactionStatusChanges } from './transaction-status-changes';
 import { TransactionsRepository } from './transactions.repository';
 import { TransactionsResolver } from './transactions.resolver';
 import { transactionsRoutes } from './transactions.routes';
@@ -7,7 +8,7 @@ import { TransactionsService } from './transactions.service';
 /** Broadcasting signed transactions and following them to their receipts. */
 export const transactionsModule = defineModule({
   name: 'transactions',
-  service: ({ config, log, prisma, chains, indexer, metrics }) =>
+  service: ({ config, log, prisma, chains, indexer, metrics, notifications }) =>
     new TransactionsService({
       config,
       log,
@@ -15,6 +16,7 @@ export const transactionsModule = defineModule({
       chains,
       indexer,
       transactions: new TransactionsRepository(prisma),
+      statusChanges: new TransactionStatusChanges(notifications),
       metrics,
     }),
   resolver: TransactionsResolver,

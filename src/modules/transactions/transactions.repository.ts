@@ -5,6 +5,7 @@ import type { Prisma, PrismaClient, SqlClient, TransactionStatus } from '../../d
 import { jobs } from '../../jobs/jobs';
 import { enqueueJob, removeJob } from '../../jobs/queue';
 import { emitWebhookEvent } from '../webhooks/webhooks.repository';
+import { notifyTransactionStatus } from './transaction-status-changes';
 
 function trackReceiptJobKey(chainId: number, hash: string): string {
   return `${jobs.trackReceipt.name}:${chainId}:${hash}`;
@@ -54,6 +55,7 @@ export class TransactionsRepository {
         skipDuplicates: true,
       });
       if (count === 0) return false;
+      await notifyTransactionStatus(db, chain.chainId, hash);
       await enqueueJob(
         db,
         jobs.trackReceipt,
@@ -67,7 +69,10 @@ export class TransactionsRepository {
   /** Undoes record() for a transaction the node refused: it never existed on chain. */
   async unrecord(chain: Chain, hash: string): Promise<void> {
     await this.prisma.$transaction(async (db) => {
-      await db.transaction.deleteMany({ where: { chainId: chain.chainId, hash, status: 'pending' } });
+      const { count } = await db.transaction.deleteMany({
+        where: { chainId: chain.chainId, hash, status: 'pending' },
+      });
+      if (count > 0) await notifyTransactionStatus(db, chain.chainId, hash);
       await removeJob(db, trackReceiptJobKey(chain.chainId, hash));
     });
   }
@@ -95,7 +100,10 @@ export class TransactionsRepository {
       for (const { accountAddress, requestId } of recorded) {
         await emitWebhookEvent(db, { accountAddress, event: 'transaction', payload, requestId });
       }
-      if (recorded.length > 0) await this.scheduleReceiptCheck(db, chainId, checkAfter, 'preserve_run_at');
+      if (recorded.length > 0) {
+        await notifyTransactionStatus(db, chainId, receipt.hash);
+        await this.scheduleReceiptCheck(db, chainId, checkAfter, 'preserve_run_at');
+      }
     });
   }
 
@@ -150,6 +158,7 @@ export class TransactionsRepository {
            AND status IN ('success', 'failed')
         RETURNING from_address, nonce`;
       if (!row) return null;
+      await notifyTransactionStatus(db, chainId, receipt.hash);
       await enqueueJob(
         db,
         jobs.trackReceipt,
@@ -171,6 +180,7 @@ export class TransactionsRepository {
         where: { chainId, hash, status: was },
         data: { status: 'dropped' },
       });
+      if (count > 0) await notifyTransactionStatus(db, chainId, hash);
       await removeJob(db, trackReceiptJobKey(chainId, hash));
       return count > 0;
     });

@@ -1,5 +1,6 @@
 import { Resolver } from 'type-graphql';
 import type { AuthenticatedContext } from '../../operations/request-context';
+import { LiveOperation } from '../../operations/live';
 import { Operation } from '../../operations/operation';
 import {
   executeTransactionSchema,
@@ -54,6 +55,20 @@ export class TransactionsResolver {
     ctx: AuthenticatedContext,
   ): Promise<TransactionState> {
     return this.transactions.status(args, ctx.account);
+  }
+
+  @LiveOperation({
+    name: 'transactionStatus',
+    input: transactionStatusSchema,
+    output: TransactionState,
+    description:
+      'A transaction the caller sent through this service: its state now, then at each change of its status (pending → success, failed or dropped; pending again when a reorganisation took its block away)',
+  })
+  transactionStatusChanged(
+    args: TransactionStatusInput,
+    ctx: AuthenticatedContext,
+  ): AsyncIterable<TransactionState> {
+    return this.transactions.statusChanges(args, ctx.account, ctx.log);
   }
 
   @Operation({

@@ -31,12 +31,14 @@ import { RetryLaterError } from '../../jobs/jobs';
 import type { Logger } from '../../logger';
 import type { LaurelMetrics } from '../../metrics';
 import type { ReceiptJob } from '../../jobs/tasks';
+import { liveValues } from '../../operations/live';
 import type { AuthenticatedAccount } from '../../operations/request-context';
 import type {
   ExecuteTransactionInput,
   ReleaseReservationsInput,
   TransactionStatusInput,
 } from './transactions.schema';
+import type { TransactionStatusChanges } from './transaction-status-changes';
 import type { TransactionsRepository } from './transactions.repository';
 import type {
   CreatedContracts,
@@ -99,6 +101,8 @@ export interface TransactionsServiceDeps {
   chains: ChainRegistry;
   indexer: Pick<Indexer, 'ingestReceipt'>;
   transactions: TransactionsRepository;
+  /** Status changes of recorded transactions, heard from every process (transactionStatus subscriptions). */
+  statusChanges: TransactionStatusChanges;
   /** Counts broadcasts by outcome and transactions dropped (null: METRICS=off). */
   metrics: LaurelMetrics | null;
 }
@@ -108,6 +112,12 @@ interface Broadcast {
   chain: Chain;
   hash: string;
   sender: string;
+}
+
+/** A transaction the caller sent, as recorded, and its chain. */
+interface SentTransaction {
+  row: NonNullable<Awaited<ReturnType<TransactionsRepository['findSent']>>>;
+  chain: Chain;
 }
 
 /** Broadcasts signed transactions, records each one, and follows it to its receipt. */
@@ -558,6 +568,36 @@ export class TransactionsService {
    * (recorded so by the receipt job or the reconciliation). 404 for a hash the caller did not send.
    */
   async status(input: TransactionStatusInput, account: AuthenticatedAccount): Promise<TransactionState> {
+    const sent = await this.sentTransaction(input, account);
+    return this.stateOnChain(sent);
+  }
+
+  /**
+   * The transaction's status as Laurel records it, now and at each change (transactionStatus
+   * subscriptions): pending, then success or failed once its receipt is recorded (with what the
+   * chain says of it then), pending again when a reorganisation took its block away, dropped.
+   * Pushed when the status or block changes, not with each new confirmation.
+   */
+  statusChanges(
+    input: TransactionStatusInput,
+    account: AuthenticatedAccount,
+    log: Logger,
+  ): AsyncIterable<TransactionState> {
+    return liveValues({
+      read: async () => {
+        const sent = await this.sentTransaction(input, account);
+        const mined = sent.row.status === 'success' || sent.row.status === 'failed';
+        return mined ? this.stateOnChain(sent) : this.recordedState(sent);
+      },
+      identity: (state) => `${state.status}:${state.blockNumber ?? ''}:${state.receipt?.blockHash ?? ''}`,
+      watch: (wake) => this.deps.statusChanges.watch(input.hash, wake),
+      minIntervalMs: 0,
+      log,
+    });
+  }
+
+  /** The caller's transaction with this hash, as recorded, and its chain; TransactionNotFoundError when none. */
+  private async sentTransaction(input: TransactionStatusInput, account: AuthenticatedAccount) {
     const { chains, transactions } = this.deps;
     const served = input.chain === undefined ? chains.list() : [chains.get(input.chain)];
     const row = await transactions.findSent(
@@ -566,14 +606,15 @@ export class TransactionsService {
       served.map((chain) => chain.chainId),
     );
     if (!row) throw new TransactionNotFoundError(input.hash, account.address);
-    const chain = chains.byChainId(row.chainId)!;
-    const [receipt, head] = await chains.call(chain, (provider) =>
-      Promise.all([provider.getTransactionReceipt(row.hash), provider.getBlockNumber()]),
-    );
-    const state: TransactionState = {
+    return { row, chain: chains.byChainId(row.chainId)! };
+  }
+
+  /** The transaction as its row has it, without its receipt: pending or dropped. */
+  private recordedState({ row, chain }: SentTransaction): TransactionState {
+    return {
       status: row.status === 'dropped' ? 'dropped' : 'pending',
       transactionHash: row.hash,
-      blockExplorerUrl: chains.transactionUrl(chain, row.hash),
+      blockExplorerUrl: this.deps.chains.transactionUrl(chain, row.hash),
       chain: chain.name,
       from: row.fromAddress,
       nonce: Number(row.nonce),
@@ -581,6 +622,16 @@ export class TransactionsService {
       blockNumber: null,
       sent_at: row.createdAt,
     };
+  }
+
+  /** The transaction as the chain has it now: its receipt (success or failed) if mined. */
+  private async stateOnChain(sent: SentTransaction): Promise<TransactionState> {
+    const { chains } = this.deps;
+    const { row, chain } = sent;
+    const [receipt, head] = await chains.call(chain, (provider) =>
+      Promise.all([provider.getTransactionReceipt(row.hash), provider.getBlockNumber()]),
+    );
+    const state = this.recordedState(sent);
     if (!receipt) return state;
     const mined = {
       ...state,

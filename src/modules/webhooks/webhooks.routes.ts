@@ -15,6 +15,16 @@ import type { WebhooksResolver } from './webhooks.resolver';
  * operation failed). /webhook/secret comes before /webhook/:id. A created webhook answers 201 (as
  * the original service does); PUT /webhook/:id is PATCH's operation (the original's update path).
  */
+const UPDATE_WEBHOOK: RestRoute<WebhooksResolver> = {
+  method: 'patch',
+  path: '/webhook/:id',
+  operation: 'updateWebhook',
+  errors: SHAPE_A,
+  failures: [WEBHOOK_NOT_FOUND, WEBHOOK_REJECTED],
+  envelope: 'status',
+  resultField: 'webhook',
+};
+
 export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
   {
     method: 'get',
@@ -60,23 +70,10 @@ export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
     envelope: 'status',
     resultField: 'webhook',
   },
+  UPDATE_WEBHOOK,
   {
-    method: 'patch',
-    path: '/webhook/:id',
-    operation: 'updateWebhook',
-    errors: SHAPE_A,
-    failures: [WEBHOOK_NOT_FOUND, WEBHOOK_REJECTED],
-    envelope: 'status',
-    resultField: 'webhook',
-  },
-  {
+    ...UPDATE_WEBHOOK,
     method: 'put',
-    path: '/webhook/:id',
-    operation: 'updateWebhook',
-    errors: SHAPE_A,
-    failures: [WEBHOOK_NOT_FOUND, WEBHOOK_REJECTED],
-    envelope: 'status',
-    resultField: 'webhook',
     description:
       'The original service’s “Update an existing webhook”: the same operation as PATCH (fields left out keep their value).',
   },

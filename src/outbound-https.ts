@@ -1,0 +1,233 @@
+/**
+ * Laurel's calls to hosts that users name (webhook receivers, badge metadata): HTTPS only, with a
+ * certificate Node trusts, a bounded number of redirects each checked like the first hop, one
+ * deadline for the whole call, a bounded response body, and no destination outside the public
+ * internet. The SSRF rule is enforced by request-filtering-agent when a connection is made, on
+ * the address DNS actually returned, so neither a DNS change nor a redirect reaches a non-public
+ * address.
+ */
+import { readFileSync } from 'node:fs';
+import https from 'node:https';
+import type { ClientRequest, IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import tls from 'node:tls';
+
+export interface OutboundHttpsOptions {
+  /** Allow loopback, private, link-local, multicast and other non-public destinations. */
+  allowPrivateNetworks: boolean;
+  /** Addresses or CIDR ranges reachable even when private networks are not allowed. */
+  allowedAddresses?: string[];
+  userAgent: string;
+  /** CA certificates (PEM) trusted besides Node's own store and NODE_EXTRA_CA_CERTS. */
+  extraCaCertificates?: string[];
+}
+
+export interface OutboundRequest {
+  method: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  /** One deadline for every hop and the body. */
+  timeoutMs: number;
+  maxRedirects: number;
+  /** Bytes of the final response's body read at most; the rest is not read (the connection is dropped). */
+  bodyLimit: number;
+}
+
+export interface OutboundResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** The start of the final response's body: at most `bodyLimit` bytes. */
+  body: Buffer;
+}
+
+/** Why a call failed, as a bounded set (metrics) and as a sentence (logs, stored attempts). */
+export type OutboundFailureKind =
+  | 'invalid_url'
+  | 'not_https'
+  | 'refused_address'
+  | 'certificate'
+  | 'timeout'
+  | 'too_many_redirects'
+  | 'network';
+
+export class OutboundCallError extends Error {
+  override name = 'OutboundCallError';
+  constructor(
+    readonly kind: OutboundFailureKind,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Seconds of a Retry-After header: delta-seconds or an HTTP date. */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | null {
+  if (!value) return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+/** The seconds a 429 or 503 answer asks the caller to wait (its `Retry-After`); null otherwise. */
+export function retryAfterSeconds(response: OutboundResponse): number | null {
+  if (response.status !== 429 && response.status !== 503) return null;
+  const header = response.headers['retry-after'];
+  return parseRetryAfter(Array.isArray(header) ? header[0] : header);
+}
+
+/**
+ * Node's trust store plus `extra`. Giving a TLS `ca` replaces the default store, which includes
+ * the NODE_EXTRA_CA_CERTS file, so both are stated again.
+ */
+function trustedCertificates(extra: string[]): string[] {
+  const fromEnvironment = process.env.NODE_EXTRA_CA_CERTS;
+  return [
+    ...tls.rootCertificates,
+    ...(fromEnvironment ? [readFileSync(fromEnvironment, 'utf8')] : []),
+    ...extra,
+  ];
+}
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+const CERTIFICATE_ERROR = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/;
+
+function describeNetworkError(error: Error & { code?: string }): OutboundCallError {
+  if (error instanceof OutboundCallError) return error;
+  if (/is not allowed\. Because/.test(error.message)) {
+    return new OutboundCallError('refused_address', `refused address: ${error.message}`);
+  }
+  if (error.code && CERTIFICATE_ERROR.test(error.code)) {
+    return new OutboundCallError(
+      'certificate',
+      `certificate error: ${error.code}: ${error.message} (the host needs a valid certificate from a CA ` +
+        'Laurel trusts; for a host on this machine, `npm run dev:cert` makes one signed by the development CA)',
+    );
+  }
+  if (error.code === 'ECONNREFUSED') {
+    return new OutboundCallError('network', `connection refused: ${error.message}`);
+  }
+  return new OutboundCallError('network', error.code ? `${error.code}: ${error.message}` : error.message);
+}
+
+/**
+ * The start of a response body, at most `limit` bytes; the rest is not read (the connection is
+ * dropped instead). Plain stream events: cheaper than an async iterator.
+ */
+function readBounded(response: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = () => {
+      done = true;
+      resolve(Buffer.concat(chunks));
+    };
+    response.on('data', (chunk: Buffer) => {
+      if (done) return;
+      const room = limit - size;
+      chunks.push(room < chunk.length ? chunk.subarray(0, room) : chunk);
+      size += Math.min(chunk.length, room);
+      if (size >= limit) {
+        finish();
+        response.destroy(); // the rest is not wanted: drop the connection rather than read it
+      }
+    });
+    response.once('end', () => done || finish());
+    response.once('error', (error) => done || ((done = true), reject(error)));
+    response.once(
+      'close',
+      () => done || ((done = true), reject(new Error('the connection closed mid-body'))),
+    );
+  });
+}
+
+export class OutboundHttpsClient {
+  private constructor(
+    private readonly agent: https.Agent,
+    private readonly userAgent: string,
+  ) {}
+
+  static async create(options: OutboundHttpsOptions): Promise<OutboundHttpsClient> {
+    // request-filtering-agent is an ES module: loaded with import() from this CommonJS build.
+    const { RequestFilteringHttpsAgent } = await import('request-filtering-agent');
+    const agent = new RequestFilteringHttpsAgent({
+      keepAlive: true,
+      ...(options.extraCaCertificates?.length && { ca: trustedCertificates(options.extraCaCertificates) }),
+      allowPrivateIPAddress: options.allowPrivateNetworks,
+      allowIPAddressList: options.allowedAddresses ?? [],
+    });
+    return new OutboundHttpsClient(agent, options.userAgent);
+  }
+
+  /**
+   * Makes the call, following redirects (each hop with the same method and body); rejects with an
+   * OutboundCallError when no final response arrived whole (within the deadline).
+   */
+  async request(url: string, call: OutboundRequest): Promise<OutboundResponse> {
+    // When the deadline passes, the request in flight is destroyed, which fails whatever step is
+    // waiting on it.
+    let expired: OutboundCallError | undefined;
+    let inFlight: ClientRequest | undefined;
+    const timer = setTimeout(() => {
+      expired = new OutboundCallError('timeout', `timeout: no answer within ${call.timeoutMs} ms`);
+      inFlight?.destroy(expired);
+    }, call.timeoutMs);
+    const headers = {
+      ...call.headers,
+      ...(call.body !== undefined && { 'content-length': String(Buffer.byteLength(call.body)) }),
+      'user-agent': this.userAgent,
+    };
+    try {
+      let target = url;
+      for (let hop = 0; ; hop++) {
+        if (expired) throw expired;
+        const response = await this.hop(target, call, headers, (request) => (inFlight = request));
+        const location = response.headers.location;
+        if (REDIRECT_STATUSES.has(response.statusCode ?? 0) && location) {
+          response.resume();
+          if (hop === call.maxRedirects) {
+            throw new OutboundCallError(
+              'too_many_redirects',
+              `too many redirects: more than ${call.maxRedirects}`,
+            );
+          }
+          target = new URL(location, target).toString();
+          continue;
+        }
+        const body = await readBounded(response, call.bodyLimit);
+        return { status: response.statusCode ?? 0, headers: response.headers, body };
+      }
+    } catch (caught) {
+      throw expired ?? describeNetworkError(caught as Error);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** One request of a call; `started` receives it so that the call's deadline can destroy it. */
+  private hop(
+    target: string,
+    call: OutboundRequest,
+    headers: Record<string, string>,
+    started: (request: ClientRequest) => void,
+  ): Promise<IncomingMessage> {
+    let parsed: URL;
+    try {
+      parsed = new URL(target);
+    } catch {
+      return Promise.reject(new OutboundCallError('invalid_url', `invalid url: ${target}`));
+    }
+    if (parsed.protocol !== 'https:') {
+      return Promise.reject(new OutboundCallError('not_https', `only HTTPS urls allowed: ${target}`));
+    }
+    return new Promise((resolve, reject) => {
+      const request = https.request(parsed, { method: call.method, agent: this.agent, headers }, resolve);
+      started(request);
+      request.once('error', reject);
+      request.end(call.body);
+    });
+  }
+
+  destroy(): void {
+    this.agent.destroy();
+  }
+}
