@@ -2,33 +2,47 @@
  * The flow users run, end to end: BENCH_USERS (16) concurrent users over BENCH_WALLETS (4) wallets,
  * each in a loop of POST /v1/reward/XP → sign locally (ethers) → POST
  * /v1/transactions/execute-and-wait → GET /v1/profile until the reward shows, against a real Laurel
- * (API, job worker and indexer in this process) on anvil, with a local HTTPS webhook receiver
- * counting the `transaction` events Laurel delivers. The baseline, in the same run on the same
- * anvil: the same rewards sent with plain ethers straight to the node (populate, estimate, sign,
- * send, wait for the receipt; a NonceManager per wallet, as a client sharing a wallet between
- * concurrent users needs), no Laurel.
+ * (API, job worker and indexer in this process) on anvil, with an HTTPS webhook receiver counting
+ * the `transaction` events Laurel delivers. The baseline, in the same run on the same anvil: the
+ * same rewards sent with plain ethers straight to the node (populate, estimate, sign, send, wait for
+ * the receipt; a NonceManager per wallet, as a client sharing a wallet between concurrent users
+ * needs), no Laurel.
  *
  *   npm run bench:flow
  *
+ * The users (both sides) and the webhook receiver run in a process of their own, as clients do:
+ * sharing Laurel's event loop, their signing and HTTP would be counted in Laurel's latencies.
  * Prints rewards/s of both and their ratio, p50/p95/p99 from the request to the reward visible in
  * the profile (the baseline: to the receipt), from the receipt (execute-and-wait's answer) to the
- * webhook's arrival, and the process's peak RSS. Laurel's and the baseline's phases are
- * interleaved in BENCH_ROUNDS (2) rounds of BENCH_SECONDS / BENCH_ROUNDS each, after an untimed
- * round. Knobs (defaults): BENCH_USERS (16), BENCH_WALLETS (4), BENCH_SECONDS (20), BENCH_ROUNDS
- * (2); METRICS=off starts Laurel without its metrics. The npm script sets NODE_EXTRA_CA_CERTS to
- * the test CA, which signs the receiver's certificate.
+ * webhook's arrival, the CPU each process spent per reward, and Laurel's peak RSS. Laurel's and
+ * the baseline's phases are interleaved in BENCH_ROUNDS (2) rounds of BENCH_SECONDS / BENCH_ROUNDS
+ * each, after an untimed round. Knobs (defaults): BENCH_USERS (16), BENCH_WALLETS (4),
+ * BENCH_SECONDS (20), BENCH_ROUNDS (2); METRICS=off starts Laurel without its metrics. The npm
+ * script sets NODE_EXTRA_CA_CERTS to the test CA, which signs the receiver's certificate.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { NonceManager, Wallet, parseEther, type Contract } from 'ethers';
-import { encodeActionId } from '../src/chain/contracts';
+import { Contract, JsonRpcProvider, NonceManager, Wallet, parseEther } from 'ethers';
+import { appInterface, encodeActionId } from '../src/chain/contracts';
 import { createServerCertificate } from '../src/modules/webhooks/certificates';
 import { envInt } from './lib/env';
-import { MB, XP_AMOUNT, ACTION_ID, buildRewardXP, sampleRss, startLocalLaurel } from './lib/local-laurel';
+import { forkWithIpc, runBenchmark } from './lib/ipc-child';
+import {
+  ACTION_ID,
+  JsonClient,
+  MB,
+  XP_AMOUNT,
+  buildRewardXP,
+  printTopStatements,
+  sampleRss,
+  startLocalLaurel,
+  type RewardClient,
+} from './lib/local-laurel';
 import { percentile } from './lib/percentile';
+import { processTreeCpuSeconds } from './lib/process-cpu';
 
 const options = {
   users: envInt('BENCH_USERS', 16, 256),
@@ -42,12 +56,48 @@ const FLOW_TIMEOUT_MS = 30_000;
 
 const caFile = path.join(process.cwd(), 'test/fixtures/tls/test-ca.pem');
 
-/** An HTTPS receiver in this process: when each `transaction` event arrived, by transaction hash. */
-async function startReceiver(): Promise<{
-  url: string;
-  arrivals: Map<string, number>;
-  stop(): Promise<void>;
-}> {
+type Side = 'laurel' | 'baseline';
+const STEPS = ['build', 'sign', 'execute-and-wait', 'profile'] as const;
+type Step = (typeof STEPS)[number];
+
+interface Flow {
+  /** Request → reward visible in the profile (Laurel) or → receipt (baseline), ms. */
+  latency: number;
+  /** Laurel: the build, the signature, execute-and-wait and the profile reads, ms. */
+  steps?: Record<Step, number>;
+}
+
+interface Phase {
+  flows: Flow[];
+  seconds: number;
+  failures: number;
+  firstFailure?: string;
+}
+
+/** What the users' process is told once Laurel is up. */
+interface UsersSetup {
+  laurelUrl: string;
+  rpcUrl: string;
+  chainId: number;
+  appId: string;
+  /** The senders' private keys and API keys, in the same order. */
+  privateKeys: string[];
+  apiKeys: string[];
+}
+
+type ToUsers =
+  | { type: 'setup'; setup: UsersSetup }
+  | { type: 'run'; side: Side; seconds: number; timed: boolean }
+  | { type: 'webhooks' };
+
+type FromUsers =
+  | { type: 'ready'; receiverUrl: string }
+  | { type: 'set-up' }
+  | { type: 'phase'; phase: Phase }
+  | { type: 'webhooks'; delays: number[]; expected: number };
+
+/** An HTTPS receiver: when each `transaction` event arrived, by transaction hash. */
+async function startReceiver(): Promise<{ url: string; arrivals: Map<string, number> }> {
   const arrivals = new Map<string, number>();
   const certificate = await createServerCertificate({
     cert: readFileSync(caFile, 'utf8'),
@@ -69,77 +119,47 @@ async function startReceiver(): Promise<{
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    arrivals,
-    stop: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
+  return { url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, arrivals };
 }
 
-interface Flow {
-  /** Request → reward visible in the profile (Laurel) or → receipt (baseline), ms. */
-  latency: number;
-  /** Laurel: the build, the signature, execute-and-wait and the profile reads, ms. */
-  steps?: Record<Step, number>;
-  /** Laurel: the transaction's hash and when execute-and-wait answered with its receipt. */
-  hash?: string;
-  receiptAt?: number;
-}
-
-const STEPS = ['build', 'sign', 'execute-and-wait', 'profile'] as const;
-type Step = (typeof STEPS)[number];
-
-interface Phase {
-  flows: Flow[];
-  seconds: number;
-  failures: number;
-  firstFailure?: string;
-}
-
-async function main(): Promise<void> {
-  if (options.wallets > options.users) throw new Error('BENCH_WALLETS must not exceed BENCH_USERS');
-  console.log(
-    `bench-flow: ${options.users} users over ${options.wallets} wallets, ${options.seconds} s a side in ` +
-      `${options.rounds} interleaved rounds` +
-      (process.env.METRICS === 'off' ? ', METRICS=off' : ''),
-  );
+/** The users' process: the receiver, then both sides' flows, one phase per message. */
+async function runUsers(): Promise<void> {
   const receiver = await startReceiver();
-  const local = await startLocalLaurel({
-    senders: options.wallets,
-    connections: options.users,
-    worker: true,
-    env: {
-      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-      WEBHOOK_SECRET_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    },
-  });
-  try {
-    const { laurel, senders, keys, provider } = local;
-    for (const wallet of senders) {
-      await laurel.services.prisma.webhook.create({
-        data: { accountAddress: wallet.address, url: receiver.url, events: ['transaction'], disabled: false },
-      });
-    }
+  const send = (message: FromUsers) => process.send!(message);
+  /** Laurel's timed flows: when execute-and-wait answered, by transaction hash. */
+  const receipts = new Map<string, number>();
+
+  const setUp = (setup: UsersSetup) => {
+    // cacheTimeout -1: every call goes to the node (ethers otherwise reuses identical answers for 250 ms).
+    const provider = new JsonRpcProvider(setup.rpcUrl, setup.chainId, {
+      staticNetwork: true,
+      cacheTimeout: -1,
+    });
+    provider.pollingInterval = 50;
+    const senders = setup.privateKeys.map((key) => new Wallet(key, provider));
+    const client: RewardClient = {
+      url: setup.laurelUrl,
+      appId: setup.appId,
+      keys: setup.apiKeys,
+      http: new JsonClient(options.users),
+    };
     // User u sends with wallet u % wallets and rewards a receiver of its own (Laurel and baseline apart).
     const walletOf = (user: number) => user % options.wallets;
     const laurelReceivers = Array.from({ length: options.users }, () => Wallet.createRandom().address);
     const baselineReceivers = Array.from({ length: options.users }, () => Wallet.createRandom().address);
     const rewarded = new Array<number>(options.users).fill(0);
 
-    const laurelFlow = async (user: number): Promise<Flow> => {
+    const laurelFlow = async (user: number): Promise<Flow & { hash: string; receiptAt: number }> => {
       const started = performance.now();
       const sender = walletOf(user);
-      const tx = await buildRewardXP(local, sender, laurelReceivers[user]);
+      const tx = await buildRewardXP(client, sender, laurelReceivers[user]);
       const built = performance.now();
       const signed = await senders[sender].signTransaction({ ...tx, type: 2 });
       const signedAt = performance.now();
-      const executed = await local.http.post(
-        `${laurel.url}/v1/transactions/execute-and-wait`,
+      const executed = await client.http.post(
+        `${client.url}/v1/transactions/execute-and-wait`,
         { chain: 'local', signed_transaction: signed },
-        keys[sender],
+        client.keys[sender],
       );
       const result = executed.body as { status?: string; transactionHash?: string } | null;
       if (executed.status !== 200 || result?.status !== 'success' || !result.transactionHash) {
@@ -147,16 +167,16 @@ async function main(): Promise<void> {
       }
       const receiptAt = performance.now();
       rewarded[user] += 1;
-      const profileUrl = `${laurel.url}/v1/profile?chain=local&app_id=${local.appId}&user_id=${laurelReceivers[user]}`;
+      const profileUrl = `${client.url}/v1/profile?chain=local&app_id=${client.appId}&user_id=${laurelReceivers[user]}`;
       const giveUp = performance.now() + FLOW_TIMEOUT_MS;
       for (;;) {
         if (performance.now() > giveUp)
           throw new Error(`the reward of ${result.transactionHash} never showed`);
-        const profile = await local.http.get(profileUrl, keys[sender]);
-        const xp = Number((profile.body as { xp_balance?: string } | null)?.xp_balance ?? 0);
-        if (profile.status === 200 && xp >= rewarded[user] * XP_AMOUNT) break;
+        const profile = await client.http.get(profileUrl, client.keys[sender]);
         if (profile.status !== 200)
           throw new Error(`profile: HTTP ${profile.status}: ${JSON.stringify(profile.body)}`);
+        const xp = Number((profile.body as { xp_balance?: string } | null)?.xp_balance ?? 0);
+        if (xp >= rewarded[user] * XP_AMOUNT) break;
       }
       const visible = performance.now();
       return {
@@ -173,7 +193,7 @@ async function main(): Promise<void> {
     };
 
     const managers = senders.map((wallet) => new NonceManager(wallet));
-    const apps = managers.map((manager) => local.app.connect(manager) as Contract);
+    const apps = managers.map((manager) => new Contract(setup.appId, appInterface, manager));
     const actionId = encodeActionId(ACTION_ID);
     const amount = parseEther(String(XP_AMOUNT));
     const baselineFlow = async (user: number): Promise<Flow> => {
@@ -188,54 +208,162 @@ async function main(): Promise<void> {
       if (receipt?.status !== 1) throw new Error(`baseline: transaction ${sent.hash} failed`);
       return { latency: performance.now() - started };
     };
+    return { managers, laurelFlow, baselineFlow };
+  };
 
-    const run = async (flow: (user: number) => Promise<Flow>, seconds: number): Promise<Phase> => {
-      const flows: Flow[] = [];
-      let failures = 0;
-      let firstFailure: string | undefined;
-      const t0 = performance.now();
-      const deadline = t0 + seconds * 1000;
-      await Promise.all(
-        Array.from({ length: options.users }, async (_, user) => {
-          while (performance.now() < deadline) {
-            try {
-              flows.push(await flow(user));
-            } catch (error) {
-              failures += 1;
-              firstFailure ??= (error as Error).message;
+  let flows: ReturnType<typeof setUp> | undefined;
+  const run = async (side: Side, seconds: number, timed: boolean): Promise<Phase> => {
+    // Laurel's phases sent from the same wallets: each baseline phase starts from the node's count.
+    if (side === 'baseline') for (const manager of flows!.managers) manager.reset();
+    const done: Flow[] = [];
+    let failures = 0;
+    let firstFailure: string | undefined;
+    const t0 = performance.now();
+    const deadline = t0 + seconds * 1000;
+    await Promise.all(
+      Array.from({ length: options.users }, async (_, user) => {
+        while (performance.now() < deadline) {
+          try {
+            if (side === 'laurel') {
+              const { hash, receiptAt, ...flow } = await flows!.laurelFlow(user);
+              if (timed) receipts.set(hash, receiptAt);
+              done.push(flow);
+            } else {
+              done.push(await flows!.baselineFlow(user));
             }
+          } catch (error) {
+            failures += 1;
+            firstFailure ??= (error as Error).message;
           }
-        }),
-      );
-      return { flows, seconds: (performance.now() - t0) / 1000, failures, firstFailure };
-    };
+        }
+      }),
+    );
+    return { flows: done, seconds: (performance.now() - t0) / 1000, failures, firstFailure };
+  };
 
-    const sides = { laurel: laurelFlow, baseline: baselineFlow };
-    const phases: Record<keyof typeof sides, Phase[]> = { laurel: [], baseline: [] };
+  process.on('message', (message: ToUsers) => {
+    void (async () => {
+      if (message.type === 'setup') {
+        flows = setUp(message.setup);
+        send({ type: 'set-up' });
+      } else if (message.type === 'run') {
+        send({ type: 'phase', phase: await run(message.side, message.seconds, message.timed) });
+      } else {
+        // Deliveries of the last flows may still be on their way: wait for them a moment, not forever.
+        const waitUntil = performance.now() + 10_000;
+        const missing = () => [...receipts.keys()].some((hash) => !receiver.arrivals.has(hash));
+        while (missing() && performance.now() < waitUntil)
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        const delays = [...receipts]
+          .filter(([hash]) => receiver.arrivals.has(hash))
+          .map(([hash, receiptAt]) => receiver.arrivals.get(hash)! - receiptAt);
+        send({ type: 'webhooks', delays, expected: receipts.size });
+      }
+    })().catch((error: unknown) => {
+      console.error('bench-flow users:', error);
+      process.exit(1);
+    });
+  });
+  process.once('disconnect', () => process.exit(0));
+  send({ type: 'ready', receiverUrl: receiver.url });
+}
+
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+
+async function main(): Promise<void> {
+  if (options.wallets > options.users) throw new Error('BENCH_WALLETS must not exceed BENCH_USERS');
+  console.log(
+    `bench-flow: ${options.users} users over ${options.wallets} wallets, ${options.seconds} s a side in ` +
+      `${options.rounds} interleaved rounds` +
+      (process.env.METRICS === 'off' ? ', METRICS=off' : ''),
+  );
+  const users = await forkWithIpc<FromUsers>(__filename, ['--child', 'users']);
+  const ask = <T extends FromUsers['type']>(message: ToUsers, answer: T) =>
+    new Promise<Extract<FromUsers, { type: T }>>((resolve) => {
+      users.child.once('message', (reply: FromUsers) => {
+        if (reply.type !== answer) throw new Error(`users answered ${reply.type}, expected ${answer}`);
+        resolve(reply as Extract<FromUsers, { type: T }>);
+      });
+      users.child.send(message);
+    });
+  if (users.ready.type !== 'ready') throw new Error('the users process did not start');
+  const local = await startLocalLaurel({
+    senders: options.wallets,
+    connections: 4,
+    worker: true,
+    env: {
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      WEBHOOK_SECRET_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    },
+  });
+  try {
+    const { laurel, senders, keys } = local;
+    for (const wallet of senders) {
+      await laurel.services.prisma.webhook.create({
+        data: {
+          accountAddress: wallet.address,
+          url: users.ready.receiverUrl,
+          events: ['transaction'],
+          disabled: false,
+        },
+      });
+    }
+    await ask(
+      {
+        type: 'setup',
+        setup: {
+          laurelUrl: laurel.url,
+          rpcUrl: local.anvil.rpcUrl,
+          chainId: Number((await local.provider.getNetwork()).chainId),
+          appId: local.appId,
+          privateKeys: senders.map((wallet) => wallet.privateKey),
+          apiKeys: keys,
+        },
+      },
+      'set-up',
+    );
+
+    const processes = {
+      Laurel: () => {
+        const { user, system } = process.cpuUsage();
+        return (user + system) / 1e6;
+      },
+      PostgreSQL: () => processTreeCpuSeconds([local.postgresPid]) ?? 0,
+      anvil: () => processTreeCpuSeconds([local.anvil.pid]) ?? 0,
+      users: () => processTreeCpuSeconds([users.child.pid!]) ?? 0,
+    };
+    type Cpu = Record<keyof typeof processes, number>;
+    const readCpu = (): Cpu =>
+      Object.fromEntries(Object.entries(processes).map(([name, read]) => [name, read()])) as Cpu;
+
+    const phases: Record<Side, Phase[]> = { laurel: [], baseline: [] };
+    const cpu: Record<Side, Cpu> = {
+      laurel: { Laurel: 0, PostgreSQL: 0, anvil: 0, users: 0 },
+      baseline: { Laurel: 0, PostgreSQL: 0, anvil: 0, users: 0 },
+    };
     let peakRss = 0;
     for (let round = 0; round <= options.rounds; round += 1) {
-      const order: (keyof typeof sides)[] = round % 2 === 0 ? ['laurel', 'baseline'] : ['baseline', 'laurel'];
+      const order: Side[] = round % 2 === 0 ? ['laurel', 'baseline'] : ['baseline', 'laurel'];
       for (const side of order) {
-        // Laurel's phases sent from the same wallets: each baseline phase starts from the node's count.
-        if (side === 'baseline') for (const manager of managers) manager.reset();
+        const timed = round > 0;
         const rss = sampleRss();
-        const phase = await run(
-          sides[side],
-          round === 0 ? WARM_UP_SECONDS : options.seconds / options.rounds,
+        const before = readCpu();
+        const { phase } = await ask(
+          { type: 'run', side, seconds: timed ? options.seconds / options.rounds : WARM_UP_SECONDS, timed },
+          'phase',
         );
+        const after = readCpu();
         const peak = rss.stop();
         if (side === 'laurel') peakRss = Math.max(peakRss, peak);
-        if (round > 0) phases[side].push(phase);
+        if (!timed) continue;
+        phases[side].push(phase);
+        for (const name of Object.keys(processes) as (keyof Cpu)[])
+          cpu[side][name] += after[name] - before[name];
       }
     }
-    // Deliveries of the last flows may still be on their way: wait for them a moment, not forever.
-    const laurelFlows = phases.laurel.flatMap((phase) => phase.flows);
-    const waitUntil = performance.now() + 10_000;
-    while (laurelFlows.some((flow) => !receiver.arrivals.has(flow.hash!)) && performance.now() < waitUntil) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const webhooks = await ask({ type: 'webhooks' }, 'webhooks');
 
-    const summary = (side: keyof typeof sides) => {
+    const summary = (side: Side) => {
       const all = phases[side];
       const flows = all.flatMap((phase) => phase.flows);
       const seconds = all.reduce((total, phase) => total + phase.seconds, 0);
@@ -249,26 +377,26 @@ async function main(): Promise<void> {
         p50: percentile(latencies, 50),
         p95: percentile(latencies, 95),
         p99: percentile(latencies, 99),
+        cpu: Object.entries(cpu[side])
+          .map(([name, seconds]) => `${name} ${((seconds * 1000) / Math.max(1, flows.length)).toFixed(2)}`)
+          .join(', '),
       };
     };
     const laurelSummary = summary('laurel');
     const baselineSummary = summary('baseline');
-    const webhookDelays = laurelFlows
-      .filter((flow) => receiver.arrivals.has(flow.hash!))
-      .map((flow) => receiver.arrivals.get(flow.hash!)! - flow.receiptAt!)
-      .sort((a, b) => a - b);
-    const ms = (value: number) => `${value.toFixed(1)} ms`;
     const line = (label: string, s: ReturnType<typeof summary>, to: string) =>
       `${label.padEnd(10)} ${s.perSecond.toFixed(1).padStart(7)} rewards/s  (${s.count} in ${s.seconds.toFixed(1)} s, ` +
-      `failures ${s.failures}); request → ${to}: p50 ${ms(s.p50)}, p95 ${ms(s.p95)}, p99 ${ms(s.p99)}` +
+      `failures ${s.failures}); request → ${to}: p50 ${ms(s.p50)}, p95 ${ms(s.p95)}, p99 ${ms(s.p99)}\n` +
+      `           CPU ms per reward: ${s.cpu}` +
       (s.firstFailure ? `\n           first failure: ${s.firstFailure.slice(0, 300)}` : '');
+    const delays = webhooks.delays.sort((a, b) => a - b);
+    const laurelFlows = phases.laurel.flatMap((phase) => phase.flows);
     console.log('');
     console.log(line('Laurel', laurelSummary, 'visible in the profile'));
     console.log(line('baseline', baselineSummary, 'receipt'));
     console.log(
-      `webhooks: ${webhookDelays.length} of ${laurelFlows.length} transaction events arrived; receipt → webhook: ` +
-        `p50 ${ms(percentile(webhookDelays, 50))}, p95 ${ms(percentile(webhookDelays, 95))}, ` +
-        `p99 ${ms(percentile(webhookDelays, 99))}`,
+      `webhooks: ${delays.length} of ${webhooks.expected} transaction events arrived; receipt → webhook: ` +
+        `p50 ${ms(percentile(delays, 50))}, p95 ${ms(percentile(delays, 95))}, p99 ${ms(percentile(delays, 99))}`,
     );
     console.log(
       `Laurel's steps, p50 / p99: ` +
@@ -277,7 +405,7 @@ async function main(): Promise<void> {
           return `${step} ${ms(percentile(times, 50))} / ${ms(percentile(times, 99))}`;
         }).join(', '),
     );
-    if (webhookDelays.length < laurelFlows.length) {
+    if (delays.length < webhooks.expected) {
       const deliveries = await laurel.services.prisma.webhookDelivery.groupBy({
         by: ['status'],
         _count: true,
@@ -290,15 +418,16 @@ async function main(): Promise<void> {
         `Laurel's p99 request → visible ${ms(laurelSummary.p99)} (target < 150 ms at 16 users)`,
     );
     console.log(
-      `peak RSS of this process during Laurel's phases (Laurel, its worker and indexer, the users): ${(peakRss / MB).toFixed(0)} MB`,
+      `peak RSS of Laurel's process (API, worker and indexer) during its phases: ${(peakRss / MB).toFixed(0)} MB`,
     );
+    await printTopStatements(local);
   } finally {
+    await users.stop();
     await local.stop();
-    await receiver.stop();
   }
 }
 
-main().catch((error: unknown) => {
-  console.error('bench-flow failed:', error);
-  process.exitCode = 1;
+runBenchmark(main, async (kind) => {
+  if (kind !== 'users') throw new Error(`unknown child ${kind}`);
+  await runUsers();
 });

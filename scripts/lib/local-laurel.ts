@@ -41,18 +41,26 @@ export interface LocalLaurelOptions {
   worker?: boolean;
 }
 
-export interface LocalLaurel {
+/** What a client of Laurel's REST API needs to build rewards (a LocalLaurel is one). */
+export interface RewardClient {
+  /** Laurel's base URL. */
+  url: string;
+  appId: string;
+  /** API key of each sender. */
+  keys: string[];
+  http: JsonClient;
+}
+
+export interface LocalLaurel extends RewardClient {
   laurel: Laurel;
   anvil: AnvilInstance;
+  /** The embedded PostgreSQL's postmaster (for its CPU time). */
+  postgresPid: number;
   /** A provider on the same anvil, for the baselines (every call goes to the node). */
   provider: JsonRpcProvider;
-  appId: string;
   /** The app's contract, connected to the owner. */
   app: Contract;
   senders: (Wallet | HDNodeWallet)[];
-  /** API key of each sender, in the same order. */
-  keys: string[];
-  http: JsonClient;
   stop(): Promise<void>;
 }
 
@@ -154,6 +162,10 @@ export async function startLocalLaurel(options: LocalLaurelOptions): Promise<Loc
       dataDir: folder,
       database: 'laurel_bench',
       persistent: false,
+      // BENCH_STATEMENTS=1: pg_stat_statements counts every statement (printTopStatements).
+      settings: statementStats
+        ? ['shared_preload_libraries=pg_stat_statements', 'pg_stat_statements.track=all']
+        : [],
     });
     stops.push(() => postgres.stop());
     const anvil = await startAnvil();
@@ -197,6 +209,8 @@ export async function startLocalLaurel(options: LocalLaurelOptions): Promise<Loc
     });
     const laurel = await startLaurel(config, { log: createLogger('warn'), worker: options.worker ?? false });
     stops.push(() => laurel.stop());
+    if (statementStats)
+      await laurel.services.prisma.$executeRaw`CREATE EXTENSION IF NOT EXISTS pg_stat_statements`;
 
     // An app owned by the first dev account; the other senders become its operators.
     const factoryContract = new Contract(factory, appFactoryInterface, owner);
@@ -215,10 +229,43 @@ export async function startLocalLaurel(options: LocalLaurelOptions): Promise<Loc
     }
     const senders = [owner, ...operators];
     const keys = await Promise.all(senders.map((wallet) => apiKeyFor(client, laurel.url, wallet)));
-    return { laurel, anvil, provider, appId, app, senders, keys, http: client, stop };
+    return {
+      laurel,
+      url: laurel.url,
+      anvil,
+      postgresPid: postgres.pid,
+      provider,
+      appId,
+      app,
+      senders,
+      keys,
+      http: client,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;
+  }
+}
+
+const statementStats = process.env.BENCH_STATEMENTS === '1';
+
+/**
+ * With BENCH_STATEMENTS=1, prints the statements PostgreSQL spent the most time in since the
+ * start (calls, total and mean ms, including lock waits): where a bench's database time goes.
+ */
+export async function printTopStatements(local: LocalLaurel, count = 25): Promise<void> {
+  if (!statementStats) return;
+  const rows = await local.laurel.services.prisma.$queryRaw<
+    { calls: bigint; total: number; mean: number; query: string }[]
+  >`SELECT calls, total_exec_time AS total, mean_exec_time AS mean,
+           left(regexp_replace(query, '\s+', ' ', 'g'), 110) AS query
+      FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT ${count}`;
+  console.log('\nPostgreSQL statements by total time (calls, total ms, mean ms):');
+  for (const row of rows) {
+    console.log(
+      `${String(row.calls).padStart(8)} ${row.total.toFixed(0).padStart(7)} ${row.mean.toFixed(3).padStart(8)}  ${row.query}`,
+    );
   }
 }
 
@@ -228,14 +275,14 @@ export const ACTION_ID = 'bench';
 
 /** POST /v1/reward/XP by sender `senderIndex` for `receiver`: the transaction Laurel built. */
 export async function buildRewardXP(
-  local: LocalLaurel,
+  client: RewardClient,
   senderIndex: number,
   receiver: string,
 ): Promise<UnsignedTransactionJson> {
-  const result = await local.http.post(
-    `${local.laurel.url}/v1/reward/XP`,
-    { chain: 'local', app_id: local.appId, action_id: ACTION_ID, receiver, amount: XP_AMOUNT },
-    local.keys[senderIndex],
+  const result = await client.http.post(
+    `${client.url}/v1/reward/XP`,
+    { chain: 'local', app_id: client.appId, action_id: ACTION_ID, receiver, amount: XP_AMOUNT },
+    client.keys[senderIndex],
   );
   const tx = (result.body as { unsignedTransaction?: UnsignedTransactionJson } | null)?.unsignedTransaction;
   if (result.status !== 200 || !tx) throw new Error(`HTTP ${result.status}: ${JSON.stringify(result.body)}`);

@@ -1,11 +1,10 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { Pool } from 'pg';
 import type { PoolerMode } from '../config';
-import { PrismaClient, type Prisma } from '../generated/prisma/client';
+import { PrismaClient, Prisma } from '../generated/prisma/client';
 import { createPool } from './connection';
 
-export { PrismaClient };
-export type { Prisma };
+export { PrismaClient, Prisma };
 export type { TransactionStatus } from '../generated/prisma/enums';
 
 /** The client or an interactive transaction's client: what a statement that may join a transaction runs on. */

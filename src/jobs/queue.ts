@@ -1,4 +1,4 @@
-import type { SqlClient } from '../db/prisma';
+import { Prisma, type SqlClient } from '../db/prisma';
 import type { JobDefinition } from './jobs';
 
 export interface JobOptions {
@@ -15,17 +15,12 @@ export interface JobOptions {
 }
 
 /**
- * Enqueues a graphile-worker job through `graphile_worker.add_job`, on whatever client is given:
- * pass the transaction's client so the job exists exactly when the change that caused it commits.
- * The payload is checked against the job's definition at compile time.
+ * The call of `graphile_worker.add_job` that enqueues this job, to put in a statement that does
+ * more (its row is the job's): the job exists exactly when that statement's change commits. The
+ * payload is checked against the job's definition at compile time.
  */
-export async function enqueueJob<P>(
-  client: SqlClient,
-  job: JobDefinition<P>,
-  payload: P,
-  options: JobOptions = {},
-): Promise<void> {
-  await client.$executeRaw`SELECT graphile_worker.add_job(
+export function addJobCall<P>(job: JobDefinition<P>, payload: P, options: JobOptions = {}): Prisma.Sql {
+  return Prisma.sql`graphile_worker.add_job(
     identifier => ${job.name}::text,
     payload => ${JSON.stringify(payload)}::json,
     job_key => ${options.jobKey ?? null}::text,
@@ -35,9 +30,36 @@ export async function enqueueJob<P>(
   )`;
 }
 
+/**
+ * Enqueues a graphile-worker job on whatever client is given: pass the transaction's client so the
+ * job exists exactly when the change that caused it commits.
+ */
+export async function enqueueJob<P>(
+  client: SqlClient,
+  job: JobDefinition<P>,
+  payload: P,
+  options: JobOptions = {},
+): Promise<void> {
+  await client.$executeRaw`SELECT ${addJobCall(job, payload, options)}`;
+}
+
+/** The call that removes a pending job by its key (a job already running is left to finish). */
+export function removeJobCall(jobKey: string): Prisma.Sql {
+  return Prisma.sql`graphile_worker.remove_job(${jobKey}::text)`;
+}
+
+/**
+ * True (in SQL) when the job with this key waits to run at `notBefore` or later, not locked by a
+ * worker: a job that will run after whatever the caller's statement commits.
+ */
+export function jobWaitingCondition(jobKey: string, notBefore: Date): Prisma.Sql {
+  return Prisma.sql`EXISTS (SELECT 1 FROM graphile_worker.jobs
+                             WHERE key = ${jobKey}::text AND locked_at IS NULL AND run_at >= ${notBefore}::timestamptz)`;
+}
+
 /** Removes a pending job by its key (a job already running is left to finish). */
 export async function removeJob(client: SqlClient, jobKey: string): Promise<void> {
-  await client.$executeRaw`SELECT graphile_worker.remove_job(${jobKey}::text)`;
+  await client.$executeRaw`SELECT ${removeJobCall(jobKey)}`;
 }
 
 /** Per task: jobs due and not locked by a worker, and how long the oldest of them has been due. */

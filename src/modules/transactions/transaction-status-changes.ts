@@ -5,13 +5,18 @@
  * process's worker (receipts, reorganisation checks) reaches this process's subscribers.
  */
 import type { NotificationSession } from '../../db/notifications';
-import type { SqlClient } from '../../db/prisma';
+import { Prisma, type SqlClient } from '../../db/prisma';
 
 const CHANNEL = 'laurel_transaction_statuses';
 
+/** The NOTIFY of a change of the status of `hash` on `chainId`, in the statement that changed it. */
+export function transactionStatusNotice(chainId: number, hash: string): Prisma.Sql {
+  return Prisma.sql`pg_notify(${CHANNEL}, ${`${chainId}:${hash.toLowerCase()}`})`;
+}
+
 /** Inside the database transaction that changed the status of `hash` on `chainId`. */
 export async function notifyTransactionStatus(db: SqlClient, chainId: number, hash: string): Promise<void> {
-  await db.$executeRaw`SELECT pg_notify(${CHANNEL}, ${`${chainId}:${hash.toLowerCase()}`})`;
+  await db.$executeRaw`SELECT ${transactionStatusNotice(chainId, hash)}`;
 }
 
 /** Told that a transaction's status may have changed. */

@@ -1,11 +1,11 @@
 import type { Transaction, TransactionReceipt } from 'ethers';
 import { receiptJson } from '../../chain/receipts';
 import type { Chain } from '../../chain/registry';
-import type { Prisma, PrismaClient, SqlClient, TransactionStatus } from '../../db/prisma';
+import { Prisma, type PrismaClient, type SqlClient, type TransactionStatus } from '../../db/prisma';
 import { jobs } from '../../jobs/jobs';
-import { enqueueJob, removeJob } from '../../jobs/queue';
-import { emitWebhookEvent } from '../webhooks/webhooks.repository';
-import { notifyTransactionStatus } from './transaction-status-changes';
+import { addJobCall, enqueueJob, jobWaitingCondition, removeJob, removeJobCall } from '../../jobs/queue';
+import { webhookEventEmission } from '../webhooks/webhooks.repository';
+import { notifyTransactionStatus, transactionStatusNotice } from './transaction-status-changes';
 
 function trackReceiptJobKey(chainId: number, hash: string): string {
   return `${jobs.trackReceipt.name}:${chainId}:${hash}`;
@@ -27,9 +27,9 @@ export class TransactionsRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
   /**
-   * Inserts the row of a signed transaction and enqueues its receipt-tracking job (runnable from
-   * `trackFrom`), in one database transaction; false when the transaction was already recorded
-   * (a rebroadcast keeps the first row).
+   * Inserts the row of a signed transaction, sends its status notice and enqueues its
+   * receipt-tracking job (runnable from `trackFrom`), in one statement; false when the transaction
+   * was already recorded (a rebroadcast keeps the first row).
    */
   async record(
     chain: Chain,
@@ -38,32 +38,24 @@ export class TransactionsRepository {
   ): Promise<boolean> {
     const { accountAddress, requestId, trackFrom } = sent;
     const hash = transaction.hash!;
-    return this.prisma.$transaction(async (db) => {
-      const { count } = await db.transaction.createMany({
-        data: [
-          {
-            accountAddress,
-            chainId: chain.chainId,
-            chainName: chain.name,
-            hash,
-            fromAddress: transaction.from!,
-            toAddress: transaction.to,
-            nonce: BigInt(transaction.nonce),
-            requestId,
-          },
-        ],
-        skipDuplicates: true,
-      });
-      if (count === 0) return false;
-      await notifyTransactionStatus(db, chain.chainId, hash);
-      await enqueueJob(
-        db,
-        jobs.trackReceipt,
-        { chainId: chain.chainId, hash, requestId },
-        { jobKey: trackReceiptJobKey(chain.chainId, hash), runAt: trackFrom },
-      );
-      return true;
-    });
+    // The LATERAL calls run once per row inserted: none for a transaction already recorded.
+    const rows = await this.prisma.$queryRaw<{ recorded: number }[]>`
+      WITH recorded AS (
+        INSERT INTO transactions (account_address, chain_id, chain_name, hash, from_address, to_address, nonce, request_id)
+        VALUES (${accountAddress}, ${chain.chainId}, ${chain.name}, ${hash}, ${transaction.from!}, ${transaction.to},
+                ${BigInt(transaction.nonce)}, ${requestId})
+        ON CONFLICT (chain_id, hash) DO NOTHING
+        RETURNING 1
+      )
+      SELECT 1 AS recorded
+        FROM recorded,
+             LATERAL (SELECT ${transactionStatusNotice(chain.chainId, hash)}) AS notice,
+             LATERAL (SELECT ${addJobCall(
+               jobs.trackReceipt,
+               { chainId: chain.chainId, hash, requestId },
+               { jobKey: trackReceiptJobKey(chain.chainId, hash), runAt: trackFrom },
+             )}) AS tracking`;
+    return rows.length > 0;
   }
 
   /** Undoes record() for a transaction the node refused: it never existed on chain. */
@@ -78,33 +70,42 @@ export class TransactionsRepository {
   }
 
   /**
-   * Writes a receipt's outcome (and its block) on the transaction's row and, in the same database
-   * transaction, emits the account's `transaction` webhook event and schedules the check of the
-   * chain's receipts against reorganisations (`checkAfter`, unless one is due earlier). Only the
-   * update that moves the row out of `pending` records (and emits): execute-and-wait and the
-   * receipt job may both get the receipt, and the event is sent once per receipt.
+   * Writes a receipt's outcome (and its block) on the transaction's row and, in the same
+   * statement, emits the account's `transaction` webhook event, sends the status notice, removes
+   * the receipt-tracking job and schedules the check of the chain's receipts against
+   * reorganisations at `checkAfter` (unless a check already waits to run after this commits). Only
+   * the update that moves the row out of `pending` records (and emits): execute-and-wait and the
+   * receipt job may both get the receipt, and the event is sent once per receipt. One round trip:
+   * execute-and-wait records a receipt per call.
    */
   async recordReceipt(chainId: number, receipt: TransactionReceipt, checkAfter: Date): Promise<void> {
     const payload = receiptJson(receipt) as Prisma.InputJsonObject;
-    await this.prisma.$transaction(async (db) => {
-      const recorded = await db.transaction.updateManyAndReturn({
-        where: { chainId, hash: receipt.hash, status: 'pending' },
-        data: {
-          status: receipt.status === 1 ? 'success' : 'failed',
-          blockNumber: BigInt(receipt.blockNumber),
-          blockHash: receipt.blockHash,
-          receipt: payload,
-        },
-        select: { accountAddress: true, requestId: true },
-      });
-      for (const { accountAddress, requestId } of recorded) {
-        await emitWebhookEvent(db, { accountAddress, event: 'transaction', payload, requestId });
-      }
-      if (recorded.length > 0) {
-        await notifyTransactionStatus(db, chainId, receipt.hash);
-        await this.scheduleReceiptCheck(db, chainId, checkAfter, 'preserve_run_at');
-      }
-    });
+    const checkKey = checkReceiptsJobKey(chainId);
+    // A check that waits at least a second more runs after this statement commits, and sees the
+    // receipt: enqueueing it again would only queue this statement behind the others on its row.
+    const waitingCheck = jobWaitingCondition(checkKey, new Date(Date.now() + 1000));
+    await this.prisma.$queryRaw`
+      WITH recorded AS (
+        UPDATE transactions
+           SET status = ${receipt.status === 1 ? 'success' : 'failed'}::transaction_status,
+               block_number = ${BigInt(receipt.blockNumber)}, block_hash = ${receipt.blockHash},
+               receipt = ${JSON.stringify(payload)}::jsonb, updated_at = now()
+         WHERE chain_id = ${chainId} AND hash = ${receipt.hash} AND status = 'pending'
+        RETURNING account_address, request_id
+      )
+      SELECT 1 AS recorded
+        FROM recorded,
+             LATERAL (SELECT ${webhookEventEmission({
+               accountAddress: Prisma.sql`recorded.account_address`,
+               event: 'transaction',
+               payload,
+               requestId: Prisma.sql`recorded.request_id`,
+             })}) AS event,
+             LATERAL (SELECT ${transactionStatusNotice(chainId, receipt.hash)}) AS notice,
+             LATERAL (SELECT ${removeJobCall(trackReceiptJobKey(chainId, receipt.hash))}) AS tracking
+        LEFT JOIN LATERAL (
+             SELECT ${addJobCall(jobs.checkReceipts, { chainId }, { jobKey: checkKey, runAt: checkAfter, jobKeyMode: 'preserve_run_at' })}
+              WHERE NOT ${waitingCheck}) AS checking ON true`;
   }
 
   /**

@@ -107,11 +107,12 @@ export interface TransactionsServiceDeps {
   metrics: LaurelMetrics | null;
 }
 
-/** A transaction the node accepted: where, its hash, and its signer. */
+/** A transaction the node accepted: where, its hash, its signer and nonce. */
 interface Broadcast {
   chain: Chain;
   hash: string;
   sender: string;
+  nonce: number;
 }
 
 /** A transaction the caller sent, as recorded, and its chain. */
@@ -133,7 +134,9 @@ export class TransactionsService {
     account: AuthenticatedAccount,
     requestId: string,
   ): Promise<TransactionExecution> {
-    const { chain, hash } = await this.broadcastCounted(input, account, requestId, new Date());
+    const sent = await this.broadcastCounted(input, account, requestId, new Date());
+    await this.markBroadcast(sent);
+    const { chain, hash } = sent;
     return {
       status: 'success',
       transactionHash: hash,
@@ -154,11 +157,20 @@ export class TransactionsService {
   ): Promise<TransactionExecution> {
     const timeoutMs = this.deps.config.transactions.executeWaitTimeoutSeconds * 1000;
     const trackFrom = new Date(Date.now() + timeoutMs);
-    const { chain, hash, sender } = await this.broadcastCounted(input, account, requestId, trackFrom);
+    const sent = await this.broadcastCounted(input, account, requestId, trackFrom);
+    const { chain, hash, sender } = sent;
     const blockExplorerUrl = this.deps.chains.transactionUrl(chain, hash);
-    const receipt = await waitForReceipt(this.deps.chains, chain, hash, timeoutMs, (ms) =>
-      this.signals.wait(chain.chainId, sender, ms),
-    );
+    // The mark and the first look for the receipt do not wait on each other.
+    const [, mined] = await Promise.all([
+      this.markBroadcast(sent),
+      this.deps.chains.call(chain, (provider) => provider.getTransactionReceipt(hash)).catch(() => null),
+    ]);
+    const receipt =
+      mined && chain.confirmations <= 1
+        ? mined
+        : await waitForReceipt(this.deps.chains, chain, hash, timeoutMs, (ms) =>
+            this.signals.wait(chain.chainId, sender, ms),
+          );
     if (!receipt) return { status: 'failed', error: 'Timeout', transactionHash: hash, blockExplorerUrl };
     this.signals.notify(chain.chainId, sender);
     await this.recordReceipt(chain.chainId, receipt);
@@ -388,13 +400,6 @@ export class TransactionsService {
     return chain;
   }
 
-  /**
-   * Records the transaction (row and receipt-tracking job, runnable from `trackFrom`, one database
-   * transaction) before it is broadcast: its hash is known from the signed bytes, so a crash or a
-   * database failure can never leave a broadcast transaction unrecorded. A transaction the node
-   * already has (in its pool or mined) counts as sent: same hash, same row. A transaction the node
-   * rejects, or that is refused for a nonce gap, is un-recorded.
-   */
   /** broadcast(), counted by outcome: accepted, or the code it was refused with (nonce_gap, chain_unavailable…). */
   private async broadcastCounted(
     input: ExecuteTransactionInput,
@@ -419,6 +424,13 @@ export class TransactionsService {
     }
   }
 
+  /**
+   * Records the transaction (row and receipt-tracking job, one statement) before it is broadcast:
+   * its hash is known from the signed bytes, so a crash or a database failure can never leave a
+   * broadcast transaction unrecorded. A transaction the node already has (in its pool or mined)
+   * counts as sent: same hash, same row. A transaction the node rejects, or that is refused for a
+   * nonce gap, is un-recorded. The caller marks the nonce broadcast (markBroadcast).
+   */
   private async broadcast(
     input: ExecuteTransactionInput,
     account: AuthenticatedAccount,
@@ -429,7 +441,12 @@ export class TransactionsService {
     const chain = this.chainFor(input.chain, transaction);
     const hash = transaction.hash!;
     const sender = transaction.from!;
-    await this.refuseForeignBuild(chain, transaction);
+    const sent = { chain, hash, sender, nonce: transaction.nonce };
+    // Two reads that do not wait on each other: the builds of this call, the sender's next nonce.
+    const [, nextNonce] = await Promise.all([
+      this.refuseForeignBuild(chain, transaction),
+      this.pendingNonce(chain, sender),
+    ]);
     const recordedNow = await this.deps.transactions.record(chain, transaction, {
       accountAddress: account.address,
       requestId,
@@ -438,7 +455,7 @@ export class TransactionsService {
     // Recorded first, so that parallel sends of consecutive nonces see each other as on their way.
     if (recordedNow) this.signals.notify(chain.chainId, sender);
     try {
-      await this.refuseNonceGap(chain, transaction);
+      await this.refuseNonceGap(chain, transaction, nextNonce);
     } catch (error) {
       if (recordedNow) await this.deps.transactions.unrecord(chain, hash);
       throw error;
@@ -451,7 +468,7 @@ export class TransactionsService {
       if (error instanceof ChainUnavailableError && error.mayHaveArrived) {
         // The node may have taken it (timeout, reset, 5xx): the record and its receipt job stay,
         // and the job decides (mined, still pending, or dropped after dropAfterSeconds).
-        await this.markBroadcast(chain, transaction);
+        await this.markBroadcast(sent);
         throw new ChainUnavailableError(
           chain.name,
           `${error.reason}; the transaction may have reached the node: Laurel keeps following it (sending it again is safe)`,
@@ -469,21 +486,25 @@ export class TransactionsService {
           : rejectionOf(error, { hash, from: transaction.from!, nonce: transaction.nonce });
       }
     }
-    await this.markBroadcast(chain, transaction);
     // A transaction of the sender queued behind this one may be mined now.
     this.signals.notify(chain.chainId, sender);
-    return { chain, hash, sender };
+    return sent;
   }
 
   /** Keeps the nonce's reservation (if it was built here) from being handed out again meanwhile. */
-  private async markBroadcast(chain: Chain, transaction: Transaction): Promise<void> {
+  private async markBroadcast({ chain, sender, nonce, hash }: Broadcast): Promise<void> {
     await markNonceBroadcast(this.deps.prisma, {
       chainId: chain.chainId,
-      sender: transaction.from!,
-      nonce: transaction.nonce,
-      transactionHash: transaction.hash!,
+      sender,
+      nonce,
+      transactionHash: hash,
       ttlSeconds: this.deps.config.transactions.nonceReservationTtlSeconds,
     });
+  }
+
+  /** The sender's next nonce on the chain, its pool's transactions counted. */
+  private pendingNonce(chain: Chain, sender: string): Promise<number> {
+    return this.deps.chains.call(chain, (provider) => provider.getTransactionCount(sender, 'pending'));
   }
 
   /**
@@ -493,15 +514,12 @@ export class TransactionsService {
    * Otherwise, once nothing has moved for NONCE_GAP_GRACE_MS, it is refused with the missing nonces
    * named, and their unsent reservations are freed for the next builds.
    */
-  private async refuseNonceGap(chain: Chain, transaction: Transaction): Promise<void> {
+  private async refuseNonceGap(chain: Chain, transaction: Transaction, firstNext: number): Promise<void> {
     const sender = transaction.from!;
     const inFlightSince = new Date(Date.now() - 2 * this.deps.config.rpcTimeoutMs);
     let accounted = -1;
     let graceEnds = 0;
-    for (;;) {
-      const next = await this.deps.chains.call(chain, (provider) =>
-        provider.getTransactionCount(sender, 'pending'),
-      );
+    for (let next = firstNext; ; next = await this.pendingNonce(chain, sender)) {
       if (transaction.nonce <= next) return;
       const inFlight = await this.deps.transactions.countInFlight(
         chain.chainId,

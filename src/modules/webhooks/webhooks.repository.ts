@@ -1,4 +1,4 @@
-import type { Prisma, PrismaClient, SqlClient } from '../../db/prisma';
+import { Prisma, type PrismaClient, type SqlClient } from '../../db/prisma';
 import { newIdempotencyKey, TEST_EVENT, type SubscribableEvent } from './webhook-events';
 
 export type WebhookRow = Prisma.WebhookGetPayload<object>;
@@ -6,40 +6,38 @@ export type WebhookLogRow = Prisma.WebhookLogGetPayload<{
   include: { delivery: { include: { event: true } } };
 }>;
 
+/** An event of an account, to record (see emitWebhookEvent). */
+export interface WebhookEventInput {
+  accountAddress: string;
+  event: SubscribableEvent;
+  payload: Prisma.InputJsonValue | null;
+  /** The request that caused the event (on its deliveries' log lines). */
+  requestId?: string | null;
+}
+
 /**
- * Records an event of an account and, for each of its active webhooks subscribed to it, a
- * delivery and that delivery's job: one statement, run on the caller's client, so inside the
- * transaction that records the event's cause nothing is lost and nothing is sent for a change that
- * rolls back. An account without such a webhook records nothing. Returns the number of deliveries.
+ * The call that records an event of an account and, for each of its active webhooks subscribed
+ * to it, a delivery and that delivery's job (SQL function laurel_emit_webhook_event, migration
+ * 20261125160000), to put in the statement that records the event's cause: nothing is lost, and
+ * nothing is sent for a change that rolls back. The account and request id may be SQL (columns of
+ * that statement). An account without such a webhook records nothing. Its value: the number of
+ * deliveries.
  */
-export async function emitWebhookEvent(
-  db: SqlClient,
-  input: {
-    accountAddress: string;
-    event: SubscribableEvent;
-    payload: Prisma.InputJsonValue | null;
-    /** The request that caused the event (on its deliveries' log lines). */
-    requestId?: string | null;
-  },
-): Promise<number> {
+export function webhookEventEmission(input: {
+  accountAddress: string | Prisma.Sql;
+  event: SubscribableEvent;
+  payload: Prisma.InputJsonValue | null;
+  requestId: string | null | Prisma.Sql;
+}): Prisma.Sql {
   const payload = input.payload === null ? null : JSON.stringify(input.payload);
-  const rows = await db.$queryRaw<{ deliveries: bigint }[]>`
-    WITH subscribed AS (
-      SELECT id FROM webhooks
-      WHERE account_address = ${input.accountAddress} AND NOT disabled
-        AND (cardinality(events) = 0 OR ${input.event} = ANY(events))
-    ), event AS (
-      INSERT INTO webhook_events (account_address, event, idempotency_key, payload, request_id)
-      SELECT ${input.accountAddress}, ${input.event}, ${newIdempotencyKey()}, ${payload}::jsonb,
-             ${input.requestId ?? null}
-      WHERE EXISTS (SELECT 1 FROM subscribed)
-      RETURNING id
-    ), delivery AS (
-      INSERT INTO webhook_deliveries (webhook_id, event_id)
-      SELECT subscribed.id, event.id FROM subscribed, event
-      RETURNING id
-    )
-    SELECT count(laurel_add_delivery_job(delivery.id)) AS deliveries FROM delivery`;
+  return Prisma.sql`laurel_emit_webhook_event(${input.accountAddress}::varchar, ${input.event}::varchar,
+    ${newIdempotencyKey()}::varchar, ${payload}::jsonb, ${input.requestId}::varchar)`;
+}
+
+/** Records an event (webhookEventEmission) in one statement on the caller's client; returns the number of deliveries. */
+export async function emitWebhookEvent(db: SqlClient, input: WebhookEventInput): Promise<number> {
+  const rows = await db.$queryRaw<{ deliveries: number }[]>`
+    SELECT ${webhookEventEmission({ ...input, requestId: input.requestId ?? null })} AS deliveries`;
   return Number(rows[0]?.deliveries ?? 0);
 }
 
