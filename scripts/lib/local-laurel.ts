@@ -259,7 +259,7 @@ export async function printTopStatements(local: LocalLaurel, count = 25): Promis
   const rows = await local.laurel.services.prisma.$queryRaw<
     { calls: bigint; total: number; mean: number; query: string }[]
   >`SELECT calls, total_exec_time AS total, mean_exec_time AS mean,
-           left(regexp_replace(query, '\s+', ' ', 'g'), 110) AS query
+           left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 110) AS query
       FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT ${count}`;
   console.log('\nPostgreSQL statements by total time (calls, total ms, mean ms):');
   for (const row of rows) {
