@@ -29,7 +29,7 @@ import { KeyedBatches } from '../keyed-batches';
  *    Found without reading the sender's reservations: a gap structure per sender (tables
  *    nonce_senders: where the nonces handed out end; free_nonces: the free ones below that, lowest
  *    taken first) and an index on expires_at for (b), so a build costs the same whether its sender
- *    holds ten reservations or a hundred thousand, live or lapsed (migration 20261125140000, which
+ *    holds ten reservations or a hundred thousand, live or lapsed (migration 20261125150000, which
  *    says how). Whatever else deletes a reservation above the pending nonce lists its nonce in
  *    free_nonces in the same statement (releaseUnsentNonces, freeNoncesOf).
  * 3. When a signed transaction is broadcast through Laurel (`/transactions/execute*`),
@@ -89,7 +89,7 @@ export interface ReserveNoncesParams {
 
 /**
  * Reserves one nonce of the sender per build (see the rule above), in ascending order: one call of
- * the SQL function `laurel_reserve_nonces` (migration 20261125140000), which holds the per-sender
+ * the SQL function `laurel_reserve_nonces` (migration 20261125150000), which holds the per-sender
  * advisory lock only for the time of its statements. A prepared statement on the pool, without
  * the ORM (sent unnamed behind a transaction-mode pooler: src/db/connection.ts).
  *

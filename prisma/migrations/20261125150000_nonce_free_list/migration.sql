@@ -30,7 +30,11 @@ CREATE TABLE "free_nonces" (
 CREATE INDEX "nonce_reservations_chain_id_sender_expires_at_idx" ON "nonce_reservations"("chain_id", "sender", "expires_at");
 
 -- A call costs a few index probes per call and per nonce, plus the rows it drops: every
--- reservation lapses, is released or is passed by the chain once.
+-- reservation lapses, is released or is passed by the chain once. In the common case it runs
+-- three statements and one insert per nonce (the lock; one statement reading where the last call
+-- left off, sweeping lapsed leases, and finding the highest reservation held and the lowest free
+-- nonce; the inserts; the sender's state): each statement of a plpgsql function costs about as much
+-- as the probes it runs, and a sender's builds wait for one another's calls.
 --   1. the sender's lock, and where the last call left off (first call: from the pending nonce);
 --   2. when the pending nonce moved up, reservations and free nonces below it are dropped (the
 --      chain has used those nonces); when the node counts fewer than at the last call
@@ -41,7 +45,8 @@ CREATE INDEX "nonce_reservations_chain_id_sender_expires_at_idx" ON "nonce_reser
 --      it without a build here (a transaction built elsewhere, marked broadcast) list the nonces
 --      they skipped as free; when the highest reservations went (released, lapsed, deleted), it
 --      comes down to after the highest one left;
---   5. each build takes the lowest free nonce below that end, else the end itself. A nonce that
+--   5. each build takes the lowest free nonce below that end (no free nonce: not looked for),
+--      else the end itself. A nonce that
 --      was reserved meanwhile by other means (markNonceBroadcast does not take the lock) is
 --      skipped: the reservation's insert does nothing and the next one is tried.
 -- Whoever else deletes reservations lists their nonces in free_nonces in the same statement
@@ -58,8 +63,9 @@ DECLARE
     floor_nonce BIGINT;
     end_nonce BIGINT;
     highest BIGINT;
+    lowest_free BIGINT;
     reserved BIGINT;
-    free_listed BOOLEAN := true;
+    free_listed BOOLEAN;
     known BOOLEAN;
     -- The free nonces taken by this call: the next is above them (the index entries they leave
     -- until VACUUM are not walked again).
@@ -67,10 +73,39 @@ DECLARE
 BEGIN
     PERFORM pg_advisory_xact_lock(hashtext(p_chain_id::text || ':' || p_sender));
 
-    SELECT s."pending_floor", s."next_nonce" INTO floor_nonce, end_nonce
-      FROM "nonce_senders" s
-     WHERE s."chain_id" = p_chain_id AND s."sender" = p_sender;
-    known := FOUND;
+    -- One statement for what a call reads (a statement is most of a call's cost): where the last
+    -- call left off, the lapsed leases (deleted, their nonces listed free: 3), the highest
+    -- reservation still held (4) and the lowest free nonce (none: the builds skip the free list).
+    WITH lapsed AS (
+        DELETE FROM "nonce_reservations" r
+         WHERE r."chain_id" = p_chain_id AND r."sender" = p_sender
+           AND r."nonce" = ANY (ARRAY(SELECT l."nonce" FROM "nonce_reservations" l
+                                       WHERE l."chain_id" = p_chain_id AND l."sender" = p_sender
+                                         AND l."expires_at" < now()
+                                       ORDER BY l."expires_at"
+                                       LIMIT 10000))
+        RETURNING r."nonce"
+    ), listed AS (
+        INSERT INTO "free_nonces" ("chain_id", "sender", "nonce")
+        SELECT p_chain_id, p_sender, lapsed."nonce" FROM lapsed
+        ON CONFLICT DO NOTHING
+    )
+    SELECT s."pending_floor", s."next_nonce",
+           (SELECT r."nonce" FROM "nonce_reservations" r
+             WHERE r."chain_id" = p_chain_id AND r."sender" = p_sender
+               AND r."nonce" NOT IN (SELECT lapsed."nonce" FROM lapsed)
+             ORDER BY r."nonce" DESC
+             LIMIT 1),
+           least((SELECT f."nonce" FROM "free_nonces" f
+                   WHERE f."chain_id" = p_chain_id AND f."sender" = p_sender
+                   ORDER BY f."nonce"
+                   LIMIT 1),
+                 (SELECT min(lapsed."nonce") FROM lapsed))
+      INTO floor_nonce, end_nonce, highest, lowest_free
+      FROM (SELECT 1) AS one
+      LEFT JOIN "nonce_senders" s ON s."chain_id" = p_chain_id AND s."sender" = p_sender;
+    known := floor_nonce IS NOT NULL;
+    free_listed := lowest_free IS NOT NULL;
     IF NOT known THEN
         floor_nonce := p_pending;
         end_nonce := p_pending;
@@ -89,27 +124,9 @@ BEGIN
         INSERT INTO "free_nonces" ("chain_id", "sender", "nonce")
         SELECT p_chain_id, p_sender, g FROM generate_series(p_pending, least(floor_nonce, end_nonce) - 1) g
         ON CONFLICT DO NOTHING;
+        free_listed := true;
     END IF;
 
-    WITH lapsed AS (
-        DELETE FROM "nonce_reservations" r
-         WHERE r."chain_id" = p_chain_id AND r."sender" = p_sender
-           AND r."nonce" = ANY (ARRAY(SELECT l."nonce" FROM "nonce_reservations" l
-                                       WHERE l."chain_id" = p_chain_id AND l."sender" = p_sender
-                                         AND l."expires_at" < now()
-                                       ORDER BY l."expires_at"
-                                       LIMIT 10000))
-        RETURNING r."nonce"
-    )
-    INSERT INTO "free_nonces" ("chain_id", "sender", "nonce")
-    SELECT p_chain_id, p_sender, lapsed."nonce" FROM lapsed
-    ON CONFLICT DO NOTHING;
-
-    SELECT r."nonce" INTO highest
-      FROM "nonce_reservations" r
-     WHERE r."chain_id" = p_chain_id AND r."sender" = p_sender
-     ORDER BY r."nonce" DESC
-     LIMIT 1;
     end_nonce := greatest(end_nonce, p_pending);
     IF highest >= end_nonce THEN
         INSERT INTO "free_nonces" ("chain_id", "sender", "nonce")
@@ -117,6 +134,7 @@ BEGIN
          WHERE NOT EXISTS (SELECT 1 FROM "nonce_reservations" r
                             WHERE r."chain_id" = p_chain_id AND r."sender" = p_sender AND r."nonce" = g)
         ON CONFLICT DO NOTHING;
+        free_listed := true;
         end_nonce := highest + 1;
     ELSIF coalesce(highest + 1, p_pending) < end_nonce THEN
         end_nonce := greatest(coalesce(highest + 1, p_pending), p_pending);
