@@ -8,8 +8,9 @@
  *
  *   npm run bench:reservations
  *
- * Knobs (defaults): BENCH_TTL_SECONDS (20: the TTL Laurel runs with, shorter than the default
- * 120 s so the run takes about a minute), BENCH_SECONDS (3 × TTL), BENCH_WINDOW_SECONDS (10),
+ * Knobs (defaults): BENCH_TTL_SECONDS (60: the TTL Laurel runs with, shorter than the default
+ * 120 s so the run takes three minutes), BENCH_SECONDS (3 × TTL), BENCH_WINDOW_SECONDS (60: the
+ * last minute against the first, the first before any lease runs out),
  * BENCH_CONCURRENCY (16). Laurel, the embedded PostgreSQL and anvil are those of bench:build
  * (scripts/lib/local-laurel.ts); the clients share Laurel's process, as there.
  */
@@ -18,11 +19,11 @@ import { envInt } from './lib/env';
 import { MB, buildRewardXP, sampleRss, startLocalLaurel } from './lib/local-laurel';
 import { percentile } from './lib/percentile';
 
-const ttlSeconds = envInt('BENCH_TTL_SECONDS', 20, 3600);
+const ttlSeconds = envInt('BENCH_TTL_SECONDS', 60, 3600);
 const options = {
   ttlSeconds,
   seconds: envInt('BENCH_SECONDS', 3 * ttlSeconds, 7200),
-  windowSeconds: envInt('BENCH_WINDOW_SECONDS', 10, 600),
+  windowSeconds: envInt('BENCH_WINDOW_SECONDS', 60, 600),
   concurrency: envInt('BENCH_CONCURRENCY', 16, 256),
 };
 const WARM_UP_SECONDS = 3;
