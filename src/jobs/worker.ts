@@ -46,25 +46,12 @@ export function createWorkerPool(databaseUrl: string, max: number, faults: Throt
 }
 
 /**
- * The graphile-worker options of Laurel's workers besides the pool, tasks and logger.
- *
- * A local queue of `concurrency + 1` jobs (graphile-worker's batching): the process fetches the
- * jobs due in one statement and hands them to its idle slots, and polls once a second as a whole.
- * Without it each of the 32 slots polled every second and each new job's notice woke a slot that
- * fetched on its own: about six job-fetching statements per job delivered in `bench:flow`, each
- * write to PostgreSQL a syscall that cost Laurel's process as much CPU as the job's own work. The
- * jobs of the queue are locked while they wait in it; a process that stops returns them, one that
- * dies leaves them locked like the jobs it was running (webhook deliveries are recovered sooner:
- * webhook_deliveries__recover). No completeJobBatchDelay: each job is completed on its own.
+ * The graphile-worker options of Laurel's workers besides the pool, tasks and logger: the defaults
+ * otherwise (no localQueue, no completeJobBatchDelay: each job fetched and completed on its own).
  * `npm run bench:webhooks` runs its empty-job baseline with the same options.
  */
 export function workerRunOptions(concurrency: number) {
-  return {
-    concurrency,
-    noHandleSignals: true,
-    pollInterval: 1000,
-    preset: { worker: { localQueue: { size: concurrency + 1 } } },
-  } as const;
+  return { concurrency, noHandleSignals: true, pollInterval: 1000 } as const;
 }
 
 /**
