@@ -131,7 +131,9 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   // request id below rather than by helmet's dozen middlewares on every request.
   const headers: [string, string][] = [...securityHeaders(), ['Cache-Control', 'no-store']];
 
-  // Request id, context, headers and one log line per request.
+  // Request id, context, headers and one log line per request, then the JSON body (one middleware:
+  // each layer of Express's router costs every request).
+  const readBody = readJsonBody();
   app.use((req, res, next) => {
     const incoming = req.headers['x-request-id'];
     const requestId =
@@ -167,9 +169,8 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
         'request',
       );
     });
-    next();
+    readBody(req, res, next);
   });
-  app.use(readJsonBody());
 
   // Every route (probes, API reference, {auth_url} and {base_url} paths) in one table, looked up
   // once per request; GraphQL and static assets come after it.

@@ -20,10 +20,23 @@ export interface RequestFailure {
   budget?: string;
 }
 
+/**
+ * Answers `body` as JSON: what Express's `res.status().json()` sends (the same headers and bytes;
+ * Node leaves the body out of a HEAD answer), without its per-answer content-type parsing and
+ * formatting and its freshness check (answers are `no-store`, with no ETag).
+ */
+export function sendJson(res: Response, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}
+
 /** Answers a failure body and notes why, for the request's log line. */
 export function sendFailure(res: Response, status: number, body: object, failure: RequestFailure): void {
   res.locals.failure = failure;
-  res.status(status).json(body);
+  sendJson(res, status, body);
 }
 
 /** The failure noted for a request, if any. */
@@ -96,7 +109,7 @@ function routeHandler(module: ApiModule, route: DeclaredRoute): RequestHandler {
     try {
       const result = (await operation.call(inputOf(route.method, req, res), requestContext(res))) as object;
       const body = resultField ? { [resultField]: result } : result;
-      res.status(status(result)).json(envelope(route.envelope, body));
+      sendJson(res, status(result), envelope(route.envelope, body));
     } catch (error) {
       if (error instanceof AppError) sendError(res, route.errors, error);
       else next(error);
