@@ -264,7 +264,6 @@ async function mountApiSurface(
       handle: (_req, res) => void res.type('html').send(docsPage('/openapi.json', '/docs/assets')),
     },
   ]);
-  app.use('/docs/assets', docsAssets());
   for (const group of moduleRoutes(options.modules, 'auth', { prefixes: [''] })) routes.add(group);
 
   /** Every {base_url} path needs a valid key, counted against the key's rate limit. */
@@ -274,21 +273,19 @@ async function mountApiSurface(
   });
   for (const group of moduleRoutes(options.modules, 'api', { prefixes: API_PREFIXES, guard: requireApiKey }))
     routes.add(group);
-  // Paths under them that are not routes: the key first (401), then 404.
-  for (const prefix of API_PREFIXES) app.use(prefix, requireApiKey);
-
-  // A body that is not JSON never reaches Apollo: answered as Apollo answers a request it cannot read.
-  app.use('/graphql', (_req, res, next) => {
-    const unreadable = unreadableBodyOf(res);
-    if (!unreadable) return next();
-    sendFailure(res, unreadable.httpStatus, graphqlErrorBody(unreadable, 'BAD_REQUEST'), {
-      code: unreadable.code,
-      message: unreadable.message,
-    });
-  });
-  return mountGraphQL(app, {
+  // GraphQL next (before the layers below, which its requests would otherwise pass through).
+  const graphql = await mountGraphQL(app, {
     schema: options.schema,
     authenticator: options.authenticator,
+    // A body that is not JSON never reaches Apollo: answered as Apollo answers a request it cannot read.
+    refuseUnreadableBody: (_req, res, next) => {
+      const unreadable = unreadableBodyOf(res);
+      if (!unreadable) return next();
+      sendFailure(res, unreadable.httpStatus, graphqlErrorBody(unreadable, 'BAD_REQUEST'), {
+        code: unreadable.code,
+        message: unreadable.message,
+      });
+    },
     authenticate: authenticateRequests(options.authenticator, {
       required: false,
       refuse: (res, error) => res.set(error.headers).status(error.httpStatus).json(graphqlErrorBody(error)),
@@ -296,4 +293,8 @@ async function mountApiSurface(
     contextOf: requestContext,
     subscriptions: options.subscriptions && { ...options.subscriptions, ...observers },
   });
+  app.use('/docs/assets', docsAssets());
+  // Paths under the API's prefixes that are not routes: the key first (401), then 404.
+  for (const prefix of API_PREFIXES) app.use(prefix, requireApiKey);
+  return graphql;
 }
