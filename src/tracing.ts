@@ -12,6 +12,7 @@ type Tracer = import('@opentelemetry/api').Tracer;
 
 let tracer: Tracer | null = null;
 let shutdown = (): Promise<void> => Promise.resolve();
+let nameRoute = (_route: string): void => undefined;
 
 if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) {
   // require, not import: these load only when tracing is on.
@@ -30,7 +31,6 @@ if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) {
   const { UndiciInstrumentation } =
     require('@opentelemetry/instrumentation-undici') as typeof import('@opentelemetry/instrumentation-undici');
   const api = require('@opentelemetry/api') as typeof import('@opentelemetry/api');
-  /* eslint-enable @typescript-eslint/no-require-imports */
   const sdk = new NodeSDK({
     serviceName: process.env.OTEL_SERVICE_NAME ?? 'laurel',
     traceExporter: new OTLPTraceExporter(),
@@ -42,9 +42,26 @@ if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) {
       new UndiciInstrumentation(),
     ],
   });
+  const { getRPCMetadata, RPCType } = require('@opentelemetry/core') as typeof import('@opentelemetry/core');
+  /* eslint-enable @typescript-eslint/no-require-imports */
   sdk.start();
   tracer = api.trace.getTracer('laurel');
   shutdown = () => sdk.shutdown();
+  // What the Express instrumentation does for a route of Express's routers: the HTTP server span
+  // is named `<method> <route>` when it ends.
+  nameRoute = (route) => {
+    const metadata = getRPCMetadata(api.context.active());
+    if (metadata?.type === RPCType.HTTP) metadata.route = route;
+  };
+}
+
+/**
+ * Names the current HTTP request's server span after its route (`POST /v1/app/new`) when tracing
+ * is on: Laurel's routes are dispatched by its route table (src/http/route-table.ts), where the
+ * Express instrumentation cannot see them.
+ */
+export function nameTracedRoute(route: string): void {
+  nameRoute(route);
 }
 
 /** Runs `work` in a span named `name` when tracing is on; otherwise just runs it. */

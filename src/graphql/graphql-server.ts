@@ -1,9 +1,11 @@
-import { ApolloServer } from '@apollo/server';
+import { ApolloServer, HeaderMap } from '@apollo/server';
 import {
   ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginInlineTraceDisabled,
   ApolloServerPluginLandingPageDisabled,
+  ApolloServerPluginSchemaReportingDisabled,
+  ApolloServerPluginUsageReportingDisabled,
 } from '@apollo/server/plugin/disabled';
-import { expressMiddleware } from '@as-integrations/express5';
 import type { Server } from 'node:http';
 import type { Express, RequestHandler } from 'express';
 import type { GraphQLSchema } from 'graphql';
@@ -20,6 +22,8 @@ import { serveSubscriptions } from './subscriptions';
 export interface GraphQLEndpointOptions {
   schema: GraphQLSchema;
   authenticator: RequestAuthenticator;
+  /** Answers a request whose body could not be read, before Apollo sees it; others go on. */
+  refuseUnreadableBody: RequestHandler;
   /** Puts the account of an optional X-API-KEY on the request's context (a wrong key is left out). */
   authenticate: RequestHandler;
   /** The request's context, as the HTTP layer made it. */
@@ -67,6 +71,11 @@ export async function mountGraphQL(app: Express, options: GraphQLEndpointOptions
       // Answers carry Cache-Control: no-store; Apollo's cache-control plugin would otherwise wrap
       // every field's resolver to compute a policy nobody reads.
       ApolloServerPluginCacheControlDisabled(),
+      // Nothing is reported to Apollo's cloud (an APOLLO_KEY in the environment would otherwise
+      // turn usage reporting on), and Laurel is no federated subgraph: none of their per-request hooks.
+      ApolloServerPluginUsageReportingDisabled(),
+      ApolloServerPluginSchemaReportingDisabled(),
+      ApolloServerPluginInlineTraceDisabled(),
       // Apollo's documented pattern for a WebSocket server beside it: drained when Apollo stops.
       { serverWillStart: async () => ({ drainServer: closeSubscriptions }) },
     ],
@@ -77,17 +86,94 @@ export async function mountGraphQL(app: Express, options: GraphQLEndpointOptions
   });
   await apollo.start();
   app.use('/graphql/assets', playgroundAssets());
-  app.get('/graphql', (req, res, next) => {
-    if (req.query.query === undefined && req.accepts(['application/json', 'text/html']) === 'text/html') {
+  const playground: RequestHandler = (req, res, next) => {
+    if (
+      req.method === 'GET' &&
+      req.path === '/' &&
+      req.query.query === undefined &&
+      req.accepts(['application/json', 'text/html']) === 'text/html'
+    ) {
       res.type('html').send(playgroundPage('/graphql', '/graphql/assets'));
       return;
     }
     next();
-  });
+  };
   app.use(
     '/graphql',
-    options.authenticate,
-    expressMiddleware(apollo, { context: async ({ res }) => options.contextOf(res) }),
+    inTurn(
+      options.refuseUnreadableBody,
+      playground,
+      options.authenticate,
+      answerGraphQL(apollo, options.contextOf),
+    ),
   );
   return { closeSubscriptions, stop: () => apollo.stop() };
+}
+
+/**
+ * Apollo Server's HTTP handling called from Laurel's own handler: what @as-integrations/express5
+ * does (headers, query string and the body read by the app's JSON reader in; status, headers and
+ * body out), without its legacy `url.parse` of every URL and Express's `res.send`, and without its
+ * 500 for a GET, which has no body (Apollo answers a GET itself).
+ */
+function answerGraphQL(
+  apollo: ApolloServer<RequestContext>,
+  contextOf: GraphQLEndpointOptions['contextOf'],
+): RequestHandler {
+  return async (req, res, next) => {
+    try {
+      const headers = new HeaderMap();
+      for (const [name, value] of Object.entries(req.headers)) {
+        if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+      }
+      const response = await apollo.executeHTTPGraphQLRequest({
+        httpGraphQLRequest: {
+          method: req.method.toUpperCase(),
+          headers,
+          search: searchOf(req.url),
+          body: req.body as unknown,
+        },
+        context: async () => contextOf(res),
+      });
+      for (const [name, value] of response.headers) res.setHeader(name, value);
+      res.statusCode = response.status ?? 200;
+      if (response.body.kind === 'complete') {
+        res.setHeader('Content-Length', Buffer.byteLength(response.body.string));
+        res.end(response.body.string);
+        return;
+      }
+      // Incremental delivery (@defer): Apollo's chunks as they come.
+      for await (const chunk of response.body.asyncIterator) res.write(chunk);
+      res.end();
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+/**
+ * Middlewares run in turn as one layer of the app's router (each layer costs every request that
+ * passes it); an error skips the rest.
+ */
+function inTurn(...handlers: RequestHandler[]): RequestHandler {
+  return (req, res, next) => {
+    const run = (index: number) => (error?: unknown) => {
+      if (error !== undefined || index === handlers.length) return next(error);
+      try {
+        const result: unknown = handlers[index](req, res, run(index + 1));
+        if (result instanceof Promise) result.catch(next);
+      } catch (caught) {
+        next(caught);
+      }
+    };
+    run(0)();
+  };
+}
+
+/** The query string of a request URL with its `?` (what `url.parse(url).search` gives), or ''. */
+function searchOf(url: string): string {
+  const start = url.indexOf('?');
+  if (start < 0) return '';
+  const end = url.indexOf('#', start);
+  return end < 0 ? url.slice(start) : url.slice(start, end);
 }

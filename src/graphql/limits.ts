@@ -77,12 +77,16 @@ export function operationCost(operation: OperationDefinitionNode, document: Docu
  * (Operations without a key are the key-issuing ones, limited per client address by their service.)
  */
 export function requestCostPlugin(authenticator: RequestAuthenticator): ApolloServerPlugin<RequestContext> {
+  // Per operation of a cached document (Apollo hands the same node for the same document).
+  const costs = new WeakMap<OperationDefinitionNode, number>();
   // Stateless: one listener serves every request.
   const listener: GraphQLRequestListener<RequestContext> = {
     async didResolveOperation({ contextValue, operation, document }) {
       if (!contextValue.account || !operation) return;
+      let cost = costs.get(operation);
+      if (cost === undefined) costs.set(operation, (cost = operationCost(operation, document)));
       try {
-        await authenticator.countRequest(contextValue.account, operationCost(operation, document));
+        await authenticator.countRequest(contextValue.account, cost);
       } catch (error) {
         // Over the budget: 429 RATE_LIMITED with Retry-After; a lost database: 503.
         throw graphqlRequestError(error) ?? error;

@@ -1,5 +1,5 @@
 import type { ApolloServerPlugin, GraphQLRequestListener } from '@apollo/server';
-import { Kind } from 'graphql';
+import { Kind, type OperationDefinitionNode } from 'graphql';
 import type { RequestContext } from '../operations/request-context';
 import { formatGraphQLError } from './format-error';
 
@@ -12,16 +12,30 @@ const ROUTE_FIELDS_MAX = 2;
  * label stays a bounded set), and puts the first error's code and message on its log line.
  */
 export function operationLogPlugin(): ApolloServerPlugin<RequestContext> {
-  // Stateless: one listener serves every request.
-  const listener: GraphQLRequestListener<RequestContext> = {
-    async didResolveOperation({ contextValue, operation, operationName }) {
-      if (!operation) return;
+  // Per operation of a cached document (Apollo hands the same node for the same document).
+  const names = new WeakMap<OperationDefinitionNode, { logged: string; route: string }>();
+  const namesOf = (operation: OperationDefinitionNode) => {
+    let known = names.get(operation);
+    if (!known) {
       const fields = operation.selectionSet.selections.map((selection) =>
         selection.kind === Kind.FIELD ? selection.name.value : '…',
       );
-      contextValue.logFields.graphql = `${operation.operation}${operationName ? ` ${operationName}` : ''} (${fields.join(', ')})`;
       const distinct = [...new Set(fields)].sort();
-      contextValue.route = `/graphql ${distinct.length <= ROUTE_FIELDS_MAX ? distinct.join(',') : '(several fields)'}`;
+      known = {
+        logged: `${operation.operation}${operation.name ? ` ${operation.name.value}` : ''} (${fields.join(', ')})`,
+        route: `/graphql ${distinct.length <= ROUTE_FIELDS_MAX ? distinct.join(',') : '(several fields)'}`,
+      };
+      names.set(operation, known);
+    }
+    return known;
+  };
+  // Stateless: one listener serves every request.
+  const listener: GraphQLRequestListener<RequestContext> = {
+    async didResolveOperation({ contextValue, operation }) {
+      if (!operation) return;
+      const { logged, route } = namesOf(operation);
+      contextValue.logFields.graphql = logged;
+      contextValue.route = route;
     },
     async didEncounterErrors({ contextValue, errors }) {
       const [first] = errors;

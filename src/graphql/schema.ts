@@ -1,6 +1,7 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema, type ClassType, type NonEmptyArray } from 'type-graphql';
 import { liveOperationsPubSub } from '../operations/live';
+import { operationFieldResolver, operationsOf } from '../operations/operation';
 
 /** A resolver class with the one instance that GraphQL (and REST) call. */
 export interface ResolverInstance {
@@ -32,13 +33,23 @@ export async function buildGraphQLSchema(
     if (!instance) throw new Error(`no instance of resolver ${resolverClass.name}`);
     return instance;
   };
-  return buildSchema({
+  const schema = await buildSchema({
     resolvers: resolverClasses as NonEmptyArray<ClassType>,
     container: { get: instanceOf },
     // Subscriptions (@LiveOperation) run on the same instances.
     pubSub: liveOperationsPubSub(instanceOf),
     validate: false,
   });
+  // Each operation's root field calls its instance directly (see operationFieldResolver).
+  for (const { resolverClass, resolver } of instances ?? []) {
+    for (const [method, definition] of operationsOf(resolverClass)) {
+      const root = definition.kind === 'query' ? schema.getQueryType() : schema.getMutationType();
+      const field = root?.getFields()[method];
+      if (!field) throw new Error(`${resolverClass.name}.${method}: no root field ${method}`);
+      field.resolve = operationFieldResolver(resolver, method);
+    }
+  }
+  return schema;
 }
 
 /** The checked-in schema.graphql: sorted, so that it only changes when the API does. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import express, { type ErrorRequestHandler } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import helmet from 'helmet';
@@ -18,16 +18,15 @@ import { landingLinks, landingPage } from './landing-page';
 import { metricsEndpoint } from './metrics-endpoint';
 import { clientErrorOf, readJsonBody } from './request-reading';
 import {
-  answerOtherMethods,
+  dispatchRoutes,
   failureOf,
-  mountModuleRoutes,
-  noteRoute,
+  moduleRoutes,
   requestContext,
-  routeLabels,
   sendError,
   sendFailure,
   unreadableBodyOf,
 } from './rest';
+import { RouteTable } from './route-table';
 
 export const API_PREFIXES = ['/v1', '/api/v1'] as const;
 
@@ -63,12 +62,18 @@ class HttpRequestContext implements RequestContext {
   route: string | undefined = undefined;
   readonly logFields: Record<string, unknown> = {};
   private requestLog: Logger | undefined;
+  private address: string | undefined;
 
   constructor(
     readonly requestId: string,
-    readonly clientAddress: string,
+    private readonly req: express.Request,
     private readonly baseLog: Logger,
   ) {}
+
+  /** The client's address (`trust proxy` applied), worked out on first use: few operations ask. */
+  get clientAddress(): string {
+    return (this.address ??= this.req.ip ?? 'unknown');
+  }
 
   /**
    * The request's logger, made on first use: at a level above info most requests never log. A
@@ -78,6 +83,25 @@ class HttpRequestContext implements RequestContext {
   get log(): Logger {
     return (this.requestLog ??= this.baseLog.child({ requestId: this.requestId }));
   }
+}
+
+/**
+ * The headers helmet sets with Laurel's configuration: no CSP (JSON answers, and the Playground
+ * runs an inline script), but no page of Laurel's may be framed. Helmet's headers do not depend
+ * on the request, so its middleware runs once, here, against a response that records them.
+ */
+function securityHeaders(): [string, string][] {
+  const headers: [string, string][] = [];
+  const recorder = {
+    setHeader: (name: string, value: unknown) => headers.push([name, String(value)]),
+    removeHeader: () => undefined, // X-Powered-By, which Express is told not to send
+  };
+  helmet({ contentSecurityPolicy: false, frameguard: { action: 'deny' } })(
+    {} as IncomingMessage,
+    recorder as unknown as ServerResponse,
+    () => undefined,
+  );
+  return headers;
 }
 
 function trustProxySetting(value: string | undefined): boolean | number | string {
@@ -103,16 +127,21 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.set('trust proxy', trustProxySetting(options.trustProxy));
-  // Security headers; no CSP (JSON answers, and the Playground runs an inline script), but no page
-  // of Laurel's may be framed.
-  app.use(helmet({ contentSecurityPolicy: false, frameguard: { action: 'deny' } }));
+  // Security headers (helmet's), the same on every answer: taken from helmet once, set with the
+  // request id below rather than by helmet's dozen middlewares on every request.
+  const headers: [string, string][] = [...securityHeaders(), ['Cache-Control', 'no-store']];
 
-  // Request id, context and one log line per request.
+  // Request id, context, headers and one log line per request, then the JSON body (one middleware:
+  // each layer of Express's router costs every request).
+  const readBody = readJsonBody();
   app.use((req, res, next) => {
-    const incoming = req.header('x-request-id');
-    const requestId = incoming && /^[\w.-]{1,128}$/.test(incoming) ? incoming : randomUUID();
+    const incoming = req.headers['x-request-id'];
+    const requestId =
+      typeof incoming === 'string' && /^[\w.-]{1,128}$/.test(incoming) ? incoming : randomUUID();
     res.setHeader('X-Request-Id', requestId);
-    const ctx = new HttpRequestContext(requestId, req.ip ?? 'unknown', log);
+    // Answers carry keys, secrets and per-account data: never stored by a cache (static assets say otherwise).
+    for (const [name, value] of headers) res.setHeader(name, value);
+    const ctx = new HttpRequestContext(requestId, req, log);
     res.locals.ctx = ctx;
     const started = process.hrtime.bigint();
     res.on('finish', () => {
@@ -140,53 +169,48 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
         'request',
       );
     });
-    next();
+    readBody(req, res, next);
   });
 
-  // Answers carry keys, secrets and per-account data: never stored by a cache (static assets say otherwise).
-  app.use((_req, res, next) => {
-    res.setHeader('Cache-Control', 'no-store');
-    next();
-  });
-  app.use(readJsonBody());
-
-  const probes = express.Router();
-  probes.get(
-    '/',
-    landingPage(
-      landingLinks({
-        api: options.api !== undefined,
-        metrics: options.metricsHere && metrics ? '/metrics' : null,
-      }),
-    ),
-  );
-  probes.get('/health', (_req, res) => {
-    noteRoute(res, '/health');
-    res.json({ status: 'ok' });
-  });
-  probes.get('/ready', async (_req, res, next) => {
-    noteRoute(res, '/ready');
-    try {
-      const { ready, failing, checks } = await options.readiness();
-      res
-        .status(ready ? 200 : 503)
-        .json(ready ? { status: 'ready', checks } : { status: 'not_ready', failing, checks });
-    } catch (error) {
-      next(error);
-    }
-  });
-  if (metrics && options.metricsHere)
-    probes.get('/metrics', metricsEndpoint(metrics, { open: false, ...options.metricsHere }));
-  answerOtherMethods(probes, [
-    { method: 'get', path: '/' },
-    { method: 'get', path: '/health' },
-    { method: 'get', path: '/ready' },
-    ...(metrics && options.metricsHere ? [{ method: 'get' as const, path: '/metrics' }] : []),
+  // Every route (probes, API reference, {auth_url} and {base_url} paths) in one table, looked up
+  // once per request; GraphQL and static assets come after it.
+  const routes = new RouteTable();
+  app.use(dispatchRoutes(routes));
+  routes.add([
+    {
+      method: 'get',
+      path: '/',
+      handle: landingPage(
+        landingLinks({
+          api: options.api !== undefined,
+          metrics: options.metricsHere && metrics ? '/metrics' : null,
+        }),
+      ),
+    },
+    { method: 'get', path: '/health', handle: (_req, res) => void res.json({ status: 'ok' }) },
+    {
+      method: 'get',
+      path: '/ready',
+      handle: async (_req, res) => {
+        const { ready, failing, checks } = await options.readiness();
+        res
+          .status(ready ? 200 : 503)
+          .json(ready ? { status: 'ready', checks } : { status: 'not_ready', failing, checks });
+      },
+    },
+    ...(metrics && options.metricsHere
+      ? [
+          {
+            method: 'get' as const,
+            path: '/metrics',
+            handle: metricsEndpoint(metrics, { open: false, ...options.metricsHere }),
+          },
+        ]
+      : []),
   ]);
-  app.use(probes);
 
   const graphql = options.api
-    ? await mountApiSurface(app, options.api, { log, metrics })
+    ? await mountApiSurface(app, routes, options.api, { log, metrics })
     : { stop: async () => undefined, closeSubscriptions: async () => undefined };
   app.use((req, res) => {
     const error = `Not found: ${req.method} ${req.path}`;
@@ -228,51 +252,40 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
 /** The API itself: the API reference, {auth_url} and {base_url} routes, and GraphQL. */
 async function mountApiSurface(
   app: express.Express,
+  routes: RouteTable,
   options: ApiSurfaceOptions,
   observers: { log: Logger; metrics?: LaurelMetrics },
 ): Promise<GraphQLEndpoint> {
-  const reference = express.Router();
-  reference.get('/openapi.json', (_req, res) => {
-    noteRoute(res, '/openapi.json');
-    res.json(options.openApiDocument);
-  });
-  reference.get('/docs', (_req, res) => {
-    noteRoute(res, '/docs');
-    res.type('html').send(docsPage('/openapi.json', '/docs/assets'));
-  });
-  answerOtherMethods(reference, [
-    { method: 'get', path: '/openapi.json' },
-    { method: 'get', path: '/docs' },
+  routes.add([
+    { method: 'get', path: '/openapi.json', handle: (_req, res) => void res.json(options.openApiDocument) },
+    {
+      method: 'get',
+      path: '/docs',
+      handle: (_req, res) => void res.type('html').send(docsPage('/openapi.json', '/docs/assets')),
+    },
   ]);
-  app.use('/docs/assets', docsAssets());
-  app.use(reference);
+  for (const group of moduleRoutes(options.modules, 'auth', { prefixes: [''] })) routes.add(group);
 
-  const root = express.Router();
-  mountModuleRoutes(root, options.modules, 'auth');
-  app.use(root);
-
-  /** Every {base_url} route needs a valid key, counted against the key's rate limit. */
+  /** Every {base_url} path needs a valid key, counted against the key's rate limit. */
   const requireApiKey = authenticateRequests(options.authenticator, {
     required: true,
     refuse: (res, error) => sendError(res, SHAPE_A, error),
   });
-  const api = express.Router();
-  mountModuleRoutes(api, options.modules, 'api');
-  const labels = routeLabels(options.modules);
-  for (const prefix of API_PREFIXES) app.use(prefix, labels, requireApiKey, api);
-
-  // A body that is not JSON never reaches Apollo: answered as Apollo answers a request it cannot read.
-  app.use('/graphql', (_req, res, next) => {
-    const unreadable = unreadableBodyOf(res);
-    if (!unreadable) return next();
-    sendFailure(res, unreadable.httpStatus, graphqlErrorBody(unreadable, 'BAD_REQUEST'), {
-      code: unreadable.code,
-      message: unreadable.message,
-    });
-  });
-  return mountGraphQL(app, {
+  for (const group of moduleRoutes(options.modules, 'api', { prefixes: API_PREFIXES, guard: requireApiKey }))
+    routes.add(group);
+  // GraphQL next (before the layers below, which its requests would otherwise pass through).
+  const graphql = await mountGraphQL(app, {
     schema: options.schema,
     authenticator: options.authenticator,
+    // A body that is not JSON never reaches Apollo: answered as Apollo answers a request it cannot read.
+    refuseUnreadableBody: (_req, res, next) => {
+      const unreadable = unreadableBodyOf(res);
+      if (!unreadable) return next();
+      sendFailure(res, unreadable.httpStatus, graphqlErrorBody(unreadable, 'BAD_REQUEST'), {
+        code: unreadable.code,
+        message: unreadable.message,
+      });
+    },
     authenticate: authenticateRequests(options.authenticator, {
       required: false,
       refuse: (res, error) => res.set(error.headers).status(error.httpStatus).json(graphqlErrorBody(error)),
@@ -280,4 +293,8 @@ async function mountApiSurface(
     contextOf: requestContext,
     subscriptions: options.subscriptions && { ...options.subscriptions, ...observers },
   });
+  app.use('/docs/assets', docsAssets());
+  // Paths under the API's prefixes that are not routes: the key first (401), then 404.
+  for (const prefix of API_PREFIXES) app.use(prefix, requireApiKey);
+  return graphql;
 }

@@ -1,6 +1,5 @@
 import type { RequestHandler } from 'express';
 import { LAUREL_VERSION } from '../version';
-import { noteRoute } from './rest';
 
 interface Link {
   href: string;
@@ -40,7 +39,6 @@ export function landingPage(links: Link[]): RequestHandler {
 <ul>${links.map((link) => `<li><a href="${escapeHtml(link.href)}">${escapeHtml(link.title)}</a> <code>${escapeHtml(link.href)}</code></li>`).join('')}</ul>
 </body></html>`;
   return (req, res) => {
-    noteRoute(res, '/');
     if (req.accepts(['application/json', 'text/html']) === 'text/html') res.type('html').send(html);
     else res.json(json);
   };

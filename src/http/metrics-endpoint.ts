@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { LaurelMetrics } from '../metrics';
-import { noteRoute, sendFailure } from './rest';
+import { sendFailure } from './rest';
 
 /** Loopback addresses as Node reports peers (IPv4, IPv6, IPv4-mapped IPv6). */
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
@@ -16,7 +16,6 @@ export function metricsEndpoint(
 ): RequestHandler {
   const bearer = access.token ? `Bearer ${access.token}` : null;
   return async (req, res, next) => {
-    noteRoute(res, '/metrics');
     const allowed =
       access.open ||
       LOOPBACK.test(req.socket.remoteAddress ?? '') ||

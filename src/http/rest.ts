@@ -1,15 +1,11 @@
-import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { AppError, RateLimitedError, type ValidationError } from '../errors';
 import { renderError, type ErrorShapes } from '../operations/error-shapes';
 import { callableOperation } from '../operations/operation';
 import type { RequestContext } from '../operations/request-context';
-import type {
-  ApiModule,
-  DeclaredRoute,
-  HttpMethod,
-  MountedRoute,
-  SuccessEnvelope,
-} from '../operations/routes';
+import type { ApiModule, DeclaredRoute, HttpMethod, SuccessEnvelope } from '../operations/routes';
+import { nameTracedRoute } from '../tracing';
+import type { RouteTable, TableRoute } from './route-table';
 
 /** The request's context, made by the app's first middleware. */
 export function requestContext(res: Response): RequestContext {
@@ -24,10 +20,23 @@ export interface RequestFailure {
   budget?: string;
 }
 
+/**
+ * Answers `body` as JSON: what Express's `res.status().json()` sends (the same headers and bytes;
+ * Node leaves the body out of a HEAD answer), without its per-answer content-type parsing and
+ * formatting and its freshness check (answers are `no-store`, with no ETag).
+ */
+export function sendJson(res: Response, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}
+
 /** Answers a failure body and notes why, for the request's log line. */
 export function sendFailure(res: Response, status: number, body: object, failure: RequestFailure): void {
   res.locals.failure = failure;
-  res.status(status).json(body);
+  sendJson(res, status, body);
 }
 
 /** The failure noted for a request, if any. */
@@ -87,22 +96,20 @@ export function envelope(kind: SuccessEnvelope, result: object): object {
 
 /**
  * One REST path onto its module's operation: the same call GraphQL makes (the operation's own
- * schema parses the request, the key was checked by the router), the documented envelope around
- * the result, and an AppError rendered in the path's documented shape. Unexpected errors go on to
- * the app's handler (500).
+ * schema parses the request, the key was checked by the table's guard), the documented envelope
+ * around the result, and an AppError rendered in the path's documented shape. Unexpected errors go
+ * on to the app's handler (500).
  */
 function routeHandler(module: ApiModule, route: DeclaredRoute): RequestHandler {
   const operation = callableOperation(module.resolver, route.operation);
   const { resultField } = route;
   const declared = route.status ?? 200;
   const status = (typeof declared === 'number' ? () => declared : declared) as (result: unknown) => number;
-  const template = `${route.base === 'api' ? '/v1' : ''}${route.path}`;
   return async (req, res, next) => {
-    noteRoute(res, template);
     try {
       const result = (await operation.call(inputOf(route.method, req, res), requestContext(res))) as object;
       const body = resultField ? { [resultField]: result } : result;
-      res.status(status(result)).json(envelope(route.envelope, body));
+      sendJson(res, status(result), envelope(route.envelope, body));
     } catch (error) {
       if (error instanceof AppError) sendError(res, route.errors, error);
       else next(error);
@@ -111,72 +118,73 @@ function routeHandler(module: ApiModule, route: DeclaredRoute): RequestHandler {
 }
 
 /**
- * The routes of `base` (`auth`: {auth_url}, `api`: {base_url}) of every module, literal paths first
- * then paths with parameters: another method on a literal path is that path's, not a parameter's
- * value (`GET /transactions/execute` is not a transaction hash).
+ * The routes of `base` (`auth`: {auth_url}, `api`: {base_url}) of every module under each of
+ * `prefixes`, for the route table: literal paths first then paths with parameters, so that another
+ * method on a literal path is that path's 405, not a parameter's value (`GET
+ * /transactions/execute` is not a transaction hash). Each is labelled `/v1<path>` under any
+ * prefix ({base_url}) and guarded by `guard`.
  */
-function declaredInOrder(modules: readonly ApiModule[], base: DeclaredRoute['base']) {
-  const declared = modules.flatMap((module) =>
-    module.routes.filter((route) => route.base === base).map((route) => ({ module, route })),
-  );
-  return [true, false].map((literal) => declared.filter(({ route }) => route.path.includes(':') !== literal));
-}
-
-/**
- * A router that only notes the route template of a {base_url} request and goes on: mounted before
- * the key check, so a refused request (401, 429) is counted under its route too. The first path
- * that matches names it, in the order the routes are mounted.
- */
-export function routeLabels(modules: readonly ApiModule[]): Router {
-  const labels = express.Router();
-  for (const group of declaredInOrder(modules, 'api')) {
-    for (const path of new Set(group.map(({ route }) => route.path))) {
-      const template = `/v1${path}`;
-      labels.all(path, (_req, res, next) => {
-        if (!requestContext(res).route) noteRoute(res, template);
-        next();
-      });
-    }
-  }
-  return labels;
-}
-
-/**
- * Mounts the paths of `base` of every module on `router` in that order, each group followed by the
- * 405 answers of its paths' other methods.
- */
-export function mountModuleRoutes(
-  router: Router,
+export function moduleRoutes(
   modules: readonly ApiModule[],
   base: DeclaredRoute['base'],
-): void {
-  for (const group of declaredInOrder(modules, base)) {
-    for (const { module, route } of group) router[route.method](route.path, routeHandler(module, route));
-    answerOtherMethods(
-      router,
-      group.map(({ route }) => route),
-    );
-  }
+  options: { prefixes: readonly string[]; guard?: RequestHandler },
+): TableRoute[][] {
+  const declared = modules.flatMap((module) =>
+    module.routes
+      .filter((route) => route.base === base)
+      .map((route) => ({ route, handle: routeHandler(module, route) })),
+  );
+  return [true, false].map((literal) =>
+    options.prefixes.flatMap((prefix) =>
+      declared
+        .filter(({ route }) => route.path.includes(':') !== literal)
+        .map(({ route, handle }) => ({
+          method: route.method,
+          path: `${prefix}${route.path}`,
+          label: `${base === 'api' ? '/v1' : ''}${route.path}`,
+          guard: options.guard,
+          handle,
+        })),
+    ),
+  );
 }
 
 /**
- * 405 with `Allow` for a known path asked with another method. Mount after every route of the
- * router, so that no path's 405 shadows another path's route.
+ * The route table as middleware: a request whose path is in it is labelled with its route,
+ * guarded, and answered by its handler or with 405 and `Allow`; any other goes on. A handler's
+ * rejected promise goes to the app's error handler, as Express 5 does.
  */
-export function answerOtherMethods(router: Router, routes: readonly MountedRoute[]): void {
-  const methodsByPath = new Map<string, Set<string>>();
-  for (const { method, path } of routes) {
-    const methods = methodsByPath.get(path) ?? new Set<string>();
-    methods.add(method.toUpperCase());
-    if (method === 'get') methods.add('HEAD');
-    methodsByPath.set(path, methods);
-  }
-  for (const [path, methods] of methodsByPath) {
-    const allow = [...methods].join(', ');
-    router.all(path, (req, res) => {
-      const error = `Method ${req.method} not allowed on ${req.baseUrl}${req.path}; use ${allow}`;
-      res.set('Allow', allow);
-      sendFailure(res, 405, { status: 'failed', error }, { code: 'method_not_allowed', message: error });
-    });
-  }
+export function dispatchRoutes(table: RouteTable): RequestHandler {
+  return (req, res, next) => {
+    let found: ReturnType<RouteTable['find']>;
+    try {
+      found = table.find(req.method, req.path);
+    } catch (error) {
+      return next(error); // a malformed percent-encoding in a parameter: 400 (app.ts)
+    }
+    if (!found) return next();
+    const { entry, params, handle } = found;
+    noteRoute(res, entry.label);
+    nameTracedRoute(entry.path);
+    req.params = params;
+    const run = (error?: unknown) => {
+      if (error !== undefined) return next(error);
+      if (!handle) return answerOtherMethod(req, res, entry.allow);
+      try {
+        const result: unknown = handle(req, res, next);
+        if (result instanceof Promise) result.catch(next);
+      } catch (caught) {
+        next(caught);
+      }
+    };
+    if (entry.guard) void entry.guard(req, res, run);
+    else run();
+  };
+}
+
+/** 405 with `Allow`: a known path asked with another method. */
+function answerOtherMethod(req: Request, res: Response, allow: string): void {
+  const error = `Method ${req.method} not allowed on ${req.path}; use ${allow}`;
+  res.set('Allow', allow);
+  sendFailure(res, 405, { status: 'failed', error }, { code: 'method_not_allowed', message: error });
 }

@@ -36,6 +36,8 @@ type DeclaredMethod = (input: unknown, ctx: RequestContext) => Promise<unknown>;
 interface RegisteredOperation {
   definition: OperationDefinition;
   declared: DeclaredMethod;
+  /** GraphQL's arguments read as REST's input (`null` is absent, digits parameters are digits). */
+  readArgs: (args: Record<string, unknown>) => Record<string, unknown>;
 }
 
 /** The operations of each resolver class, by method name. */
@@ -100,6 +102,21 @@ export function callableOperation(resolver: object, method: string): CallableOpe
   };
 }
 
+/**
+ * An operation's GraphQL root field resolver on a resolver instance: the call its method makes
+ * (GraphQL's arguments read as REST's input, then run), set on the built schema in place of
+ * type-graphql's generic resolver, whose per-call assembly of the method's parameters (sorting
+ * them, copying the arguments into an instance of the arguments class) the operation does not
+ * need: its own schema validates the input.
+ */
+export function operationFieldResolver(
+  resolver: object,
+  method: string,
+): (root: unknown, args: Record<string, unknown>, ctx: RequestContext) => Promise<unknown> {
+  const registered = registeredOperation(resolver.constructor, method);
+  return (_root, args, ctx) => run(registered, resolver, registered.readArgs(args), ctx);
+}
+
 /** The input of an operation without fields: an empty object, so every method has the same shape. */
 const noArgs = createParameterDecorator(() => ({}));
 
@@ -127,11 +144,10 @@ export function Operation<S extends z.ZodTypeAny, P extends boolean = false>(
     const registered: RegisteredOperation = {
       definition: definition as OperationDefinition,
       declared: descriptor.value as unknown as DeclaredMethod,
+      readArgs: graphqlArgsReader(definition.input),
     };
-    // GraphQL's arguments read as REST's input (`null` is absent, digits parameters are digits).
-    const readArgs = graphqlArgsReader(definition.input);
     descriptor.value = function (this: object, args: Record<string, unknown>, ctx: RequestContext) {
-      return run(registered, this, readArgs(args), ctx);
+      return run(registered, this, registered.readArgs(args), ctx);
     } as unknown as M;
     const declare = definition.kind === 'query' ? Query : Mutation;
     declare(() => definition.output, { description: definition.description })(prototype, method, descriptor);

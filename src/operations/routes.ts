@@ -73,9 +73,3 @@ export interface ApiModule {
   resolver: object;
   routes: readonly DeclaredRoute[];
 }
-
-/** A path as routers register it (for the 405 answers of other methods). */
-export interface MountedRoute {
-  method: HttpMethod;
-  path: string;
-}

@@ -263,6 +263,29 @@ describe('client mistakes answer 4xx, never 5xx', () => {
     expect(health.headers.get('allow')).toBe('GET, HEAD');
   });
 
+  it('matches paths as Express does: in any case, with one trailing slash, HEAD as GET', async () => {
+    const key = await issueApiKey(laurel.url, Wallet.createRandom());
+    const chains = await request(laurel.url, 'GET', '/v1/chains', { apiKey: key });
+    expect(chains.status).toBe(200);
+    const loose = await request(laurel.url, 'GET', '/API/V1/Chains/', { apiKey: key });
+    expect(loose.status).toBe(200);
+    expect(loose.body).toEqual(chains.body);
+    const head = await fetch(`${laurel.url}/v1/chains`, { method: 'HEAD', headers: { 'X-API-KEY': key } });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+    expect((await request(laurel.url, 'GET', '/v1/chains//', { apiKey: key })).status).toBe(404);
+    // Under {base_url} the key comes first, even for a path that is not there.
+    expect((await request(laurel.url, 'GET', '/v1/no-such-path')).status).toBe(401);
+  });
+
+  it('answers a GraphQL query sent with GET, under Apollo’s CSRF rule, never with a 500', async () => {
+    const url = `${laurel.url}/graphql?query=${encodeURIComponent('{ __typename }')}`;
+    expect((await fetch(url)).status).toBe(400);
+    const allowed = await fetch(url, { headers: { 'Apollo-Require-Preflight': 'true' } });
+    expect(allowed.status).toBe(200);
+    expect(await allowed.json()).toEqual({ data: { __typename: 'Query' } });
+  });
+
   it('cuts off a client that trickles its body', async () => {
     const { port } = new URL(laurel.url);
     const started = Date.now();

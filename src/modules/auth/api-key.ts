@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * API keys look like `laurel_<43 base64url characters>` (32 random bytes): the fixed prefix lets
@@ -18,8 +18,9 @@ export interface NewApiKey {
   hash: string;
 }
 
+/** One-shot `crypto.hash`: the same digest as a Hash object, without making one (every request hashes its key). */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 export function generateApiKey(): NewApiKey {
