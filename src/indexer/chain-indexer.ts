@@ -98,6 +98,14 @@ class ForkFound extends Error {
 
 const PROGRESS_LOG_INTERVAL_MS = 5_000;
 const MAX_BACKOFF_MS = 30_000;
+/**
+ * Catching up, one transaction writes the events of up to this many eth_getLogs requests, ending
+ * after the request that brings it to WRITE_BATCH_EVENTS: the sums (totals, balances) of a user
+ * rewarded all along the range are then updated once instead of once per request, the bulk of
+ * PostgreSQL's work (`npm run bench:ingest`).
+ */
+const WRITE_BATCH_REQUESTS = 10;
+const WRITE_BATCH_EVENTS = 20_000;
 /** Recorded blocks compared with the chain at once while looking for the common ancestor. */
 const ANCESTOR_SEARCH_BATCH = 64;
 
@@ -195,7 +203,7 @@ export class ChainIndexer {
     let forkFound = false;
     let catchUp: { since: number; fromCursor: number; events: number; lastLog: number } | null = null;
     // While a range is written, the next one is already being fetched.
-    let prefetched: { from: number; to: number; fetch: Promise<FetchedRange> } | null = null;
+    let prefetched: { from: number; fetch: Promise<FetchedRange> } | null = null;
 
     while (!this.stopped) {
       if (session.lost) throw new Error('database connection lost');
@@ -229,18 +237,27 @@ export class ChainIndexer {
         this.finalized = finalized;
         step = 'range';
         const from = this.cursor + 1;
-        const to = Math.min(safeHead, this.cursor + range);
-        const fetching =
-          prefetched?.from === from && prefetched.to === to
-            ? prefetched.fetch
-            : fetchRange(chain, this.known, { from, to, trackFrom: finalized, finalized });
+        // Up to WRITE_BATCH_REQUESTS requests of `range` blocks, or fewer once WRITE_BATCH_EVENTS
+        // are in (see fetchRange): one transaction for all of them.
+        const known = this.known;
+        const fetchFrom = (start: number): Promise<FetchedRange> =>
+          fetchRange(chain, known, {
+            from: start,
+            to: Math.min(safeHead, start - 1 + range * WRITE_BATCH_REQUESTS),
+            trackFrom: finalized,
+            finalized,
+            blocksPerRequest: range,
+            maxEvents: WRITE_BATCH_EVENTS,
+          });
+        const fetching: Promise<FetchedRange> =
+          prefetched?.from === from ? prefetched.fetch : fetchFrom(from);
         prefetched = null;
         const fetched = await fetching;
+        const { to } = fetched;
         if (to < safeHead) {
-          const next = { from: to + 1, to: Math.min(safeHead, to + range) };
-          const fetch = fetchRange(chain, this.known, { ...next, trackFrom: finalized, finalized });
+          const fetch = fetchFrom(to + 1);
           fetch.catch(() => undefined); // a failure surfaces when the range is used
-          prefetched = { ...next, fetch };
+          prefetched = { from: to + 1, fetch };
         }
         const events = await this.writeRange(db, fetched);
         failures = 0;
