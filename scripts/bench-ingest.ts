@@ -200,6 +200,7 @@ async function main(): Promise<void> {
       startBlock: 0,
     });
     const indexStarted = Date.now();
+    const rssBefore = process.memoryUsage.rss();
     const rss = sampleRss();
     indexer.start();
     while (indexer.status().cursor < head) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -224,7 +225,10 @@ async function main(): Promise<void> {
     console.log(
       `ratio      indexer / baseline = ${(baselineSeconds / indexSeconds).toFixed(2)}x   (block range ${BLOCK_RANGE})`,
     );
-    console.log(`memory     peak RSS of this process while indexing: ${(peakRss / MB).toFixed(0)} MB`);
+    console.log(
+      `memory     peak RSS of this process while indexing: ${(peakRss / MB).toFixed(0)} MB ` +
+        `(${(rssBefore / MB).toFixed(0)} MB when it began: solc, the backlog's making, the baseline)`,
+    );
     console.log(
       `tracking   ${tracked.rows[0].n} blocks recorded above the finalized block ` +
         `(${FINALITY_DEPTH ? `finalityDepth ${FINALITY_DEPTH}, finalized tag ignored` : "the chain's defaults"})`,
