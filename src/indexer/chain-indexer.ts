@@ -203,7 +203,7 @@ export class ChainIndexer {
     let forkFound = false;
     let catchUp: { since: number; fromCursor: number; events: number; lastLog: number } | null = null;
     // While a range is written, the next one is already being fetched.
-    let prefetched: { from: number; fetch: Promise<FetchedRange> } | null = null;
+    let prefetched: { from: number; to: number; fetch: Promise<FetchedRange> } | null = null;
 
     while (!this.stopped) {
       if (session.lost) throw new Error('database connection lost');
@@ -240,24 +240,28 @@ export class ChainIndexer {
         // Up to WRITE_BATCH_REQUESTS requests of `range` blocks, or fewer once WRITE_BATCH_EVENTS
         // are in (see fetchRange): one transaction for all of them.
         const known = this.known;
-        const fetchFrom = (start: number): Promise<FetchedRange> =>
-          fetchRange(chain, known, {
+        const fetchFrom = (start: number) => {
+          const end = Math.min(safeHead, start - 1 + range * WRITE_BATCH_REQUESTS);
+          const fetch = fetchRange(chain, known, {
             from: start,
-            to: Math.min(safeHead, start - 1 + range * WRITE_BATCH_REQUESTS),
+            to: end,
             trackFrom: finalized,
             finalized,
             blocksPerRequest: range,
             maxEvents: WRITE_BATCH_EVENTS,
           });
-        const fetching: Promise<FetchedRange> =
-          prefetched?.from === from ? prefetched.fetch : fetchFrom(from);
+          return { from: start, to: end, fetch };
+        };
+        // A range fetched ahead is used unless it reaches past the blocks now confirmed (the head
+        // went back meanwhile).
+        const fetching =
+          prefetched?.from === from && prefetched.to <= safeHead ? prefetched : fetchFrom(from);
         prefetched = null;
-        const fetched = await fetching;
+        const fetched = await fetching.fetch;
         const { to } = fetched;
         if (to < safeHead) {
-          const fetch = fetchFrom(to + 1);
-          fetch.catch(() => undefined); // a failure surfaces when the range is used
-          prefetched = { from: to + 1, fetch };
+          prefetched = fetchFrom(to + 1);
+          prefetched.fetch.catch(() => undefined); // a failure surfaces when the range is used
         }
         const events = await this.writeRange(db, fetched);
         failures = 0;
