@@ -44,6 +44,7 @@ import {
   type ChainLog,
 } from '../src/indexer/log-decoder';
 import { createLogger } from '../src/logger';
+import { MB, sampleRss } from './lib/local-laurel';
 
 const EVENTS = Number(process.env.BENCH_INGEST_EVENTS ?? 100_000);
 const PER_TX = Number(process.env.BENCH_INGEST_PER_TX ?? 250);
@@ -199,9 +200,12 @@ async function main(): Promise<void> {
       startBlock: 0,
     });
     const indexStarted = Date.now();
+    const rssBefore = process.memoryUsage.rss();
+    const rss = sampleRss();
     indexer.start();
     while (indexer.status().cursor < head) await new Promise((resolve) => setTimeout(resolve, 20));
     const indexSeconds = (Date.now() - indexStarted) / 1000;
+    const peakRss = rss.stop();
     await indexer.stop();
     const { rows } = await pool.query<{ n: string }>('SELECT count(*) AS n FROM completed_actions');
     const tracked = await pool.query<{ n: string }>('SELECT count(*) AS n FROM indexed_blocks');
@@ -220,6 +224,10 @@ async function main(): Promise<void> {
     );
     console.log(
       `ratio      indexer / baseline = ${(baselineSeconds / indexSeconds).toFixed(2)}x   (block range ${BLOCK_RANGE})`,
+    );
+    console.log(
+      `memory     peak RSS of this process while indexing: ${(peakRss / MB).toFixed(0)} MB ` +
+        `(${(rssBefore / MB).toFixed(0)} MB when it began: solc, the backlog's making, the baseline)`,
     );
     console.log(
       `tracking   ${tracked.rows[0].n} blocks recorded above the finalized block ` +

@@ -2,19 +2,24 @@
  * Webhook delivery throughput: deliveries per second from Laurel worker processes to a local HTTPS
  * receiver (sign, POST over TLS, log the attempt and mark the delivery, all as in production),
  * with 1 and with 2 worker processes, next to a baseline measured in the same run on the same
- * database: graphile-worker's own throughput for empty jobs with the same processes and
- * concurrency. Prints both and their ratio (target: deliveries at least half the empty-job rate).
+ * PostgreSQL server: graphile-worker's own throughput for empty jobs with the same processes,
+ * concurrency, connection pool (startJobWorker) and options. Prints both and their ratio.
  *
  *   npm run build && node dist/scripts/bench-webhooks.js      (or: npm run bench:webhooks)
  *
  * Loopback only, in a temporary folder removed at the end: an embedded PostgreSQL, and child
  * processes of this script (`--child <kind>`): the receiver (a certificate of the test CA in
- * test/fixtures/tls, trusted by the workers via NODE_EXTRA_CA_CERTS) and the workers. Both kinds
- * of worker run with the same graphile-worker options (workerRunOptions) and are timed the same way:
- * from the commit of the phase's jobs until graphile-worker has completed the last one, after an
- * untimed warm-up batch. Next to the rates: the CPU milliseconds per job of PostgreSQL, the workers
- * and the receiver (Linux /proc). Knobs (defaults): BENCH_JOBS (3000 per phase), BENCH_WARMUP (3000),
- * BENCH_CONCURRENCY (WORKER_CONCURRENCY of each process; Laurel's default, 32).
+ * test/fixtures/tls, trusted by the workers via NODE_EXTRA_CA_CERTS) and the workers. The two kinds
+ * of worker use a database each (no job, notification or dead row of one reaches the other) and
+ * run side by side for the whole of a process count; each phase is timed from the commit of its
+ * jobs until graphile-worker has completed the last one. The phases are interleaved as in
+ * bench:build: an untimed warm-up round, then BENCH_ROUNDS rounds (every other one in reverse
+ * order), each starting from a vacuumed and checkpointed database, so that a slow spell of a
+ * shared machine or a checkpoint falls on both sides of the ratio. Next to the rates: the CPU
+ * milliseconds per job of PostgreSQL, the workers and the receiver (Linux /proc), and the workers'
+ * peak RSS; the ratio printed first is the median of the rounds' ratios. Knobs (defaults):
+ * BENCH_JOBS (3000 per phase and round), BENCH_ROUNDS (4), BENCH_WARMUP (3000), BENCH_CONCURRENCY
+ * (WORKER_CONCURRENCY of each process; Laurel's default, 32).
  */
 import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -25,7 +30,8 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Wallet } from 'ethers';
-import { run, runMigrations, Logger as WorkerLogger } from 'graphile-worker';
+import { Pool } from 'pg';
+import { runMigrations, Logger as WorkerLogger } from 'graphile-worker';
 import { DEFAULT_WORKER_CONCURRENCY, loadConfig } from '../src/config';
 import { connectDatabase, type PrismaClient } from '../src/db/prisma';
 import { migrate } from '../src/db/migrator';
@@ -33,10 +39,11 @@ import { startEmbeddedPostgres } from '../src/embedded/postgres';
 import { jobs } from '../src/jobs/jobs';
 import { emitWebhookEvent } from '../src/modules/webhooks/webhooks.repository';
 import { createLogger } from '../src/logger';
-import { workerRunOptions } from '../src/jobs/worker';
+import { startJobWorker, workerRunOptions } from '../src/jobs/worker';
 import { startLaurel } from '../src/server/laurel';
 import { createServerCertificate } from '../src/modules/webhooks/certificates';
 import { envInt } from './lib/env';
+import { MB, rssHighWaterMark } from './lib/local-laurel';
 import { processTreeCpuSeconds } from './lib/process-cpu';
 import { runBenchmark } from './lib/ipc-child';
 
@@ -49,6 +56,7 @@ const testCa = () => ({
 });
 
 const jobsPerPhase = envInt('BENCH_JOBS', 3000, 100_000);
+const rounds = envInt('BENCH_ROUNDS', 4, 20);
 // The warm-up must reach every worker of every process and every pooled connection a few dozen
 // times (V8 compiles the hot paths, PostgreSQL settles each connection's prepared statements on a
 // generic plan). 200 left both rates far lower (empty jobs 2,000/s instead of 3,300-4,100/s).
@@ -57,12 +65,13 @@ const concurrency = envInt('BENCH_CONCURRENCY', DEFAULT_WORKER_CONCURRENCY, 64);
 
 /** The child processes: the two kinds of worker, and the HTTPS receiver (a process of its own). */
 type ChildKind = 'empty' | 'webhooks' | 'receiver';
+type WorkerKind = Exclude<ChildKind, 'receiver'>;
 
 /** Child mode: until SIGTERM, run workers of one kind on DATABASE_URL, or the receiver; print "ready <port>". */
 async function runChild(kind: ChildKind): Promise<void> {
-  const databaseUrl = process.env.DATABASE_URL!;
   let stop: () => Promise<void>;
   let port = 0;
+  const config = () => loadConfig({ ...process.env, PORT: '0', WORKER_CONCURRENCY: String(concurrency) });
   if (kind === 'receiver') {
     const receiver = createServer(await createServerCertificate(testCa()), (request, response) => {
       request
@@ -73,16 +82,20 @@ async function runChild(kind: ChildKind): Promise<void> {
     port = (receiver.address() as AddressInfo).port;
     stop = async () => void receiver.close();
   } else if (kind === 'empty') {
-    const runner = await run({
-      connectionString: databaseUrl,
-      ...workerRunOptions(concurrency),
+    // Laurel's worker (pool, options) with one task that does nothing.
+    const { workerConcurrency, workerPoolSize } = config();
+    const worker = await startJobWorker({
+      databaseUrl: process.env.DATABASE_URL!,
+      concurrency: workerConcurrency,
+      poolSize: workerPoolSize,
+      log: createLogger('warn'),
       taskList: { [EMPTY_TASK]: async () => undefined },
-      logger: new WorkerLogger(() => () => undefined),
+      crontab: '',
+      metrics: null,
     });
-    stop = () => runner.stop();
+    stop = () => worker.stop();
   } else {
-    const config = loadConfig({ ...process.env, PORT: '0', WORKER_CONCURRENCY: String(concurrency) });
-    const laurel = await startLaurel(config, { log: createLogger('warn') });
+    const laurel = await startLaurel(config(), { log: createLogger('warn') });
     stop = () => laurel.stop();
   }
   process.once('SIGTERM', () => void stop().then(() => process.exit(0)));
@@ -105,12 +118,9 @@ async function startChild(
     });
     child.once('exit', (code) => reject(new Error(`${kind} process exited with ${code}`)));
   });
+  // Not left running when this process ends early (a failed phase exits it).
+  process.once('exit', () => child.kill());
   return { child, port };
-}
-
-async function startWorkers(kind: ChildKind, count: number, env: NodeJS.ProcessEnv): Promise<ChildProcess[]> {
-  const started = await Promise.all(Array.from({ length: count }, () => startChild(kind, env)));
-  return started.map(({ child }) => child);
 }
 
 async function stopChildren(children: ChildProcess[]): Promise<void> {
@@ -126,128 +136,117 @@ async function stopChildren(children: ChildProcess[]): Promise<void> {
   );
 }
 
-/** The processes whose CPU a phase reports: PostgreSQL (all its backends), the workers, the receiver. */
-interface Measured {
-  postgres: number;
-  workers: number[];
-  receiver: number;
+/** What the phases of one kind of worker add up to. */
+interface Totals {
+  jobs: number;
+  seconds: number;
+  cpuSeconds: { postgres: number; workers: number; receiver: number } | undefined;
+  /** Jobs per second of each timed round. */
+  rates: number[];
 }
 
-/** A phase's rate and the CPU milliseconds each kind of process spent per job. */
-interface PhaseResult {
-  perSecond: number;
-  cpuMsPerJob: { postgres: number; workers: number; receiver: number } | undefined;
+/** One kind of worker: its processes, its database, how its jobs are enqueued and counted. */
+interface Side {
+  kind: WorkerKind;
+  workers: ChildProcess[];
+  /** A connection pool on the kind's database. */
+  pool: Pool;
+  enqueue: (count: number) => Promise<void>;
+  task: string;
+  totals: Totals;
 }
 
-function cpuReading(measured: Measured) {
-  const [postgres, workers, receiver] = [[measured.postgres], measured.workers, [measured.receiver]].map(
-    processTreeCpuSeconds,
-  );
-  return postgres === undefined ? undefined : { postgres, workers: workers!, receiver: receiver! };
+function cpuReading(pids: { postgres: number; receiver: number }, workers: ChildProcess[]) {
+  const [postgres, workerCpu, receiver] = [
+    [pids.postgres],
+    workers.map((worker) => worker.pid!),
+    [pids.receiver],
+  ].map(processTreeCpuSeconds);
+  return postgres === undefined ? undefined : { postgres, workers: workerCpu!, receiver: receiver! };
 }
 
-/** Resolves once `count()` is 0, asked every 20 ms. */
+/** Resolves once `count()` is 0, asked every 10 ms. */
 async function untilNone(count: () => Promise<number>): Promise<void> {
-  while ((await count()) > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  while ((await count()) > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+/** Jobs of `task` still in graphile-worker's queue (a job leaves it when its task completed). */
+async function queuedJobs(pool: Pool, task: string): Promise<number> {
+  const { rows } = await pool.query<{ n: string }>({
+    name: 'queued_jobs',
+    text: 'SELECT count(*) AS n FROM graphile_worker.jobs WHERE task_identifier = $1',
+    values: [task],
+  });
+  return Number(rows[0]!.n);
 }
 
 /**
- * Jobs per second from the commit of `enqueue()` (which makes all its jobs visible at once) until
- * `remaining()` reaches 0 (polled every 20 ms), and the CPU each process spent meanwhile.
+ * One phase of `side`: `count` jobs from the commit of their enqueue (which makes them all visible
+ * at once) until the last one is done. Timed (added to the side's totals) unless a warm-up. Starts
+ * from a vacuumed database (the dead rows of earlier phases gone) after a checkpoint (none falls
+ * inside the phase unless it is long).
  */
-async function timeUntilDone(
-  measured: Measured,
-  enqueue: () => Promise<void>,
-  remaining: () => Promise<number>,
-): Promise<PhaseResult> {
-  await enqueue();
+async function runPhase(
+  side: Side,
+  count: number,
+  timed: boolean,
+  pids: { postgres: number; receiver: number },
+): Promise<void> {
+  await side.pool.query('VACUUM (ANALYZE)');
+  await side.pool.query('CHECKPOINT');
+  await side.enqueue(count);
   const began = process.hrtime.bigint();
-  const cpuBefore = cpuReading(measured);
-  await untilNone(remaining);
+  const cpuBefore = cpuReading(pids, side.workers);
+  await untilNone(() => queuedJobs(side.pool, side.task));
   const seconds = Number(process.hrtime.bigint() - began) / 1e9;
-  const cpuAfter = cpuReading(measured);
-  const perJob = (key: 'postgres' | 'workers' | 'receiver') =>
-    ((cpuAfter![key] - cpuBefore![key]) * 1000) / jobsPerPhase;
+  const cpuAfter = cpuReading(pids, side.workers);
+  if (!timed) return;
+  const { totals } = side;
+  totals.jobs += count;
+  totals.seconds += seconds;
+  totals.rates.push(count / seconds);
+  if (cpuBefore && cpuAfter) {
+    const spent = (key: 'postgres' | 'workers' | 'receiver') => cpuAfter[key] - cpuBefore[key];
+    const sum = totals.cpuSeconds ?? { postgres: 0, workers: 0, receiver: 0 };
+    totals.cpuSeconds = {
+      postgres: sum.postgres + spent('postgres'),
+      workers: sum.workers + spent('workers'),
+      receiver: sum.receiver + spent('receiver'),
+    };
+  }
+}
+
+const emptyTotals = (): Totals => ({ jobs: 0, seconds: 0, cpuSeconds: undefined, rates: [] });
+
+function emptySide(pool: Pool, workers: ChildProcess[]): Side {
   return {
-    perSecond: jobsPerPhase / seconds,
-    cpuMsPerJob: cpuAfter && {
-      postgres: perJob('postgres'),
-      workers: perJob('workers'),
-      receiver: perJob('receiver'),
+    kind: 'empty',
+    workers,
+    pool,
+    task: EMPTY_TASK,
+    totals: emptyTotals(),
+    enqueue: async (count) => {
+      await pool.query(
+        `SELECT graphile_worker.add_jobs(array_agg(($1, '{}'::json,
+           null, null, null, null, null, null)::graphile_worker.job_spec)) FROM generate_series(1, $2::int)`,
+        [EMPTY_TASK, count],
+      );
     },
   };
 }
 
-/** Jobs of `task` still in graphile-worker's queue (a job leaves it when its task completed). */
-async function queuedJobs(prisma: PrismaClient, task: string): Promise<number> {
-  const [row] = await prisma.$queryRaw<{ n: bigint }[]>`
-    SELECT count(*) AS n FROM graphile_worker.jobs WHERE task_identifier = ${task}`;
-  return Number(row!.n);
-}
-
-/**
- * One phase: starts `processes` workers of `kind`, warms them up with BENCH_WARMUP jobs (untimed:
- * both kinds are measured with their code compiled), then times BENCH_JOBS jobs of `task` from
- * their enqueue until graphile-worker has completed the last one. Both kinds are timed the same way.
- */
-async function phase(options: {
-  prisma: PrismaClient;
-  kind: 'empty' | 'webhooks';
-  task: string;
-  processes: number;
-  env: NodeJS.ProcessEnv;
-  pids: Omit<Measured, 'workers'>;
-  enqueue: (count: number) => Promise<void>;
-}): Promise<PhaseResult> {
-  const { prisma, task } = options;
-  const workers = await startWorkers(options.kind, options.processes, options.env);
-  try {
-    await options.enqueue(warmup);
-    await untilNone(() => queuedJobs(prisma, task));
-    return await timeUntilDone(
-      { ...options.pids, workers: workers.map((worker) => worker.pid!) },
-      () => options.enqueue(jobsPerPhase),
-      () => queuedJobs(prisma, task),
-    );
-  } finally {
-    await stopChildren(workers);
-  }
-}
-
-function emptyJobsPhase(
+function deliveriesSide(
   prisma: PrismaClient,
-  databaseUrl: string,
-  processes: number,
-  pids: Omit<Measured, 'workers'>,
-): Promise<PhaseResult> {
-  return phase({
-    prisma,
-    kind: 'empty',
-    task: EMPTY_TASK,
-    processes,
-    env: { DATABASE_URL: databaseUrl },
-    pids,
-    enqueue: async (count) => {
-      await prisma.$executeRaw`SELECT graphile_worker.add_jobs(array_agg((${EMPTY_TASK}, '{}'::json,
-        null, null, null, null, null, null)::graphile_worker.job_spec)) FROM generate_series(1, ${count}::int)`;
-    },
-  });
-}
-
-async function deliveriesPhase(
-  prisma: PrismaClient,
-  env: NodeJS.ProcessEnv,
+  pool: Pool,
+  workers: ChildProcess[],
   accountAddress: string,
-  processes: number,
-  pids: Omit<Measured, 'workers'>,
-): Promise<PhaseResult> {
-  const result = await phase({
-    prisma,
+): Side {
+  return {
     kind: 'webhooks',
+    workers,
+    pool,
     task: jobs.deliverWebhook.name,
-    processes,
-    env,
-    pids,
+    totals: emptyTotals(),
     enqueue: async (count) => {
       // All events in one transaction: every delivery job becomes visible at the same instant.
       await prisma.$transaction(
@@ -259,26 +258,74 @@ async function deliveriesPhase(
         { timeout: 120_000 },
       );
     },
+  };
+}
+
+/**
+ * Both kinds of worker with `processes` processes each, side by side: a warm-up round, then
+ * BENCH_ROUNDS timed rounds of one phase of each kind (every other round in reverse order).
+ */
+async function compare(
+  processes: number,
+  start: (kind: WorkerKind, count: number) => Promise<ChildProcess[]>,
+  makeSides: (empty: ChildProcess[], deliveries: ChildProcess[]) => [Side, Side],
+  pids: { postgres: number; receiver: number },
+): Promise<{ empty: Side; deliveries: Side; peakRss: Record<WorkerKind, number> }> {
+  const emptyWorkers = await start('empty', processes);
+  const deliveryWorkers = await start('webhooks', processes).catch(async (error: unknown) => {
+    await stopChildren(emptyWorkers);
+    throw error;
   });
-  const failed = await prisma.webhookLog.count({ where: { successful: false } });
-  if (failed) throw new Error(`${failed} delivery attempts failed`);
-  const pending = await prisma.webhookDelivery.count({ where: { status: { not: 'succeeded' } } });
-  if (pending) throw new Error(`${pending} deliveries did not succeed`);
-  return result;
+  try {
+    const [empty, deliveries] = makeSides(emptyWorkers, deliveryWorkers);
+    for (let round = 0; round <= rounds; round++) {
+      for (const side of round % 2 === 0 ? [empty, deliveries] : [deliveries, empty]) {
+        await runPhase(side, round === 0 ? warmup : jobsPerPhase, round > 0, pids);
+      }
+    }
+    const peak = (workers: ChildProcess[]) =>
+      Math.max(...workers.map((worker) => rssHighWaterMark(worker.pid!) ?? 0));
+    return { empty, deliveries, peakRss: { empty: peak(emptyWorkers), webhooks: peak(deliveryWorkers) } };
+  } finally {
+    await stopChildren([...emptyWorkers, ...deliveryWorkers]);
+  }
+}
+
+function summary(side: Side): { perSecond: number; cpu: string | undefined } {
+  const { jobs: count, seconds, cpuSeconds } = side.totals;
+  const ms = (value: number) => ((value * 1000) / count).toFixed(2);
+  return {
+    perSecond: count / seconds,
+    cpu:
+      cpuSeconds &&
+      `postgres ${ms(cpuSeconds.postgres)}, workers ${ms(cpuSeconds.workers)}, receiver ${ms(cpuSeconds.receiver)}`,
+  };
 }
 
 async function main(): Promise<void> {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'laurel-bench-webhooks-'));
   chmodSync(scratch, 0o755);
-  const postgres = await startEmbeddedPostgres({ dataDir: scratch, database: 'laurel', persistent: false });
+  // Both kinds' pools are open at once (2 processes each of a worker pool of concurrency + 2, and
+  // Laurel's main pools). No autovacuum: it would fall inside some phases and not others (it also
+  // holds back the pruning of graphile-worker's dead job rows); each phase starts vacuumed instead.
+  const postgres = await startEmbeddedPostgres({
+    dataDir: scratch,
+    database: 'laurel',
+    persistent: false,
+    settings: ['max_connections=300', 'autovacuum=off'],
+  });
   const receiver = await startChild('receiver', {});
   const { prisma, pool } = connectDatabase(postgres.databaseUrl);
+  // The empty jobs' database, on the same server.
+  const emptyDatabaseUrl = new URL(postgres.databaseUrl);
+  emptyDatabaseUrl.pathname = '/laurel_empty';
+  await pool.query('CREATE DATABASE laurel_empty');
+  const emptyPool = new Pool({ connectionString: emptyDatabaseUrl.toString(), max: 2 });
   try {
     await migrate(postgres.databaseUrl);
-    await runMigrations({
-      connectionString: postgres.databaseUrl,
-      logger: new WorkerLogger(() => () => undefined),
-    });
+    for (const connectionString of [postgres.databaseUrl, emptyDatabaseUrl.toString()]) {
+      await runMigrations({ connectionString, logger: new WorkerLogger(() => () => undefined) });
+    }
     const accountAddress = Wallet.createRandom().address;
     await prisma.account.create({ data: { address: accountAddress } });
     await prisma.webhook.create({
@@ -290,7 +337,6 @@ async function main(): Promise<void> {
       },
     });
     const env = {
-      DATABASE_URL: postgres.databaseUrl,
       NODE_EXTRA_CA_CERTS: caFile,
       LOCAL_CHAIN: 'off',
       CHAINS: '[]',
@@ -301,28 +347,59 @@ async function main(): Promise<void> {
     };
     const options = workerRunOptions(concurrency);
     console.log(
-      `webhook deliveries vs empty graphile-worker jobs: ${jobsPerPhase} per phase after ${warmup} to warm up\n` +
-        `graphile-worker options of both (src/jobs/worker.ts): concurrency ${options.concurrency} per process, ` +
-        `pollInterval ${options.pollInterval} ms, no localQueue, no completeJobBatchDelay`,
+      `webhook deliveries vs empty graphile-worker jobs: ${rounds} interleaved rounds of ${jobsPerPhase} jobs ` +
+        `per kind, after ${warmup} of each to warm up\n` +
+        `both kinds: startJobWorker (src/jobs/worker.ts), concurrency ${options.concurrency} per process, ` +
+        `pollInterval ${options.pollInterval} ms, no localQueue, no completeJobBatchDelay, a database each`,
     );
     const pids = { postgres: postgres.pid, receiver: receiver.child.pid! };
-    const cpuLine = ({ cpuMsPerJob: cpu }: PhaseResult) =>
-      cpu &&
-      `postgres ${cpu.postgres.toFixed(2)}, workers ${cpu.workers.toFixed(2)}, receiver ${cpu.receiver.toFixed(2)}`;
-    for (const processes of [1, 2]) {
-      const empty = await emptyJobsPhase(prisma, postgres.databaseUrl, processes, pids);
-      const deliveries = await deliveriesPhase(prisma, env, accountAddress, processes, pids);
-      console.log(
-        `  ${processes} worker process${processes > 1 ? 'es' : ''}:  empty jobs ${empty.perSecond.toFixed(0)}/s   ` +
-          `deliveries ${deliveries.perSecond.toFixed(0)}/s   ` +
-          `ratio ${(deliveries.perSecond / empty.perSecond).toFixed(2)} (target >= 0.50)`,
+    const start = async (kind: WorkerKind, count: number) => {
+      const databaseUrl = kind === 'empty' ? emptyDatabaseUrl.toString() : postgres.databaseUrl;
+      const started = await Promise.all(
+        Array.from({ length: count }, () => startChild(kind, { ...env, DATABASE_URL: databaseUrl })),
       );
-      if (empty.cpuMsPerJob) {
-        console.log(`      CPU ms per empty job: ${cpuLine(empty)}`);
-        console.log(`      CPU ms per delivery:  ${cpuLine(deliveries)}`);
+      return started.map(({ child }) => child);
+    };
+    for (const processes of [1, 2]) {
+      const { empty, deliveries, peakRss } = await compare(
+        processes,
+        start,
+        (emptyWorkers, deliveryWorkers) => [
+          emptySide(emptyPool, emptyWorkers),
+          deliveriesSide(prisma, pool, deliveryWorkers, accountAddress),
+        ],
+        pids,
+      );
+      const failed = await prisma.webhookLog.count({ where: { successful: false } });
+      if (failed) throw new Error(`${failed} delivery attempts failed`);
+      const pending = await prisma.webhookDelivery.count({ where: { status: { not: 'succeeded' } } });
+      if (pending) throw new Error(`${pending} deliveries did not succeed`);
+      const [emptyRate, deliveryRate] = [summary(empty), summary(deliveries)];
+      // Each round's two phases ran back to back: the median of the rounds' ratios is not moved by
+      // one phase that a busy spell of the machine slowed down (their totals are).
+      const roundRatios = deliveries.totals.rates
+        .map((rate, i) => rate / empty.totals.rates[i]!)
+        .sort((a, b) => a - b);
+      const middle = roundRatios.length / 2;
+      const median = (roundRatios[Math.ceil(middle) - 1]! + roundRatios[Math.floor(middle)]!) / 2;
+      console.log(
+        `  ${processes} worker process${processes > 1 ? 'es' : ''}:  empty jobs ${emptyRate.perSecond.toFixed(0)}/s   ` +
+          `deliveries ${deliveryRate.perSecond.toFixed(0)}/s   ` +
+          `ratio ${median.toFixed(2)} (target >= 0.70; median of the rounds' ratios, ` +
+          `${roundRatios[0]!.toFixed(2)}-${roundRatios[roundRatios.length - 1]!.toFixed(2)}; ` +
+          `of the totals ${(deliveryRate.perSecond / emptyRate.perSecond).toFixed(2)})`,
+      );
+      if (emptyRate.cpu) {
+        console.log(`      CPU ms per empty job: ${emptyRate.cpu}`);
+        console.log(`      CPU ms per delivery:  ${deliveryRate.cpu}`);
       }
+      console.log(
+        `      peak RSS of a worker process: ${(peakRss.webhooks / MB).toFixed(0)} MB Laurel, ` +
+          `${(peakRss.empty / MB).toFixed(0)} MB empty jobs`,
+      );
     }
   } finally {
+    await emptyPool.end();
     await prisma.$disconnect();
     await pool.end();
     await stopChildren([receiver.child]);

@@ -303,10 +303,10 @@ export function sampleRss(): { stop(): number } {
   };
 }
 
-/** The kernel's high-water mark of this process's RSS (VmHWM), in bytes; null off Linux. */
-export function rssHighWaterMark(): number | null {
+/** The kernel's high-water mark of a process's RSS (VmHWM; this one's by default), in bytes; null off Linux. */
+export function rssHighWaterMark(pid: number | 'self' = 'self'): number | null {
   try {
-    const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return match ? Number(match[1]) * 1024 : null;
   } catch {
     return null;

@@ -98,6 +98,14 @@ class ForkFound extends Error {
 
 const PROGRESS_LOG_INTERVAL_MS = 5_000;
 const MAX_BACKOFF_MS = 30_000;
+/**
+ * Catching up, one transaction writes the events of up to this many eth_getLogs requests, ending
+ * after the request that brings it to WRITE_BATCH_EVENTS: the sums (totals, balances) of a user
+ * rewarded all along the range are then updated once instead of once per request, the bulk of
+ * PostgreSQL's work (`npm run bench:ingest`).
+ */
+const WRITE_BATCH_REQUESTS = 10;
+const WRITE_BATCH_EVENTS = 20_000;
 /** Recorded blocks compared with the chain at once while looking for the common ancestor. */
 const ANCESTOR_SEARCH_BATCH = 64;
 
@@ -229,18 +237,31 @@ export class ChainIndexer {
         this.finalized = finalized;
         step = 'range';
         const from = this.cursor + 1;
-        const to = Math.min(safeHead, this.cursor + range);
+        // Up to WRITE_BATCH_REQUESTS requests of `range` blocks, or fewer once WRITE_BATCH_EVENTS
+        // are in (see fetchRange): one transaction for all of them.
+        const known = this.known;
+        const fetchFrom = (start: number) => {
+          const end = Math.min(safeHead, start - 1 + range * WRITE_BATCH_REQUESTS);
+          const fetch = fetchRange(chain, known, {
+            from: start,
+            to: end,
+            trackFrom: finalized,
+            finalized,
+            blocksPerRequest: range,
+            maxEvents: WRITE_BATCH_EVENTS,
+          });
+          return { from: start, to: end, fetch };
+        };
+        // A range fetched ahead is used unless it reaches past the blocks now confirmed (the head
+        // went back meanwhile).
         const fetching =
-          prefetched?.from === from && prefetched.to === to
-            ? prefetched.fetch
-            : fetchRange(chain, this.known, { from, to, trackFrom: finalized, finalized });
+          prefetched?.from === from && prefetched.to <= safeHead ? prefetched : fetchFrom(from);
         prefetched = null;
-        const fetched = await fetching;
+        const fetched = await fetching.fetch;
+        const { to } = fetched;
         if (to < safeHead) {
-          const next = { from: to + 1, to: Math.min(safeHead, to + range) };
-          const fetch = fetchRange(chain, this.known, { ...next, trackFrom: finalized, finalized });
-          fetch.catch(() => undefined); // a failure surfaces when the range is used
-          prefetched = { ...next, fetch };
+          prefetched = fetchFrom(to + 1);
+          prefetched.fetch.catch(() => undefined); // a failure surfaces when the range is used
         }
         const events = await this.writeRange(db, fetched);
         failures = 0;

@@ -109,34 +109,17 @@ async function linkedHeaders(chain: Chain, from: number, to: number): Promise<Bl
 }
 
 /**
- * Fetches and decodes the events of blocks `from..to` (none when `to` < `from`), adding the
- * contracts they create to `known`: the factory's apps first, then the apps' events, then transfers
- * of their tokens and badges. The blocks from `trackFrom` on (the chain's finalized block, also
- * given) are tracked.
+ * The logs of blocks `from..to` that may concern Laurel, in chain order, adding the contracts they
+ * create to `known` (the factory's apps first, then the apps' events, then transfers of their
+ * tokens and badges).
  */
-export async function fetchRange(
+async function fetchLogs(
   chain: Chain,
   known: KnownContracts,
-  range: { from: number; to: number; trackFrom: number; finalized: number },
-): Promise<FetchedRange> {
-  const { from, to, finalized } = range;
-  if (from > to) {
-    const none = prepareIndexWrites(chain.chainId, [], new Map());
-    return {
-      from,
-      to,
-      events: [],
-      blockTimes: new Map(),
-      writes: none,
-      blocks: [],
-      blockHashes: new Map(),
-      finalized,
-      fetchMs: 0,
-    };
-  }
-  const started = performance.now();
-  const headers = await linkedHeaders(chain, Math.max(from, range.trackFrom), to);
-  const blockHashes = new Map(headers.map((header) => [header.number, header.hash]));
+  from: number,
+  to: number,
+  blockHashes: Map<number, string>,
+): Promise<ChainLog[]> {
   const factoryLogs = await logsOf(chain, [known.factory], [topics.appCreated], from, to, blockHashes);
   discoverContracts(factoryLogs, known);
   const appLogs = await logsOf(chain, [...known.apps], appEventTopics, from, to, blockHashes);
@@ -151,8 +134,75 @@ export async function fetchRange(
     to,
     blockHashes,
   );
-  const logs = [...factoryLogs, ...appLogs, ...tokenLogs].sort(byChainOrder);
-  const events = decodeLogs(logs, known);
+  return [...factoryLogs, ...appLogs, ...tokenLogs].sort(byChainOrder);
+}
+
+/**
+ * Fetches and decodes the events of blocks `from..to` (none when `to` < `from`), adding the
+ * contracts they create to `known`: the factory's apps first, then the apps' events, then transfers
+ * of their tokens and badges. The blocks from `trackFrom` on (the chain's finalized block, also
+ * given) are tracked.
+ *
+ * eth_getLogs is asked `blocksPerRequest` blocks at a time (the node's limit), one request after
+ * the other; the range ends early (FetchedRange.to) after the request that took its events to
+ * `maxEvents`. Catching up, the indexer writes such a range in one transaction: a user rewarded in
+ * several of its requests costs one row update of each sum instead of one per request.
+ */
+export async function fetchRange(
+  chain: Chain,
+  known: KnownContracts,
+  range: {
+    from: number;
+    to: number;
+    trackFrom: number;
+    finalized: number;
+    /** Blocks asked of eth_getLogs at once (the whole range by default). */
+    blocksPerRequest?: number;
+    /** Events after which no further request is made (no limit by default). */
+    maxEvents?: number;
+  },
+): Promise<FetchedRange> {
+  const { from, finalized } = range;
+  if (from > range.to) {
+    const none = prepareIndexWrites(chain.chainId, [], new Map());
+    return {
+      from,
+      to: range.to,
+      events: [],
+      blockTimes: new Map(),
+      writes: none,
+      blocks: [],
+      blockHashes: new Map(),
+      finalized,
+      fetchMs: 0,
+    };
+  }
+  const started = performance.now();
+  const step = range.blocksPerRequest ?? range.to - from + 1;
+  const maxEvents = range.maxEvents ?? Infinity;
+  const headers: BlockHeader[] = [];
+  const blockHashes = new Map<number, string>();
+  const logs: ChainLog[] = [];
+  const events: IndexEvent[] = [];
+  let to = from - 1;
+  while (to < range.to && events.length < maxEvents) {
+    const part = { from: to + 1, to: Math.min(range.to, to + step) };
+    const partHeaders = await linkedHeaders(chain, Math.max(part.from, range.trackFrom), part.to);
+    const previous = headers[headers.length - 1];
+    if (previous && partHeaders[0] && partHeaders[0].parentHash !== previous.hash) {
+      throw new ChainMovedError(
+        `block ${partHeaders[0].number} does not extend block ${previous.number}: the chain changed while it was read`,
+      );
+    }
+    for (const header of partHeaders) {
+      headers.push(header);
+      blockHashes.set(header.number, header.hash);
+    }
+    const partLogs = await fetchLogs(chain, known, part.from, part.to, blockHashes);
+    for (const log of partLogs) logs.push(log);
+    for (const event of decodeLogs(partLogs, known)) events.push(event);
+    to = part.to;
+  }
   const blockTimes = await blockTimesOf(chain, events, logs, headers);
   const writes = prepareIndexWrites(chain.chainId, events, blockTimes);
   const eventsByBlock = new Map<number, IndexEvent[]>();

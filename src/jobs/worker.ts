@@ -48,7 +48,10 @@ export function createWorkerPool(databaseUrl: string, max: number, faults: Throt
 /**
  * The graphile-worker options of Laurel's workers besides the pool, tasks and logger: the defaults
  * otherwise (no localQueue, no completeJobBatchDelay: each job fetched and completed on its own).
- * `npm run bench:webhooks` runs its empty-job baseline with the same options.
+ * `npm run bench:webhooks` runs its empty-job baseline through startJobWorker: the same options and
+ * pool. With `localQueue` (32) and `completeJobBatchDelay` (0) that bench's deliveries ran 2.6 times
+ * as fast (PostgreSQL's work per job about a fifth); not adopted yet: jobs locked in one process's
+ * local queue meet the delivery lease of webhook_deliveries__recover (docs/benchmarks.md).
  */
 export function workerRunOptions(concurrency: number) {
   return { concurrency, noHandleSignals: true, pollInterval: 1000 } as const;
