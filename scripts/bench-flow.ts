@@ -163,7 +163,9 @@ async function runUsers(): Promise<void> {
       );
       const result = executed.body as { status?: string; transactionHash?: string } | null;
       if (executed.status !== 200 || result?.status !== 'success' || !result.transactionHash) {
-        throw new Error(`execute-and-wait: HTTP ${executed.status}: ${JSON.stringify(executed.body)}`);
+        throw new Error(
+          `execute-and-wait (wallet ${sender}, nonce ${tx.nonce}): HTTP ${executed.status}: ${JSON.stringify(executed.body)}`,
+        );
       }
       const receiptAt = performance.now();
       rewarded[user] += 1;
@@ -234,6 +236,12 @@ async function runUsers(): Promise<void> {
           } catch (error) {
             failures += 1;
             firstFailure ??= (error as Error).message;
+            // Each one, as it happens: a failure on one side can leave the wallets' nonces in a state
+            // the other side then fails on (both sides send from the same wallets).
+            console.error(
+              `  failed: ${side}, user ${user}, ${((performance.now() - t0) / 1000).toFixed(1)} s into the phase: ` +
+                (error as Error).message.slice(0, 300),
+            );
           }
         }
       }),

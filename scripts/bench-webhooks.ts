@@ -370,8 +370,12 @@ async function main(): Promise<void> {
         ],
         pids,
       );
-      const failed = await prisma.webhookLog.count({ where: { successful: false } });
-      if (failed) throw new Error(`${failed} delivery attempts failed`);
+      const failed = await prisma.webhookLog.findMany({
+        where: { successful: false },
+        select: { responseCode: true, errorMessage: true, durationMs: true },
+        take: 3,
+      });
+      if (failed.length > 0) throw new Error(`delivery attempts failed, e.g. ${JSON.stringify(failed)}`);
       const pending = await prisma.webhookDelivery.count({ where: { status: { not: 'succeeded' } } });
       if (pending) throw new Error(`${pending} deliveries did not succeed`);
       const [emptyRate, deliveryRate] = [summary(empty), summary(deliveries)];
