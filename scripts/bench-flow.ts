@@ -6,7 +6,7 @@
  * the `transaction` events Laurel delivers. The baseline, in the same run on the same anvil: the
  * same rewards sent with plain ethers straight to the node (populate, estimate, sign, send, wait for
  * the receipt; a NonceManager per wallet, as a client sharing a wallet between concurrent users
- * needs), no Laurel.
+ * needs), no Laurel, from as many wallets of its own.
  *
  *   npm run bench:flow
  *
@@ -143,7 +143,9 @@ async function runUsers(): Promise<void> {
       keys: setup.apiKeys,
       http: new JsonClient(options.users),
     };
-    // User u sends with wallet u % wallets and rewards a receiver of its own (Laurel and baseline apart).
+    // User u sends with wallet u % wallets of its side and rewards a receiver of its own. The sides'
+    // wallets are apart (the baseline's follow Laurel's): a failure on one side cannot leave nonces
+    // the other side then fails on.
     const walletOf = (user: number) => user % options.wallets;
     const laurelReceivers = Array.from({ length: options.users }, () => Wallet.createRandom().address);
     const baselineReceivers = Array.from({ length: options.users }, () => Wallet.createRandom().address);
@@ -194,7 +196,8 @@ async function runUsers(): Promise<void> {
       };
     };
 
-    const managers = senders.map((wallet) => new NonceManager(wallet));
+    const baselineWallets = senders.slice(options.wallets);
+    const managers = baselineWallets.map((wallet) => new NonceManager(wallet));
     const apps = managers.map((manager) => new Contract(setup.appId, appInterface, manager));
     const actionId = encodeActionId(ACTION_ID);
     const amount = parseEther(String(XP_AMOUNT));
@@ -204,19 +207,17 @@ async function runUsers(): Promise<void> {
       const populated = await apps[sender]
         .getFunction('rewardXP')
         .populateTransaction(baselineReceivers[user], amount, actionId);
-      const gasLimit = await provider.estimateGas({ ...populated, from: senders[sender].address });
+      const gasLimit = await provider.estimateGas({ ...populated, from: baselineWallets[sender].address });
       const sent = await managers[sender].sendTransaction({ ...populated, gasLimit });
       const receipt = await sent.wait(1, FLOW_TIMEOUT_MS);
       if (receipt?.status !== 1) throw new Error(`baseline: transaction ${sent.hash} failed`);
       return { latency: performance.now() - started };
     };
-    return { managers, laurelFlow, baselineFlow };
+    return { laurelFlow, baselineFlow };
   };
 
   let flows: ReturnType<typeof setUp> | undefined;
   const run = async (side: Side, seconds: number, timed: boolean): Promise<Phase> => {
-    // Laurel's phases sent from the same wallets: each baseline phase starts from the node's count.
-    if (side === 'baseline') for (const manager of flows!.managers) manager.reset();
     const done: Flow[] = [];
     let failures = 0;
     let firstFailure: string | undefined;
@@ -236,8 +237,8 @@ async function runUsers(): Promise<void> {
           } catch (error) {
             failures += 1;
             firstFailure ??= (error as Error).message;
-            // Each one, as it happens: a failure on one side can leave the wallets' nonces in a state
-            // the other side then fails on (both sides send from the same wallets).
+            // Each one, as it happens, with its wallet and nonce: what a stalled wallet needs to be
+            // understood.
             console.error(
               `  failed: ${side}, user ${user}, ${((performance.now() - t0) / 1000).toFixed(1)} s into the phase: ` +
                 (error as Error).message.slice(0, 300),
@@ -296,7 +297,7 @@ async function main(): Promise<void> {
     });
   if (users.ready.type !== 'ready') throw new Error('the users process did not start');
   const local = await startLocalLaurel({
-    senders: options.wallets,
+    senders: 2 * options.wallets, // Laurel's, then the baseline's
     connections: 4,
     worker: true,
     env: {
@@ -306,7 +307,7 @@ async function main(): Promise<void> {
   });
   try {
     const { laurel, senders, keys } = local;
-    for (const wallet of senders) {
+    for (const wallet of senders.slice(0, options.wallets)) {
       await laurel.services.prisma.webhook.create({
         data: {
           accountAddress: wallet.address,
