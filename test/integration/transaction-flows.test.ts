@@ -144,7 +144,7 @@ describe('GET /transactions/:hash', () => {
       chainId: 31337,
     });
     const transaction = Transaction.from(signed);
-    const repository = new TransactionsRepository(laurel.services.prisma);
+    const repository = new TransactionsRepository(laurel.services.prisma, laurel.services.pool);
     const chain = laurel.services.chains.get('local');
     await repository.record(chain, transaction, {
       accountAddress: other.address,

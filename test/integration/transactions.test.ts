@@ -515,7 +515,7 @@ describe('receipt job and chain outages', () => {
     const raw = await signedForChain(31337n, wallet);
     const transaction = Transaction.from(raw);
     const chain = own.services.chains.get('local');
-    const repository = new TransactionsRepository(own.services.prisma);
+    const repository = new TransactionsRepository(own.services.prisma, own.services.pool);
     const sent = { accountAddress: transaction.from!, requestId: 'test', trackFrom: new Date() };
     expect(await repository.record(chain, transaction, sent)).toBe(true);
     // The job as record() enqueued it, made due and down to its last attempt.

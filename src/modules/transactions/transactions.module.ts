@@ -8,14 +8,14 @@ import { TransactionsService } from './transactions.service';
 /** Broadcasting signed transactions and following them to their receipts. */
 export const transactionsModule = defineModule({
   name: 'transactions',
-  service: ({ config, log, prisma, chains, indexer, metrics, notifications }) =>
+  service: ({ config, log, prisma, pool, chains, indexer, metrics, notifications }) =>
     new TransactionsService({
       config,
       log,
       prisma,
       chains,
       indexer,
-      transactions: new TransactionsRepository(prisma),
+      transactions: new TransactionsRepository(prisma, pool),
       statusChanges: new TransactionStatusChanges(notifications),
       metrics,
     }),

@@ -1,4 +1,5 @@
 import type { Transaction, TransactionReceipt } from 'ethers';
+import type { Pool } from 'pg';
 import { receiptJson } from '../../chain/receipts';
 import type { Chain } from '../../chain/registry';
 import { Prisma, type PrismaClient, type SqlClient, type TransactionStatus } from '../../db/prisma';
@@ -24,7 +25,21 @@ export interface RecordedReceipt {
 
 /** The `transactions` rows: every write to them goes through here. */
 export class TransactionsRepository {
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(
+    private readonly prisma: PrismaClient,
+    /** The pool under `prisma`: the send path's two statements go through it by name. */
+    private readonly pool: Pool,
+  ) {}
+
+  /**
+   * Runs one of the statements every send makes, prepared by name once per connection: PostgreSQL
+   * parses and plans it once, where the ORM's statements go unnamed (parsed and planned on every
+   * call). Returns the rows.
+   */
+  private async runPrepared<Row extends object>(name: string, statement: Prisma.Sql): Promise<Row[]> {
+    const { rows } = await this.pool.query<Row>({ name, text: statement.text, values: statement.values });
+    return rows;
+  }
 
   /**
    * Inserts the row of a signed transaction, sends its status notice and enqueues its
@@ -39,7 +54,9 @@ export class TransactionsRepository {
     const { accountAddress, requestId, trackFrom } = sent;
     const hash = transaction.hash!;
     // The LATERAL calls run once per row inserted: none for a transaction already recorded.
-    const rows = await this.prisma.$queryRaw<{ recorded: number }[]>`
+    const rows = await this.runPrepared<{ recorded: number }>(
+      'laurel-record-transaction',
+      Prisma.sql`
       WITH recorded AS (
         INSERT INTO transactions (account_address, chain_id, chain_name, hash, from_address, to_address, nonce, request_id)
         VALUES (${accountAddress}, ${chain.chainId}, ${chain.name}, ${hash}, ${transaction.from!}, ${transaction.to},
@@ -54,7 +71,8 @@ export class TransactionsRepository {
                jobs.trackReceipt,
                { chainId: chain.chainId, hash, requestId },
                { jobKey: trackReceiptJobKey(chain.chainId, hash), runAt: trackFrom },
-             )}) AS tracking`;
+             )}) AS tracking`,
+    );
     return rows.length > 0;
   }
 
@@ -84,7 +102,9 @@ export class TransactionsRepository {
     // A check that waits at least a second more runs after this statement commits, and sees the
     // receipt: enqueueing it again would only queue this statement behind the others on its row.
     const waitingCheck = jobWaitingCondition(checkKey, new Date(Date.now() + 1000));
-    await this.prisma.$queryRaw`
+    await this.runPrepared(
+      'laurel-record-receipt',
+      Prisma.sql`
       WITH recorded AS (
         UPDATE transactions
            SET status = ${receipt.status === 1 ? 'success' : 'failed'}::transaction_status,
@@ -105,7 +125,8 @@ export class TransactionsRepository {
              LATERAL (SELECT ${removeJobCall(trackReceiptJobKey(chainId, receipt.hash))}) AS tracking
         LEFT JOIN LATERAL (
              SELECT ${addJobCall(jobs.checkReceipts, { chainId }, { jobKey: checkKey, runAt: checkAfter, jobKeyMode: 'preserve_run_at' })}
-              WHERE NOT ${waitingCheck}) AS checking ON true`;
+              WHERE NOT ${waitingCheck}) AS checking ON true`,
+    );
   }
 
   /**
