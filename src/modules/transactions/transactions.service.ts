@@ -160,17 +160,13 @@ export class TransactionsService {
     const sent = await this.broadcastCounted(input, account, requestId, trackFrom);
     const { chain, hash, sender } = sent;
     const blockExplorerUrl = this.deps.chains.transactionUrl(chain, hash);
-    // The mark and the first look for the receipt do not wait on each other.
-    const [, mined] = await Promise.all([
+    // The mark and the wait for the receipt (whose first look is at once) do not wait on each other.
+    const [, receipt] = await Promise.all([
       this.markBroadcast(sent),
-      this.deps.chains.call(chain, (provider) => provider.getTransactionReceipt(hash)).catch(() => null),
+      waitForReceipt(this.deps.chains, chain, hash, timeoutMs, (ms) =>
+        this.signals.wait(chain.chainId, sender, ms),
+      ),
     ]);
-    const receipt =
-      mined && chain.confirmations <= 1
-        ? mined
-        : await waitForReceipt(this.deps.chains, chain, hash, timeoutMs, (ms) =>
-            this.signals.wait(chain.chainId, sender, ms),
-          );
     if (!receipt) return { status: 'failed', error: 'Timeout', transactionHash: hash, blockExplorerUrl };
     this.signals.notify(chain.chainId, sender);
     await this.recordReceipt(chain.chainId, receipt);
@@ -483,7 +479,7 @@ export class TransactionsService {
         if (recordedNow) await this.deps.transactions.unrecord(chain, hash);
         throw error instanceof AppError
           ? error
-          : rejectionOf(error, { hash, from: transaction.from!, nonce: transaction.nonce });
+          : rejectionOf(error, { hash, from: sender, nonce: transaction.nonce });
       }
     }
     // A transaction of the sender queued behind this one may be mined now.
