@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { checksumAddress } from '../addresses';
 import type { Pool } from 'pg';
-import type { PrismaClient } from '../db/prisma';
+import { Prisma, type PrismaClient } from '../db/prisma';
 import { AppError, type DocumentedFailure } from '../errors';
 import { KeyedBatches } from '../keyed-batches';
 
@@ -178,6 +178,16 @@ export async function markNonceBroadcast(
 }
 
 /**
+ * The CTE that lists in free_nonces the reservations a `dropped` CTE deleted (`chain_id, sender,
+ * nonce` returned): whatever deletes reservations other than the reservation function does so in
+ * the same statement (rule 2), so the next builds hand those nonces out again.
+ */
+const LIST_DROPPED_FREE = Prisma.sql`listed AS (
+      INSERT INTO free_nonces (chain_id, sender, nonce)
+      SELECT chain_id, sender, nonce FROM dropped ON CONFLICT DO NOTHING
+    )`;
+
+/**
  * Frees the nonces of transactions the node does not know any more (dropped from its pool, or lost
  * with the chain's state): their reservations go (their nonces listed free, rule 2), so the next
  * build hands those nonces out again and the sender's nonces follow the chain.
@@ -188,10 +198,7 @@ export async function freeNoncesOf(prisma: PrismaClient, chainId: number, hashes
     WITH dropped AS (
       DELETE FROM nonce_reservations WHERE chain_id = ${chainId} AND transaction_hash = ANY(${hashes}::varchar[])
       RETURNING chain_id, sender, nonce
-    ), listed AS (
-      INSERT INTO free_nonces (chain_id, sender, nonce)
-      SELECT chain_id, sender, nonce FROM dropped ON CONFLICT DO NOTHING
-    )
+    ), ${LIST_DROPPED_FREE}
     SELECT count(*) AS freed FROM dropped`;
   return Number(rows[0].freed);
 }
@@ -255,10 +262,7 @@ export async function releaseUnsentNonces(
                           WHERE t.chain_id = r.chain_id AND t.from_address = r.sender
                             AND t.nonce = r.nonce AND t.status = 'pending')
       RETURNING r.chain_id, r.sender, r.nonce
-    ), listed AS (
-      INSERT INTO free_nonces (chain_id, sender, nonce)
-      SELECT chain_id, sender, nonce FROM dropped ON CONFLICT DO NOTHING
-    )
+    ), ${LIST_DROPPED_FREE}
     SELECT nonce FROM dropped`;
   return rows.map((row) => Number(row.nonce)).sort((a, b) => a - b);
 }
