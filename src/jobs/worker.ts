@@ -51,7 +51,8 @@ export function createWorkerPool(databaseUrl: string, max: number, faults: Throt
  * `npm run bench:webhooks` runs its empty-job baseline through startJobWorker: the same options and
  * pool. With `localQueue` (32) and `completeJobBatchDelay` (0) that bench's deliveries ran 2.6 times
  * as fast (PostgreSQL's work per job about a fifth); not adopted yet: jobs locked in one process's
- * local queue meet the delivery lease of webhook_deliveries__recover (docs/benchmarks.md).
+ * local queue meet the delivery lease of webhook_deliveries__recover, and with it badge-metadata
+ * fetches of named queues ran five at once where four queues allow four (docs/benchmarks.md).
  */
 export function workerRunOptions(concurrency: number) {
   return { concurrency, noHandleSignals: true, pollInterval: 1000 } as const;
