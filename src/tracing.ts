@@ -28,8 +28,6 @@ if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) {
     require('@opentelemetry/instrumentation-graphql') as typeof import('@opentelemetry/instrumentation-graphql');
   const { PgInstrumentation } =
     require('@opentelemetry/instrumentation-pg') as typeof import('@opentelemetry/instrumentation-pg');
-  const { UndiciInstrumentation } =
-    require('@opentelemetry/instrumentation-undici') as typeof import('@opentelemetry/instrumentation-undici');
   const api = require('@opentelemetry/api') as typeof import('@opentelemetry/api');
   const sdk = new NodeSDK({
     serviceName: process.env.OTEL_SERVICE_NAME ?? 'laurel',
@@ -39,7 +37,6 @@ if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) {
       new ExpressInstrumentation(),
       new GraphQLInstrumentation({ mergeItems: true }),
       new PgInstrumentation(),
-      new UndiciInstrumentation(),
     ],
   });
   const { getRPCMetadata, RPCType } = require('@opentelemetry/core') as typeof import('@opentelemetry/core');

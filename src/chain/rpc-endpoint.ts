@@ -1,9 +1,16 @@
 /**
- * One JSON-RPC provider of a chain: its transport (Node's fetch, which decodes bodies natively;
- * ethers' FetchRequest decodes UTF-8 in JavaScript, which cost more CPU than anything else while
- * the indexer caught up), its own request budget, and what Laurel has seen of it (health, head,
+ * One JSON-RPC provider of a chain: its transport (node:http or node:https over keep-alive
+ * connections of its own), its own request budget, and what Laurel has seen of it (health, head,
  * latency, eth_getLogs range limit). Known by its name (`base#2`), never by its URL outside this file.
+ *
+ * Why not fetch: undici's fetch (WHATWG streams, Headers, an AbortSignal and its timers per call)
+ * cost about a millisecond of CPU per reward in `npm run bench:flow`, the largest single cost of
+ * Laurel's process there; a plain request on a kept-alive socket costs a fraction of it. Bodies are
+ * decoded by Buffer's native UTF-8 decoder (ethers' FetchRequest decodes in JavaScript, which cost
+ * more than anything else while the indexer caught up).
  */
+import http from 'node:http';
+import https from 'node:https';
 import { RequestRate } from './request-rate';
 import { httpFailure, transportFailure } from './rpc-failures';
 
@@ -32,9 +39,18 @@ class Latency {
   }
 }
 
+/** Connections kept open to one provider at most (requests beyond them wait for a free one). */
+const MAX_SOCKETS = 64;
+
+/** A request's deadline passed: named as fetch names it, which is what transportFailure reads. */
+class RequestTimeout extends Error {
+  override name = 'TimeoutError';
+}
+
 export class RpcEndpoint {
-  private readonly url: string;
+  private readonly url: URL;
   private readonly headers: Record<string, string>;
+  private readonly agent: http.Agent;
   readonly rate: RequestRate | null;
 
   state: ProviderState = 'ok';
@@ -66,15 +82,17 @@ export class RpcEndpoint {
   ) {
     this.name = `${chain}#${position}`;
     const parsed = new URL(url);
-    this.headers = { 'content-type': 'application/json' };
-    // fetch refuses URLs with credentials: they travel as the Authorization header instead.
+    this.headers = { 'content-type': 'application/json', accept: 'application/json' };
+    // Credentials in the URL travel as the Authorization header, never in a logged URL.
     if (parsed.username || parsed.password) {
       const credentials = `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`;
       this.headers.authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
       parsed.username = '';
       parsed.password = '';
     }
-    this.url = parsed.toString();
+    this.url = parsed;
+    const Agent = parsed.protocol === 'https:' ? https.Agent : http.Agent;
+    this.agent = new Agent({ keepAlive: true, maxSockets: MAX_SOCKETS, scheduling: 'lifo' });
     this.rate = maxRequestsPerSecond === undefined ? null : new RequestRate(maxRequestsPerSecond);
   }
 
@@ -87,30 +105,83 @@ export class RpcEndpoint {
     timeoutMs: number,
     stop: AbortSignal,
   ): Promise<unknown> {
-    let response: Response;
+    const payload = Buffer.from(JSON.stringify(body));
+    const { status, retryAfter, text } = await this.request(payload, Math.max(1, timeoutMs), stop);
+    if (status !== 200) throw httpFailure(status, retryAfter);
     try {
-      response = await fetch(this.url, {
-        method: 'POST',
-        headers: this.headers,
-        body: JSON.stringify(body),
-        signal: AbortSignal.any([AbortSignal.timeout(Math.max(1, timeoutMs)), stop]),
-      });
-    } catch (error) {
-      throw transportFailure(error);
-    }
-    if (response.status !== 200) {
-      await response.body?.cancel().catch(() => undefined);
-      throw httpFailure(response.status, response.headers.get('retry-after'));
-    }
-    try {
-      return await response.json();
+      return JSON.parse(text) as unknown;
     } catch (error) {
       throw transportFailure(error);
     }
   }
 
+  /** One POST on a kept-alive connection: its status, Retry-After and body; transport failures thrown. */
+  private request(
+    payload: Buffer,
+    timeoutMs: number,
+    stop: AbortSignal,
+  ): Promise<{ status: number; retryAfter: string | null; text: string }> {
+    const transport = this.url.protocol === 'https:' ? https : http;
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      /** Ends the call's deadline and stop listener once; false when the call was settled already. */
+      const settle = () => {
+        if (settled) return false;
+        settled = true;
+        clearTimeout(timer);
+        stop.removeEventListener('abort', onStop);
+        return true;
+      };
+      const fail = (error: unknown) => {
+        if (!settle()) return;
+        request.destroy();
+        reject(transportFailure(error));
+      };
+      const onStop = () => fail(stop.reason);
+      const timer = setTimeout(
+        () => fail(new RequestTimeout('the provider did not answer in time')),
+        timeoutMs,
+      );
+      const request = transport.request(
+        this.url,
+        {
+          method: 'POST',
+          agent: this.agent,
+          headers: { ...this.headers, 'content-length': payload.length },
+        },
+        (response) => {
+          const status = response.statusCode ?? 0;
+          if (status !== 200) {
+            // The body of a refusal is not read (the connection is dropped rather than drained).
+            if (!settle()) return;
+            response.destroy();
+            const header = response.headers['retry-after'];
+            resolve({ status, retryAfter: (Array.isArray(header) ? header[0] : header) ?? null, text: '' });
+            return;
+          }
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('error', fail);
+          response.on('end', () => {
+            if (!response.complete) return fail(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+            if (settle()) resolve({ status, retryAfter: null, text: Buffer.concat(chunks).toString('utf8') });
+          });
+        },
+      );
+      request.on('error', fail);
+      if (stop.aborted) return fail(stop.reason);
+      stop.addEventListener('abort', onStop, { once: true });
+      request.end(payload);
+    });
+  }
+
+  /** Closes its kept-alive connections (the pool is closing). */
+  close(): void {
+    this.agent.destroy();
+  }
+
   /** The host (no path, query or credentials), for the start-up line. */
   get host(): string {
-    return new URL(this.url).host;
+    return this.url.host;
   }
 }

@@ -236,9 +236,10 @@ export class RpcPool {
     this.largestBatch = Math.max(1, Math.min(...budgets));
   }
 
-  /** Stops every call in flight (the provider is being destroyed). */
+  /** Stops every call in flight and closes the providers' connections (the provider is being destroyed). */
   close(): void {
     this.closing.abort();
+    for (const endpoint of this.endpoints) endpoint.close();
   }
 
   // ------------------------------------------------------------------ calls

@@ -1,7 +1,8 @@
 /**
  * eth_getLogs for the indexer, through the chain's providers (src/chain/rpc-pool.ts): bodies are
- * decoded by Node's fetch, not ethers' provider (ethers decodes UTF-8 in JavaScript, which cost more
- * CPU than anything else while catching up: ~4 s of the node process per 100,000 logs).
+ * decoded by Node's native UTF-8 decoder, not ethers' provider (ethers decodes UTF-8 in JavaScript,
+ * which cost more CPU than anything else while catching up: ~4 s of the node process per 100,000
+ * logs).
  *
  * Ranges: a range a provider refuses (too many blocks, too many results: the wordings of Alchemy,
  * Infura, QuickNode, Ankr, public nodes...) is split here, into as many calls as that provider's
