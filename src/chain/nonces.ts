@@ -161,20 +161,23 @@ export interface MarkNonceBroadcastParams {
  * Records that a transaction using this nonce was broadcast, renewing the reservation's lease
  * (and creating it when the transaction was built elsewhere or its reservation was already
  * reclaimed), so no build hands the nonce out while the node may still include the transaction.
+ * A prepared statement on the pool: every send makes it.
  */
-export async function markNonceBroadcast(
-  prisma: PrismaClient,
-  params: MarkNonceBroadcastParams,
-): Promise<void> {
-  const sender = checksumAddress(params.sender);
-  const nonce = BigInt(params.nonce);
-  const ttl = params.ttlSeconds;
-  await prisma.$executeRaw`
-    INSERT INTO nonce_reservations (chain_id, sender, nonce, reserved_at, expires_at, transaction_hash)
-    VALUES (${params.chainId}, ${sender}, ${nonce}, now(), now() + make_interval(secs => ${ttl}::double precision),
-            ${params.transactionHash})
-    ON CONFLICT (chain_id, sender, nonce)
-      DO UPDATE SET transaction_hash = EXCLUDED.transaction_hash, expires_at = EXCLUDED.expires_at`;
+export async function markNonceBroadcast(pool: Pool, params: MarkNonceBroadcastParams): Promise<void> {
+  await pool.query({
+    name: 'laurel-mark-nonce-broadcast',
+    text: `INSERT INTO nonce_reservations (chain_id, sender, nonce, reserved_at, expires_at, transaction_hash)
+           VALUES ($1, $2, $3, now(), now() + make_interval(secs => $4::double precision), $5)
+           ON CONFLICT (chain_id, sender, nonce)
+             DO UPDATE SET transaction_hash = EXCLUDED.transaction_hash, expires_at = EXCLUDED.expires_at`,
+    values: [
+      params.chainId,
+      checksumAddress(params.sender),
+      BigInt(params.nonce),
+      params.ttlSeconds,
+      params.transactionHash,
+    ],
+  });
 }
 
 /**
@@ -269,17 +272,20 @@ export async function releaseUnsentNonces(
 
 /**
  * The wallets Laurel built this call for with this nonce (rule 7): the senders of the chain's
- * reservations of `nonce` whose call hash is `callHash`. Empty when Laurel did not build it (or its
- * reservation is gone: used, released or expired).
+ * reservations of `nonce` whose call hash is `callHash`, the latest first. Empty when Laurel did
+ * not build it (or its reservation is gone: used, released or expired). A prepared statement on
+ * the pool: every send asks.
  */
 export async function buildersOf(
-  prisma: PrismaClient,
+  pool: Pool,
   params: { chainId: number; nonce: number; callHash: string },
 ): Promise<string[]> {
-  const rows = await prisma.nonceReservation.findMany({
-    where: { chainId: params.chainId, callHash: params.callHash, nonce: BigInt(params.nonce) },
-    select: { sender: true },
-    orderBy: { reservedAt: 'desc' },
+  const { rows } = await pool.query<{ sender: string }>({
+    name: 'laurel-builders-of',
+    text: `SELECT sender FROM nonce_reservations
+            WHERE chain_id = $1 AND call_hash = $2 AND nonce = $3
+            ORDER BY reserved_at DESC`,
+    values: [params.chainId, params.callHash, BigInt(params.nonce)],
   });
   return rows.map((row) => row.sender);
 }

@@ -37,7 +37,7 @@ describe('nonce reservation (PostgreSQL)', () => {
     params: Omit<Parameters<typeof reserve>[1], 'ttlSeconds'> & { ttlSeconds?: number },
   ) => reserve(pool, { ...params, ttlSeconds: params.ttlSeconds ?? ttlSeconds });
   const markNonceBroadcast = (
-    client: PrismaClient,
+    client: Parameters<typeof markBroadcast>[0],
     params: Omit<Parameters<typeof markBroadcast>[1], 'ttlSeconds'> & { ttlSeconds?: number },
   ) => markBroadcast(client, { ...params, ttlSeconds: params.ttlSeconds ?? ttlSeconds });
   /** One build's reservation. */
@@ -140,7 +140,12 @@ describe('nonce reservation (PostgreSQL)', () => {
     const address = sender();
     const hash = (i: number) => `0x${String(i).repeat(64)}`;
     for (const nonce of [0, 1, 2]) {
-      await markNonceBroadcast(prisma, { chainId: 1, sender: address, nonce, transactionHash: hash(nonce) });
+      await markNonceBroadcast(connection.pool, {
+        chainId: 1,
+        sender: address,
+        nonce,
+        transactionHash: hash(nonce),
+      });
     }
     const next = () => reserveNonce({ chainId: 1, sender: address, pendingNonce: 0 });
     expect([await next(), await next()]).toEqual([3, 4]);
@@ -156,7 +161,7 @@ describe('nonce reservation (PostgreSQL)', () => {
   it('fills holes below and between reservations before going past the last one', async () => {
     const address = sender();
     for (const nonce of [2, 3, 5]) {
-      await markNonceBroadcast(prisma, {
+      await markNonceBroadcast(connection.pool, {
         chainId: 1,
         sender: address,
         nonce,
@@ -170,7 +175,7 @@ describe('nonce reservation (PostgreSQL)', () => {
 
   it('reserves a batch in one call: consecutive nonces after what is held, holes first', async () => {
     const address = sender();
-    await markNonceBroadcast(prisma, {
+    await markNonceBroadcast(connection.pool, {
       chainId: 1,
       sender: address,
       nonce: 1,
@@ -218,14 +223,19 @@ describe('nonce reservation (PostgreSQL)', () => {
     const address = sender();
     const hash = `0x${'ab'.repeat(32)}`;
     await reserveNonce({ chainId: 1, sender: address, pendingNonce: 5, ttlSeconds: 1 });
-    await markNonceBroadcast(prisma, {
+    await markNonceBroadcast(connection.pool, {
       chainId: 1,
       sender: address,
       nonce: 5,
       transactionHash: hash,
       ttlSeconds: 60,
     });
-    await markNonceBroadcast(prisma, { chainId: 1, sender: address, nonce: 6, transactionHash: hash });
+    await markNonceBroadcast(connection.pool, {
+      chainId: 1,
+      sender: address,
+      nonce: 6,
+      transactionHash: hash,
+    });
     const rows = await prisma.nonceReservation.findMany({
       where: { sender: address },
       orderBy: { nonce: 'asc' },
@@ -241,7 +251,7 @@ describe('nonce reservation (PostgreSQL)', () => {
 
   it('frees a broadcast nonce whose renewed lease ran out (the node dropped the transaction)', async () => {
     const address = sender();
-    await markNonceBroadcast(prisma, {
+    await markNonceBroadcast(connection.pool, {
       chainId: 1,
       sender: address,
       nonce: 3,
@@ -264,11 +274,11 @@ describe('nonce reservation (PostgreSQL)', () => {
     expect(await reserver.reserve(7, alice, 4, createApp)).toBe(4);
     expect(await reserver.reserve(7, alice, 4, buildCallHash(app, '0xff'))).toBe(5);
     expect(await reserver.reserve(7, bob, 4, createApp)).toBe(4);
-    expect((await buildersOf(prisma, { chainId: 7, nonce: 4, callHash: createApp })).sort()).toEqual(
+    expect((await buildersOf(connection.pool, { chainId: 7, nonce: 4, callHash: createApp })).sort()).toEqual(
       [alice, bob].sort(),
     );
-    expect(await buildersOf(prisma, { chainId: 7, nonce: 5, callHash: createApp })).toEqual([]);
-    expect(await buildersOf(prisma, { chainId: 8, nonce: 4, callHash: createApp })).toEqual([]);
+    expect(await buildersOf(connection.pool, { chainId: 7, nonce: 5, callHash: createApp })).toEqual([]);
+    expect(await buildersOf(connection.pool, { chainId: 8, nonce: 4, callHash: createApp })).toEqual([]);
   });
 
   it('keeps the count form of laurel_reserve_nonces working for processes of the version before', async () => {
@@ -285,7 +295,7 @@ describe('nonce reservation (PostgreSQL)', () => {
     const [address, other] = [sender(), sender()];
     for (let i = 0; i < 4; i++) await reserveNonce({ chainId: 1, sender: address, pendingNonce: 0 });
     await reserveNonce({ chainId: 1, sender: other, pendingNonce: 0 });
-    await markNonceBroadcast(prisma, {
+    await markNonceBroadcast(connection.pool, {
       chainId: 1,
       sender: address,
       nonce: 1,

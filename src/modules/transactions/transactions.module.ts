@@ -13,6 +13,7 @@ export const transactionsModule = defineModule({
       config,
       log,
       prisma,
+      pool,
       chains,
       indexer,
       transactions: new TransactionsRepository(prisma, pool),

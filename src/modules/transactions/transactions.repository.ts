@@ -219,18 +219,14 @@ export class TransactionsRepository {
     to: number,
     since: Date,
   ): Promise<number> {
-    const rows = await this.prisma.transaction.findMany({
-      where: {
-        chainId,
-        fromAddress: sender,
-        status: 'pending',
-        nonce: { gte: BigInt(from), lt: BigInt(to) },
-        createdAt: { gt: since },
-      },
-      distinct: ['nonce'],
-      select: { nonce: true },
-    });
-    return rows.length;
+    const [row] = await this.runPrepared<{ count: number }>(
+      'laurel-count-in-flight',
+      Prisma.sql`
+      SELECT count(DISTINCT nonce)::integer AS count FROM transactions
+       WHERE chain_id = ${chainId} AND from_address = ${sender} AND status = 'pending'
+         AND nonce >= ${BigInt(from)} AND nonce < ${BigInt(to)} AND created_at > ${since}`,
+    );
+    return row.count;
   }
 
   /**

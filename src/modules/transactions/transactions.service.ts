@@ -17,6 +17,7 @@ import { receiptJson, waitForReceipt } from '../../chain/receipts';
 import { SenderSignals } from '../../chain/sender-signals';
 import { parseSignedTransaction } from '../../chain/signed-transactions';
 import type { Chain, ChainRegistry } from '../../chain/registry';
+import type { Pool } from 'pg';
 import type { Config } from '../../config';
 import type { PrismaClient } from '../../db/prisma';
 import {
@@ -98,6 +99,8 @@ export interface TransactionsServiceDeps {
   config: Config;
   log: Logger;
   prisma: PrismaClient;
+  /** The pool under `prisma`: what every send runs goes through it as prepared statements. */
+  pool: Pool;
   chains: ChainRegistry;
   indexer: Pick<Indexer, 'ingestReceipt'>;
   transactions: TransactionsRepository;
@@ -277,7 +280,7 @@ export class TransactionsService {
       const reopened = await transactions.reopen(chainId, receipt);
       if (!reopened) continue;
       replaced += 1;
-      await markNonceBroadcast(prisma, {
+      await markNonceBroadcast(this.deps.pool, {
         chainId,
         sender: reopened.sender,
         nonce: reopened.nonce,
@@ -489,7 +492,7 @@ export class TransactionsService {
 
   /** Keeps the nonce's reservation (if it was built here) from being handed out again meanwhile. */
   private async markBroadcast({ chain, sender, nonce, hash }: Broadcast): Promise<void> {
-    await markNonceBroadcast(this.deps.prisma, {
+    await markNonceBroadcast(this.deps.pool, {
       chainId: chain.chainId,
       sender,
       nonce,
@@ -550,7 +553,7 @@ export class TransactionsService {
    */
   private async refuseForeignBuild(chain: Chain, transaction: Transaction): Promise<void> {
     if (!transaction.to) return; // Laurel builds no contract creations
-    const builders = await buildersOf(this.deps.prisma, {
+    const builders = await buildersOf(this.deps.pool, {
       chainId: chain.chainId,
       nonce: transaction.nonce,
       callHash: buildCallHash(transaction.to, transaction.data),
