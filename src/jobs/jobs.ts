@@ -43,6 +43,11 @@ export const jobs = {
     { maxAttempts: 20 },
   ),
   /**
+   * Gives the transactions still pending past the end of their execute-and-wait to receipt jobs;
+   * from the crontab every minute and at each worker start.
+   */
+  trackPending: defineJob('transactions__track_pending', z.object({}).passthrough()),
+  /**
    * Checks a chain's recorded receipts that a reorganisation could still take away against the
    * chain; enqueued with each recorded receipt, and again while some are not final.
    */

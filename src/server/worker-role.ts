@@ -33,7 +33,9 @@ export async function startWorkerRole(
   });
   // Jobs in flight may finish within the grace period; graphile-worker retries any cut short.
   lifecycle.onStop('worker', () => withinGrace(worker.stop(), config.shutdownGraceSeconds * 1000));
-  // Frees delivery jobs left locked by a worker that died mid-call (see the task).
-  await enqueueJob(deps.prisma, jobs.recoverDeliveries, {}, { jobKey: jobs.recoverDeliveries.name });
+  // Frees delivery jobs left locked by a worker that died mid-call, and follows the receipts of
+  // execute-and-waits whose process died (see the tasks), without waiting for the crontab.
+  for (const job of [jobs.recoverDeliveries, jobs.trackPending])
+    await enqueueJob(deps.prisma, job, {}, { jobKey: job.name });
   progress(`worker      graphile-worker, concurrency ${config.workerConcurrency}`);
 }

@@ -1,9 +1,9 @@
 import { readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { Wallet } from 'ethers';
+import { Transaction, Wallet } from 'ethers';
 import { issueApiKey } from '../helpers/auth';
-import { anvilDevPrivateKeys } from '../helpers/chain';
+import { anvilDevPrivateKeys, chainConfigOf, startTestChain } from '../helpers/chain';
 import { request } from '../helpers/laurel';
 import {
   buildService,
@@ -215,4 +215,60 @@ it('SIGKILL of anvil: restarted with its saved state, and nonces follow the chai
   expect(after.nonce).toBe(chainNonce);
   expect(after.sent).toMatchObject({ status: 200, body: { status: 'success' } });
   expect(Date.now() - started).toBeLessThan(15_000);
+}, 180_000);
+
+it('SIGKILL of node during an execute-and-wait: once its wait would have ended, the receipt is followed and recorded', async () => {
+  // A chain of the test's own, which outlives Laurel (the embedded anvil dies with it), mining only when told.
+  const chain = await startTestChain();
+  try {
+    const dataDir = newDataDir();
+    const WAIT_SECONDS = 3;
+    const env = {
+      LOCAL_CHAIN: 'off',
+      CHAINS: JSON.stringify([chainConfigOf(chain)]),
+      EXECUTE_WAIT_TIMEOUT_SECONDS: String(WAIT_SECONDS),
+    };
+    const first = await start(dataDir, env);
+    const wallet = chain.wallets[5];
+    const apiKey = await issueApiKey(first.url, wallet);
+    const built = await request(first.url, 'POST', '/v1/app/new', {
+      apiKey,
+      body: { chain: 'local', name: 'Sent before a crash' },
+    });
+    expect(built.status).toBe(200);
+    const signed = await wallet.signTransaction(built.body.unsignedTransaction as object);
+    const hash = Transaction.from(signed).hash!;
+    await rpc(chain.rpcUrl, 'evm_setAutomine', [false]);
+    const sentAt = Date.now();
+    const waiting = request(first.url, 'POST', '/v1/transactions/execute-and-wait', {
+      apiKey,
+      body: { chain: 'local', signed_transaction: signed },
+    }).catch(() => null);
+    await waitUntil('the transaction in the node’s pool', async () =>
+      (await rpc(chain.rpcUrl, 'eth_getTransactionByHash', [hash])) ? true : undefined,
+    );
+    first.child.kill('SIGKILL');
+    await first.exited;
+    expect(await waiting).toBeNull();
+    await rpc(chain.rpcUrl, 'evm_mine');
+    await rpc(chain.rpcUrl, 'evm_setAutomine', [true]);
+
+    // The request that followed the receipt is gone; past the end of its wait, a receipt job does.
+    await waitUntil('the end of the wait', () =>
+      Date.now() > sentAt + WAIT_SECONDS * 1000 ? true : undefined,
+    );
+    const second = await start(dataDir, { ...env, LOG_LEVEL: 'info' });
+    const pending = async () => {
+      const metrics = await (await fetch(`${second.url}/metrics`)).text();
+      return /^laurel_transactions_pending\{chain="local"\} (\d+)$/m.exec(metrics)?.[1];
+    };
+    await waitUntil(
+      'the receipt recorded',
+      async () => ((await pending()) === '0' ? true : undefined),
+      60_000,
+    );
+    expect(second.output()).toContain('transactions still pending after their execute-and-wait ended');
+  } finally {
+    await chain.stop();
+  }
 }, 180_000);

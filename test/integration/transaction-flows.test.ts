@@ -149,7 +149,7 @@ describe('GET /transactions/:hash', () => {
     await repository.record(chain, transaction, {
       accountAddress: other.address,
       requestId: 'test',
-      trackFrom: new Date(Date.now() + 3_600_000),
+      followedUntil: new Date(Date.now() + 3_600_000),
     });
     await repository.markDropped(chain.chainId, transaction.hash!);
     expect((await asOther.get(`/transactions/${transaction.hash!}?chain=local`)).body).toMatchObject({

@@ -3,6 +3,7 @@ import { jobs } from '../jobs';
 import { fetchBadgeMetadataTask, type BadgeMetadataAttempts } from './badge_metadata__fetch';
 import { pruneTask, type Housekeeping } from './maintenance__prune';
 import { checkReceiptsTask, type ReceiptChecks } from './transactions__check_receipts';
+import { trackPendingTask } from './transactions__track_pending';
 import { trackReceiptTask, type ReceiptTracking } from './transactions__track_receipt';
 import { deliverWebhookTask, type DeliveryAttempts } from './webhook_deliveries__deliver';
 import { recoverDeliveriesTask } from './webhook_deliveries__recover';
@@ -33,6 +34,7 @@ export function createTaskList(deps: TaskDeps): TaskList {
   return {
     [pruneTask.name]: pruneTask.create(deps),
     [trackReceiptTask.name]: trackReceiptTask.create(deps),
+    [trackPendingTask.name]: trackPendingTask.create(deps),
     [checkReceiptsTask.name]: checkReceiptsTask.create(deps),
     [deliverWebhookTask.name]: deliverWebhookTask.create(deps),
     [recoverDeliveriesTask.name]: recoverDeliveriesTask.create(deps),
@@ -42,13 +44,19 @@ export function createTaskList(deps: TaskDeps): TaskList {
 
 /** The name of every task (the metrics report each one's queue, empty or not). */
 export function taskNames(): string[] {
-  return [pruneTask, trackReceiptTask, deliverWebhookTask, recoverDeliveriesTask, fetchBadgeMetadataTask].map(
-    (task) => task.name,
-  );
+  return [
+    pruneTask,
+    trackReceiptTask,
+    trackPendingTask,
+    deliverWebhookTask,
+    recoverDeliveriesTask,
+    fetchBadgeMetadataTask,
+  ].map((task) => task.name);
 }
 
 /** Recurring tasks, in graphile-worker crontab syntax. */
 export const crontab = [
   `*/10 * * * * ${jobs.prune.name} ?max=1`,
   `* * * * * ${jobs.recoverDeliveries.name} ?max=1`,
+  `* * * * * ${jobs.trackPending.name} ?max=1`,
 ].join('\n');

@@ -1,13 +1,18 @@
 import type { z } from 'zod';
 import { defineTask, jobs } from '../jobs';
 
-/** What the task needs: the transactions module's receipt tracking. */
+/** What the receipt tasks need: the transactions module's receipt tracking. */
 export interface ReceiptTracking {
   /**
    * Waits briefly for the transaction's receipt and records its outcome; throws RetryLaterError
    * while it is not mined yet. `lastAttempt`: a transaction the node does not know is given up.
    */
   trackReceipt(job: ReceiptJob, lastAttempt: boolean): Promise<void>;
+  /**
+   * Enqueues a receipt job for every transaction still pending past the end of its
+   * execute-and-wait (transactions__track_pending); returns how many.
+   */
+  trackOverdue(): Promise<number>;
 }
 
 /** The job's payload: the transaction, and the request that broadcast it (for log lines). */

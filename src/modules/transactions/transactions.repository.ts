@@ -42,38 +42,71 @@ export class TransactionsRepository {
   }
 
   /**
-   * Inserts the row of a signed transaction, sends its status notice and enqueues its
-   * receipt-tracking job (runnable from `trackFrom`), in one statement; false when the transaction
-   * was already recorded (a rebroadcast keeps the first row).
+   * Inserts the row of a signed transaction and sends its status notice, in one statement; false
+   * when the transaction was already recorded (a rebroadcast keeps the first row). Who follows its
+   * receipt: with `followedUntil` (execute-and-wait), the sending request itself until then
+   * (handOver() or transactions__track_pending give it to a receipt job if it is still pending
+   * past that); without (execute), a receipt job enqueued in the same statement.
    */
   async record(
     chain: Chain,
     transaction: Transaction,
-    sent: { accountAddress: string; requestId: string; trackFrom: Date },
+    sent: { accountAddress: string; requestId: string; followedUntil: Date | null },
   ): Promise<boolean> {
-    const { accountAddress, requestId, trackFrom } = sent;
+    const { accountAddress, requestId, followedUntil } = sent;
     const hash = transaction.hash!;
     // The LATERAL calls run once per row inserted: none for a transaction already recorded.
     const rows = await this.runPrepared<{ recorded: number }>(
       'laurel-record-transaction',
       Prisma.sql`
       WITH recorded AS (
-        INSERT INTO transactions (account_address, chain_id, chain_name, hash, from_address, to_address, nonce, request_id)
+        INSERT INTO transactions (account_address, chain_id, chain_name, hash, from_address, to_address, nonce,
+                                  request_id, track_from)
         VALUES (${accountAddress}, ${chain.chainId}, ${chain.name}, ${hash}, ${transaction.from!}, ${transaction.to},
-                ${BigInt(transaction.nonce)}, ${requestId})
+                ${BigInt(transaction.nonce)}, ${requestId}, ${followedUntil}::timestamptz)
         ON CONFLICT (chain_id, hash) DO NOTHING
         RETURNING 1
       )
       SELECT 1 AS recorded
         FROM recorded,
-             LATERAL (SELECT ${transactionStatusNotice(chain.chainId, hash)}) AS notice,
-             LATERAL (SELECT ${addJobCall(
+             LATERAL (SELECT ${transactionStatusNotice(chain.chainId, hash)}) AS notice
+        LEFT JOIN LATERAL (
+             SELECT ${addJobCall(
                jobs.trackReceipt,
                { chainId: chain.chainId, hash, requestId },
-               { jobKey: trackReceiptJobKey(chain.chainId, hash), runAt: trackFrom },
-             )}) AS tracking`,
+               { jobKey: trackReceiptJobKey(chain.chainId, hash) },
+             )}
+              WHERE ${followedUntil}::timestamptz IS NULL) AS tracking ON true`,
     );
     return rows.length > 0;
+  }
+
+  /**
+   * Gives transactions still pending past the end of their execute-and-wait (record()'s
+   * `followedUntil`) to receipt jobs, in one database transaction: every such transaction whose
+   * time has passed (`overdue`: its request's process died, or the database failed as the receipt
+   * was recorded), or this one whatever the time (its wait timed out). Returns how many.
+   */
+  async handOver(which: 'overdue' | { chainId: number; hash: string }): Promise<number> {
+    const only =
+      which === 'overdue'
+        ? Prisma.sql`track_from <= now()`
+        : Prisma.sql`track_from IS NOT NULL AND chain_id = ${which.chainId} AND hash = ${which.hash}`;
+    return this.prisma.$transaction(async (db) => {
+      const due = await db.$queryRaw<{ chain_id: number; hash: string; request_id: string | null }[]>`
+        UPDATE transactions SET track_from = NULL
+         WHERE status = 'pending' AND ${only}
+        RETURNING chain_id, hash, request_id`;
+      for (const row of due) {
+        await enqueueJob(
+          db,
+          jobs.trackReceipt,
+          { chainId: row.chain_id, hash: row.hash, ...(row.request_id ? { requestId: row.request_id } : {}) },
+          { jobKey: trackReceiptJobKey(row.chain_id, row.hash) },
+        );
+      }
+      return due.length;
+    });
   }
 
   /** Undoes record() for a transaction the node refused: it never existed on chain. */
@@ -109,7 +142,7 @@ export class TransactionsRepository {
         UPDATE transactions
            SET status = ${receipt.status === 1 ? 'success' : 'failed'}::transaction_status,
                block_number = ${BigInt(receipt.blockNumber)}, block_hash = ${receipt.blockHash},
-               receipt = ${JSON.stringify(payload)}::jsonb, updated_at = now()
+               receipt = ${JSON.stringify(payload)}::jsonb, track_from = NULL, updated_at = now()
          WHERE chain_id = ${chainId} AND hash = ${receipt.hash} AND status = 'pending'
         RETURNING account_address, request_id
       )
@@ -200,7 +233,7 @@ export class TransactionsRepository {
     return this.prisma.$transaction(async (db) => {
       const { count } = await db.transaction.updateMany({
         where: { chainId, hash, status: was },
-        data: { status: 'dropped' },
+        data: { status: 'dropped', trackFrom: null },
       });
       if (count > 0) await notifyTransactionStatus(db, chainId, hash);
       await removeJob(db, trackReceiptJobKey(chainId, hash));

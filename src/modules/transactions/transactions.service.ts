@@ -137,7 +137,7 @@ export class TransactionsService {
     account: AuthenticatedAccount,
     requestId: string,
   ): Promise<TransactionExecution> {
-    const sent = await this.broadcastCounted(input, account, requestId, new Date());
+    const sent = await this.broadcastCounted(input, account, requestId, null);
     await this.markBroadcast(sent);
     const { chain, hash } = sent;
     return {
@@ -150,8 +150,10 @@ export class TransactionsService {
   /**
    * Broadcasts, then waits for the receipt (config.transactions.executeWaitTimeoutSeconds and the
    * chain's confirmations). A reverted transaction answers `status: 'failed'` with its receipt; a
-   * timeout `{status:'failed', error:'Timeout'}` (the job then follows the receipt). A successful
-   * receipt's events are in the index before the answer (read-your-writes).
+   * timeout `{status:'failed', error:'Timeout'}` (a receipt job then follows the receipt). A
+   * successful receipt's events are in the index before the answer (read-your-writes). No receipt
+   * job is enqueued while the request waits: one that ends without recording the receipt (its
+   * process died) leaves the transaction to transactions__track_pending.
    */
   async executeAndWait(
     input: ExecuteTransactionInput,
@@ -159,8 +161,8 @@ export class TransactionsService {
     requestId: string,
   ): Promise<TransactionExecution> {
     const timeoutMs = this.deps.config.transactions.executeWaitTimeoutSeconds * 1000;
-    const trackFrom = new Date(Date.now() + timeoutMs);
-    const sent = await this.broadcastCounted(input, account, requestId, trackFrom);
+    const followedUntil = new Date(Date.now() + timeoutMs);
+    const sent = await this.broadcastCounted(input, account, requestId, followedUntil);
     const { chain, hash, sender } = sent;
     const blockExplorerUrl = this.deps.chains.transactionUrl(chain, hash);
     // The mark and the wait for the receipt (whose first look is at once) do not wait on each other.
@@ -170,7 +172,10 @@ export class TransactionsService {
         this.signals.wait(chain.chainId, sender, ms),
       ),
     ]);
-    if (!receipt) return { status: 'failed', error: 'Timeout', transactionHash: hash, blockExplorerUrl };
+    if (!receipt) {
+      await this.deps.transactions.handOver({ chainId: chain.chainId, hash });
+      return { status: 'failed', error: 'Timeout', transactionHash: hash, blockExplorerUrl };
+    }
     this.signals.notify(chain.chainId, sender);
     await this.recordReceipt(chain.chainId, receipt);
     if (receipt.status === 1) {
@@ -245,6 +250,21 @@ export class TransactionsService {
       }
     }
     throw new RetryLaterError(`transaction ${hash} on chain ${chain.name} has no receipt yet`);
+  }
+
+  /**
+   * Gives every transaction still pending past the end of its execute-and-wait to a receipt job
+   * (transactions__track_pending); returns how many. Logged: a request's process died mid-wait.
+   */
+  async trackOverdue(): Promise<number> {
+    const handed = await this.deps.transactions.handOver('overdue');
+    if (handed > 0) {
+      this.deps.log.warn(
+        { transactions: handed },
+        'transactions still pending after their execute-and-wait ended (its process stopped?): receipt jobs follow them',
+      );
+    }
+    return handed;
   }
 
   /** Records a receipt (and the `transaction` event); the chain's receipts are checked again later. */
@@ -404,11 +424,11 @@ export class TransactionsService {
     input: ExecuteTransactionInput,
     account: AuthenticatedAccount,
     requestId: string,
-    trackFrom: Date,
+    followedUntil: Date | null,
   ): Promise<Broadcast> {
     const { metrics } = this.deps;
     try {
-      const sent = await this.broadcast(input, account, requestId, trackFrom);
+      const sent = await this.broadcast(input, account, requestId, followedUntil);
       metrics?.transactionsBroadcast.inc({ chain: sent.chain.name, outcome: 'accepted' });
       return sent;
     } catch (error) {
@@ -424,7 +444,8 @@ export class TransactionsService {
   }
 
   /**
-   * Records the transaction (row and receipt-tracking job, one statement) before it is broadcast:
+   * Records the transaction (row, and the receipt job unless `followedUntil`: TransactionsRepository.record,
+   * one statement) before it is broadcast:
    * its hash is known from the signed bytes, so a crash or a database failure can never leave a
    * broadcast transaction unrecorded. A transaction the node already has (in its pool or mined)
    * counts as sent: same hash, same row. A transaction the node rejects, or that is refused for a
@@ -434,7 +455,7 @@ export class TransactionsService {
     input: ExecuteTransactionInput,
     account: AuthenticatedAccount,
     requestId: string,
-    trackFrom: Date,
+    followedUntil: Date | null,
   ): Promise<Broadcast> {
     const transaction = parseSignedTransaction(input.signed_transaction);
     const chain = this.chainFor(input.chain, transaction);
@@ -449,7 +470,7 @@ export class TransactionsService {
     const recordedNow = await this.deps.transactions.record(chain, transaction, {
       accountAddress: account.address,
       requestId,
-      trackFrom,
+      followedUntil,
     });
     // Recorded first, so that parallel sends of consecutive nonces see each other as on their way.
     if (recordedNow) this.signals.notify(chain.chainId, sender);
