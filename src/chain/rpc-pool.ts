@@ -39,6 +39,7 @@
  * stall timeout and broadcast to all, Ponder's per-chain rate limits and getLogs retry wordings)
  * under ethers' JsonRpcProvider (src/chain/pooled-provider.ts).
  */
+import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { keccak256 } from 'ethers';
 import { ChainUnavailableError } from '../errors';
@@ -228,6 +229,8 @@ export class RpcPool {
     this.maxLagBlocks = options.maxLagBlocks;
     this.log = options.log;
     this.metrics = options.metrics;
+    // Every call in flight listens for the pool's closing: as many listeners as calls.
+    setMaxListeners(0, this.closing.signal);
     this.endpoints = options.rpcUrls.map(
       (endpoint, index) =>
         new RpcEndpoint(options.chain, index + 1, endpoint.url, endpoint.maxRequestsPerSecond),
