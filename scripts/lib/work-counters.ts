@@ -1,5 +1,6 @@
 import { JsonRpcProvider } from 'ethers';
 import pg from 'pg';
+import { PooledJsonRpcProvider } from '../../src/chain/pooled-provider';
 
 /** What a benchmark phase asked of the node and the database, counted in this process. */
 export interface WorkCounts {
@@ -15,18 +16,21 @@ const totals: WorkCounts = { rpcCalls: 0, rpcRequests: 0, sqlStatements: 0 };
 let installed = false;
 
 /**
- * Wraps, once, the two doors every RPC call and SQL statement of this process goes through
- * (JsonRpcProvider._send and pg's Client.query), counting as they pass. For benchmarks only.
+ * Wraps, once, the doors every RPC call and SQL statement of this process goes through (the
+ * `_send` of ethers' JsonRpcProvider, which the baselines use, and of Laurel's provider, which
+ * overrides it; pg's Client.query), counting as they pass. For benchmarks only.
  */
 function install(): void {
   if (installed) return;
   installed = true;
-  const send = JsonRpcProvider.prototype._send;
-  JsonRpcProvider.prototype._send = function (this: JsonRpcProvider, payload) {
-    totals.rpcRequests += 1;
-    totals.rpcCalls += Array.isArray(payload) ? payload.length : 1;
-    return send.call(this, payload);
-  };
+  for (const provider of [JsonRpcProvider.prototype, PooledJsonRpcProvider.prototype]) {
+    const send = provider._send;
+    provider._send = function (this: JsonRpcProvider, payload) {
+      totals.rpcRequests += 1;
+      totals.rpcCalls += Array.isArray(payload) ? payload.length : 1;
+      return send.call(this, payload);
+    };
+  }
   const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
   (pg.Client.prototype as { query: (...args: unknown[]) => unknown }).query = function (
     this: pg.Client,
