@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import type { ClientRequest, IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import tls from 'node:tls';
+import { failedOnReusedConnection } from './reused-connections';
 
 export interface OutboundHttpsOptions {
   /** Allow loopback, private, link-local, multicast and other non-public destinations. */
@@ -220,10 +221,15 @@ export class OutboundHttpsClient {
       return Promise.reject(new OutboundCallError('not_https', `only HTTPS urls allowed: ${target}`));
     }
     return new Promise((resolve, reject) => {
-      const request = https.request(parsed, { method: call.method, agent: this.agent, headers }, resolve);
-      started(request);
-      request.once('error', reject);
-      request.end(call.body);
+      const send = (again: boolean) => {
+        const request = https.request(parsed, { method: call.method, agent: this.agent, headers }, resolve);
+        started(request);
+        request.once('error', (error) =>
+          again && failedOnReusedConnection(request, error) ? send(false) : reject(error),
+        );
+        request.end(call.body);
+      };
+      send(true);
     });
   }
 

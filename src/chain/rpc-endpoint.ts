@@ -11,6 +11,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import { failedOnReusedConnection } from '../reused-connections';
 import { RequestRate } from './request-rate';
 import { httpFailure, transportFailure } from './rpc-failures';
 
@@ -124,6 +125,7 @@ export class RpcEndpoint {
     const transport = this.url.protocol === 'https:' ? https : http;
     return new Promise((resolve, reject) => {
       let settled = false;
+      let request: http.ClientRequest | undefined;
       /** Ends the call's deadline and stop listener once; false when the call was settled already. */
       const settle = () => {
         if (settled) return false;
@@ -134,7 +136,7 @@ export class RpcEndpoint {
       };
       const fail = (error: unknown) => {
         if (!settle()) return;
-        request.destroy();
+        request?.destroy();
         reject(transportFailure(error));
       };
       const onStop = () => fail(stop.reason);
@@ -142,36 +144,43 @@ export class RpcEndpoint {
         () => fail(new RequestTimeout('the provider did not answer in time')),
         timeoutMs,
       );
-      const request = transport.request(
-        this.url,
-        {
-          method: 'POST',
-          agent: this.agent,
-          headers: { ...this.headers, 'content-length': payload.length },
-        },
-        (response) => {
-          const status = response.statusCode ?? 0;
-          if (status !== 200) {
-            // The body of a refusal is not read (the connection is dropped rather than drained).
-            if (!settle()) return;
-            response.destroy();
-            const header = response.headers['retry-after'];
-            resolve({ status, retryAfter: (Array.isArray(header) ? header[0] : header) ?? null, text: '' });
-            return;
-          }
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('error', fail);
-          response.on('end', () => {
-            if (!response.complete) return fail(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
-            if (settle()) resolve({ status, retryAfter: null, text: Buffer.concat(chunks).toString('utf8') });
-          });
-        },
-      );
-      request.on('error', fail);
+      const answered = (response: http.IncomingMessage) => {
+        const status = response.statusCode ?? 0;
+        if (status !== 200) {
+          // The body of a refusal is not read (the connection is dropped rather than drained).
+          if (!settle()) return;
+          response.destroy();
+          const header = response.headers['retry-after'];
+          resolve({ status, retryAfter: (Array.isArray(header) ? header[0] : header) ?? null, text: '' });
+          return;
+        }
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', fail);
+        response.on('end', () => {
+          if (!response.complete) return fail(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+          if (settle()) resolve({ status, retryAfter: null, text: Buffer.concat(chunks).toString('utf8') });
+        });
+      };
+      const send = (again: boolean) => {
+        const sent = transport.request(
+          this.url,
+          {
+            method: 'POST',
+            agent: this.agent,
+            headers: { ...this.headers, 'content-length': payload.length },
+          },
+          answered,
+        );
+        request = sent;
+        sent.on('error', (error) =>
+          again && failedOnReusedConnection(sent, error) ? send(false) : fail(error),
+        );
+        sent.end(payload);
+      };
       if (stop.aborted) return fail(stop.reason);
       stop.addEventListener('abort', onStop, { once: true });
-      request.end(payload);
+      send(true);
     });
   }
 
