@@ -1,4 +1,5 @@
 import type { Transaction, TransactionReceipt } from 'ethers';
+import type { Pool } from 'pg';
 import { blockHeaders } from '../../chain/block-headers';
 import { createdContracts, type ReceiptLog } from '../../chain/created-contracts';
 import { finalizedBlock } from '../../chain/finality';
@@ -17,7 +18,6 @@ import { receiptJson, waitForReceipt } from '../../chain/receipts';
 import { SenderSignals } from '../../chain/sender-signals';
 import { parseSignedTransaction } from '../../chain/signed-transactions';
 import type { Chain, ChainRegistry } from '../../chain/registry';
-import type { Pool } from 'pg';
 import type { Config } from '../../config';
 import type { PrismaClient } from '../../db/prisma';
 import {
