@@ -59,10 +59,20 @@ UnnamedStatementsClient.prototype.query = function (this: Client, config: unknow
   return (Client.prototype.query as (...args: unknown[]) => unknown).call(this, sent, ...rest);
 } as ClientQuery;
 
+/**
+ * How long a pooled connection may stay idle before it is closed. node-postgres closes them after
+ * 10 s by default: after every quiet spell longer than that, the next burst of requests opened its
+ * connections again (SCRAM authentication, a new server process with cold caches, every named
+ * statement prepared again), about a second of added latency for the first requests in
+ * `npm run bench:flow`. A process that stays quiet for this long gives them back.
+ */
+const IDLE_CONNECTION_MS = 5 * 60_000;
+
 /** A pool over `url`; behind a transaction-mode pooler its statements go unnamed (see PoolerMode). */
 export function createPool(url: string, options: PoolConfig & { pooler?: PoolerMode } = {}): Pool {
   const { pooler = 'session', ...poolOptions } = options;
   return new Pool({
+    idleTimeoutMillis: IDLE_CONNECTION_MS,
     ...poolOptions,
     ...connectionConfig(url),
     ...(pooler === 'transaction' ? { Client: UnnamedStatementsClient } : {}),
