@@ -14,7 +14,8 @@
  * what needs a session (LISTEN, the indexers' session advisory locks, migrations, graphile-worker)
  * uses DATABASE_DIRECT_URL (src/server/infrastructure.ts).
  */
-import { Client, Pool, type ClientConfig, type PoolConfig } from 'pg';
+import { createHash } from 'node:crypto';
+import { Client, Pool, type ClientConfig, type PoolConfig, type QueryConfig } from 'pg';
 import type { PoolerMode } from '../config';
 
 /**
@@ -77,4 +78,22 @@ export function createPool(url: string, options: PoolConfig & { pooler?: PoolerM
     ...connectionConfig(url),
     ...(pooler === 'transaction' ? { Client: UnnamedStatementsClient } : {}),
   });
+}
+
+/** The name of each statement text prepared with prepared(), made once. */
+const preparedNames = new Map<string, string>();
+
+/**
+ * `text` as a statement prepared by name on the connection that runs it: parsed and planned once
+ * per connection, then run with PostgreSQL's cached plan, instead of parsed and planned on every
+ * run. The name is derived from the text (one text, one name, as node-postgres requires). Behind a
+ * transaction-mode pooler, the pool sends it unnamed (createPool).
+ */
+export function prepared(text: string, values: unknown[]): QueryConfig {
+  let name = preparedNames.get(text);
+  if (name === undefined) {
+    name = `laurel-${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+    preparedNames.set(text, name);
+  }
+  return { name, text, values };
 }

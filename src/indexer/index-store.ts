@@ -5,34 +5,37 @@
  */
 import type { ClientBase, Pool } from 'pg';
 import type { Chain } from '../chain/registry';
+import { prepared } from '../db/connection';
 import { checksum, type KnownContracts, type TokenKind } from './log-decoder';
 
 /** The index's cursor row of a chain, created at `startBlock - 1` if missing, locked for update. */
 export async function lockCursor(db: ClientBase, chainId: number, startBlock: number): Promise<number> {
   await db.query(
-    `INSERT INTO indexer_cursors (chain_id, block_number) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
-    [chainId, startBlock - 1],
+    prepared(`INSERT INTO indexer_cursors (chain_id, block_number) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [
+      chainId,
+      startBlock - 1,
+    ]),
   );
   const { rows } = await db.query<{ block_number: string }>(
-    `SELECT block_number FROM indexer_cursors WHERE chain_id = $1 FOR UPDATE`,
-    [chainId],
+    prepared(`SELECT block_number FROM indexer_cursors WHERE chain_id = $1 FOR UPDATE`, [chainId]),
   );
   return Number(rows[0].block_number);
 }
 
 /** Moves the chain's cursor (locked by lockCursor in the same transaction). */
 export async function moveCursor(db: ClientBase, chainId: number, blockNumber: number): Promise<void> {
-  await db.query(`UPDATE indexer_cursors SET block_number = $2, updated_at = now() WHERE chain_id = $1`, [
-    chainId,
-    blockNumber,
-  ]);
+  await db.query(
+    prepared(`UPDATE indexer_cursors SET block_number = $2, updated_at = now() WHERE chain_id = $1`, [
+      chainId,
+      blockNumber,
+    ]),
+  );
 }
 
 /** The chain's cursor as committed (-1 before anything was indexed); for a standby's status. */
 export async function readCursor(db: ClientBase, chainId: number): Promise<number | null> {
   const { rows } = await db.query<{ block_number: string }>(
-    `SELECT block_number FROM indexer_cursors WHERE chain_id = $1`,
-    [chainId],
+    prepared(`SELECT block_number FROM indexer_cursors WHERE chain_id = $1`, [chainId]),
   );
   return rows[0] ? Number(rows[0].block_number) : null;
 }
@@ -51,10 +54,12 @@ export async function loadKnownContracts(
   if (only.addresses) filter += ` AND address = ANY($${params.push(only.addresses)})`;
   if (only.upToBlock !== undefined) filter += ` AND block_number <= $${params.push(only.upToBlock)}`;
   const { rows } = await db.query<{ address: string; kind: string }>(
-    `SELECT address, 'app' AS kind FROM indexed_apps WHERE chain_id = $1 ${filter}
+    prepared(
+      `SELECT address, 'app' AS kind FROM indexed_apps WHERE chain_id = $1 ${filter}
      UNION ALL SELECT address, kind::text FROM indexed_tokens WHERE chain_id = $1 ${filter}
      UNION ALL SELECT address, 'badge' FROM indexed_badges WHERE chain_id = $1 ${filter}`,
-    params,
+      params,
+    ),
   );
   const known: KnownContracts = {
     factory: checksum(chain.factoryAddress),
@@ -87,10 +92,12 @@ export async function markReceiptLogs(
   logs: readonly ReceiptLogMark[],
 ): Promise<Set<number>> {
   const { rows } = await db.query<{ log_index: number }>(
-    `INSERT INTO indexer_receipt_logs (chain_id, block_number, block_hash, log_index, undo)
+    prepared(
+      `INSERT INTO indexer_receipt_logs (chain_id, block_number, block_hash, log_index, undo)
      SELECT $1, $2, $3, l, u::jsonb FROM unnest($4::int[], $5::text[]) AS x(l, u)
      ON CONFLICT DO NOTHING RETURNING log_index`,
-    [chainId, block.number, block.hash, logs.map((log) => log.logIndex), logs.map((log) => log.undo)],
+      [chainId, block.number, block.hash, logs.map((log) => log.logIndex), logs.map((log) => log.undo)],
+    ),
   );
   return new Set(rows.map((row) => row.log_index));
 }
@@ -102,8 +109,10 @@ export async function receiptLogBlocks(
   toBlock: number,
 ): Promise<{ number: number; hash: string | null }[]> {
   const { rows } = await db.query<{ block_number: string; block_hash: string | null }>(
-    `SELECT DISTINCT block_number, block_hash FROM indexer_receipt_logs WHERE chain_id = $1 AND block_number <= $2`,
-    [chainId, toBlock],
+    prepared(
+      `SELECT DISTINCT block_number, block_hash FROM indexer_receipt_logs WHERE chain_id = $1 AND block_number <= $2`,
+      [chainId, toBlock],
+    ),
   );
   return rows.map((row) => ({ number: Number(row.block_number), hash: row.block_hash }));
 }
@@ -115,9 +124,11 @@ export async function takeReceiptLogs(
   toBlock: number,
 ): Promise<Set<string>> {
   const { rows } = await db.query<{ block_number: string; log_index: number }>(
-    `DELETE FROM indexer_receipt_logs WHERE chain_id = $1 AND block_number <= $2
+    prepared(
+      `DELETE FROM indexer_receipt_logs WHERE chain_id = $1 AND block_number <= $2
      RETURNING block_number, log_index`,
-    [chainId, toBlock],
+      [chainId, toBlock],
+    ),
   );
   return new Set(rows.map((row) => positionKey(Number(row.block_number), row.log_index)));
 }
@@ -142,24 +153,25 @@ export async function recordBlocks(
 ): Promise<void> {
   if (blocks.length === 0) return;
   await db.query(
-    `INSERT INTO indexed_blocks (chain_id, block_number, hash, parent_hash, undo)
+    prepared(
+      `INSERT INTO indexed_blocks (chain_id, block_number, hash, parent_hash, undo)
      SELECT $1, n, h, p, u::jsonb FROM unnest($2::bigint[], $3::varchar[], $4::varchar[], $5::text[]) AS x(n, h, p, u)`,
-    [
-      chainId,
-      blocks.map((block) => block.number),
-      blocks.map((block) => block.hash),
-      blocks.map((block) => block.parentHash),
-      blocks.map((block) => block.undo),
-    ],
+      [
+        chainId,
+        blocks.map((block) => block.number),
+        blocks.map((block) => block.hash),
+        blocks.map((block) => block.parentHash),
+        blocks.map((block) => block.undo),
+      ],
+    ),
   );
 }
 
 /** Forgets the recorded blocks below `finalized` (final: no reorganisation replaces them); it stays as the anchor. */
 export async function forgetFinalBlocks(db: ClientBase, chainId: number, finalized: number): Promise<void> {
-  await db.query('DELETE FROM indexed_blocks WHERE chain_id = $1 AND block_number < $2', [
-    chainId,
-    finalized,
-  ]);
+  await db.query(
+    prepared('DELETE FROM indexed_blocks WHERE chain_id = $1 AND block_number < $2', [chainId, finalized]),
+  );
 }
 
 /** The recorded hash of block `blockNumber`; null when it is not recorded (final, or never tracked). */
@@ -169,8 +181,10 @@ export async function recordedBlockHash(
   blockNumber: number,
 ): Promise<string | null> {
   const { rows } = await db.query<{ hash: string }>(
-    'SELECT hash FROM indexed_blocks WHERE chain_id = $1 AND block_number = $2',
-    [chainId, blockNumber],
+    prepared('SELECT hash FROM indexed_blocks WHERE chain_id = $1 AND block_number = $2', [
+      chainId,
+      blockNumber,
+    ]),
   );
   return rows[0]?.hash ?? null;
 }
@@ -183,9 +197,11 @@ export async function recordedBlocks(
   limit: number,
 ): Promise<{ number: number; hash: string }[]> {
   const { rows } = await db.query<{ block_number: string; hash: string }>(
-    `SELECT block_number, hash FROM indexed_blocks WHERE chain_id = $1 AND block_number <= $2
+    prepared(
+      `SELECT block_number, hash FROM indexed_blocks WHERE chain_id = $1 AND block_number <= $2
      ORDER BY block_number DESC LIMIT $3`,
-    [chainId, atMost, limit],
+      [chainId, atMost, limit],
+    ),
   );
   return rows.map((row) => ({ number: Number(row.block_number), hash: row.hash }));
 }
@@ -196,8 +212,10 @@ export async function lowestRecordedBlock(
   chainId: number,
 ): Promise<{ number: number; hash: string } | null> {
   const { rows } = await db.query<{ block_number: string; hash: string }>(
-    'SELECT block_number, hash FROM indexed_blocks WHERE chain_id = $1 ORDER BY block_number LIMIT 1',
-    [chainId],
+    prepared(
+      'SELECT block_number, hash FROM indexed_blocks WHERE chain_id = $1 ORDER BY block_number LIMIT 1',
+      [chainId],
+    ),
   );
   return rows[0] ? { number: Number(rows[0].block_number), hash: rows[0].hash } : null;
 }

@@ -6,6 +6,7 @@
  */
 import type { ClientBase } from 'pg';
 import { XP_DECIMALS, XP_SYMBOL } from '../chain/contracts';
+import { prepared } from '../db/connection';
 import { dayOfTime, dayString } from '../utc-days';
 import { notifyIndexChanged } from './index-changes';
 import { ZERO_ADDRESS, type IndexEvent } from './log-decoder';
@@ -276,7 +277,7 @@ function prepare(
  */
 export async function applyIndexWrites(db: ClientBase, ...changes: PreparedWrites[]): Promise<void> {
   for (const writes of changes) {
-    for (const { sql, params } of writes.statements) await db.query(sql, params);
+    for (const { sql, params } of writes.statements) await db.query(prepared(sql, params));
   }
   const changed = changes.filter((writes) => writes.events > 0);
   if (changed.length > 0) {
