@@ -173,8 +173,9 @@ export class RpcEndpoint {
           answered,
         );
         request = sent;
+        // A call its deadline or stop already ended (destroying the request) is not sent again.
         sent.on('error', (error) =>
-          again && failedOnReusedConnection(sent, error) ? send(false) : fail(error),
+          again && !settled && failedOnReusedConnection(sent, error) ? send(false) : fail(error),
         );
         sent.end(payload);
       };

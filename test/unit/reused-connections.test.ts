@@ -93,3 +93,33 @@ it('webhook calls go out again on a new connection when a reused one is reset', 
     client.destroy();
   }
 });
+
+it('a JSON-RPC call its deadline ended on a reused connection is not sent again', async () => {
+  let posts = 0;
+  const server = http.createServer((request, response) => {
+    posts += 1;
+    if (posts > 1) return; // never answered: the caller's deadline ends the call
+    request.resume().on('end', () => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ jsonrpc: '2.0', id: 1, result: '0x1' }));
+    });
+  });
+  servers.push(server);
+  const endpoint = new RpcEndpoint('test', 1, `http://127.0.0.1:${await listening(server)}`, undefined);
+  const stop = new AbortController().signal;
+  const send = (id: number, timeoutMs: number) =>
+    endpoint.post({ jsonrpc: '2.0', id, method: 'eth_sendRawTransaction', params: ['0x'] }, timeoutMs, stop);
+  const requests = jest.spyOn(http, 'request');
+  try {
+    await send(1, 5000);
+    await expect(send(2, 200)).rejects.toThrow(/did not answer in time/);
+    // The destroyed request reports its error before it closes: a resend would have begun by then.
+    const timedOut = requests.mock.results[1].value as http.ClientRequest;
+    if (!timedOut.closed) await new Promise((resolve) => timedOut.on('close', resolve));
+    expect(requests).toHaveBeenCalledTimes(2);
+  } finally {
+    requests.mockRestore();
+    endpoint.close();
+    server.closeAllConnections();
+  }
+});
