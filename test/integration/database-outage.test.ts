@@ -1,51 +1,54 @@
-import { Writable } from 'node:stream';
+import { rmSync } from 'node:fs';
 import { Wallet } from 'ethers';
-import pino from 'pino';
-import { loadConfig } from '../../src/config';
 import { migrate } from '../../src/db/migrator';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../src/embedded/postgres';
-import { startLaurel, type Laurel } from '../../src/server/laurel';
 import { issueApiKey } from '../helpers/auth';
 import { graphql, request } from '../helpers/laurel';
-import { makeDataDir } from '../helpers/laurel-process';
+import {
+  buildService,
+  makeDataDir,
+  startLaurelProcess,
+  stopLaurelProcess,
+  type StartedLaurel,
+} from '../helpers/laurel-process';
 import { waitUntil } from '../helpers/wait';
 
 /**
  * A database given by DATABASE_URL (not Laurel's to restart) goes away and comes back: while it is
  * gone every request answers 503 `Database unavailable` (REST and GraphQL), /ready names the
  * database without internal detail, the log says so once per interval; once it is back, Laurel
- * reconnects by itself.
+ * reconnects by itself. The built service runs as `npm start` runs it (its job worker too: a job
+ * it was finishing as the database went must not end the process).
  */
 let dataDir: string;
 let database: EmbeddedPostgresHandle;
-let laurel: Laurel;
-const logLines: { kind?: string; msg?: string }[] = [];
+let laurel: StartedLaurel;
 
 const startDatabase = () =>
   startEmbeddedPostgres({ dataDir, database: 'laurel', persistent: false, supervise: false });
+const logLines = () =>
+  laurel
+    .output()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { kind?: string; msg?: string });
 
 beforeAll(async () => {
+  buildService();
   dataDir = makeDataDir();
   database = await startDatabase();
   await migrate(database.databaseUrl);
-  const config = loadConfig({
-    PORT: '0',
+  laurel = await startLaurelProcess(makeDataDir(), {
     DATABASE_URL: database.databaseUrl,
     LOCAL_CHAIN: 'off',
-    LOG_LEVEL: 'warn',
+    LOG_FORMAT: 'json',
   });
-  const capture = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) logLines.push(JSON.parse(line));
-      done();
-    },
-  });
-  laurel = await startLaurel(config, { log: pino({ level: 'warn' }, capture) });
 }, 120_000);
 
 afterAll(async () => {
-  await laurel?.stop();
+  if (laurel) await stopLaurelProcess(laurel, 'SIGTERM');
   await database?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 it('answers 503 while the database is gone, and recovers by itself once it is back', async () => {
@@ -100,10 +103,10 @@ it('answers 503 while the database is gone, and recovers by itself once it is ba
   expect(readyText).not.toContain(String(database.port));
 
   // Over forty failed requests, the outage is logged once (once per interval), never as a 500.
-  const outageLines = logLines.filter((line) => line.kind === 'database_unavailable');
+  const outageLines = logLines().filter((line) => line.kind === 'database_unavailable');
   expect(outageLines.length).toBeGreaterThanOrEqual(1);
   expect(outageLines.length).toBeLessThanOrEqual(3);
-  expect(logLines.filter((line) => line.msg === 'unhandled error')).toEqual([]);
+  expect(logLines().filter((line) => line.msg === 'unhandled error')).toEqual([]);
 
   // The database comes back (same data, same port): Laurel reconnects without a restart.
   database = await startDatabase();
@@ -114,4 +117,5 @@ it('answers 503 while the database is gone, and recovers by itself once it is ba
   expect((await graphql(laurel.url, '{ apiKeys { id } }', { apiKey })).body.data).toEqual({
     apiKeys: [expect.objectContaining({ id: expect.any(String) })],
   });
+  expect(laurel.child.exitCode).toBeNull();
 }, 120_000);
