@@ -170,7 +170,17 @@ describe('a worker-only process', () => {
       expect(metrics.status).toBe(200);
       const families = familiesOf(metrics.text);
       expect(FAMILIES.filter((family) => !families.has(family))).toEqual([]);
-      expect(metrics.text).toMatch(/laurel_jobs_runnable\{task="webhook_deliveries__deliver"\} \d+/);
+      // Every task's queue, empty or not.
+      const reported = [...metrics.text.matchAll(/^laurel_jobs_runnable\{task="([^"]+)"\} \d+$/gm)];
+      expect(reported.map((line) => line[1]).sort()).toEqual([
+        'badge_metadata__fetch',
+        'maintenance__prune',
+        'transactions__check_receipts',
+        'transactions__track_pending',
+        'transactions__track_receipt',
+        'webhook_deliveries__deliver',
+        'webhook_deliveries__recover',
+      ]);
       const home = await request<{ links: { href: string }[] }>(worker.url, 'GET', '/');
       expect(home.body.links.map((link) => link.href)).toEqual(['/health', '/ready', '/metrics']);
       // No API at all (openapi.json describes processes that serve it): a plain request.

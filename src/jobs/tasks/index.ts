@@ -1,5 +1,5 @@
 import type { TaskList } from 'graphile-worker';
-import { jobs } from '../jobs';
+import { jobs, type LaurelTask } from '../jobs';
 import { fetchBadgeMetadataTask, type BadgeMetadataAttempts } from './badge_metadata__fetch';
 import { pruneTask, type Housekeeping } from './maintenance__prune';
 import { checkReceiptsTask, type ReceiptChecks } from './transactions__check_receipts';
@@ -26,32 +26,28 @@ export interface TaskDeps {
 }
 
 /**
- * graphile-worker's task list, each handler built once from `deps`: one file per task, named after
- * its job (`<table>__<action>`). Jobs are enqueued in the same database transaction as the change
- * that causes them (enqueueJob in ../queue.ts, or the SQL functions of the migrations).
+ * Every task, one file each, named after its job (`<table>__<action>`). Jobs are enqueued in the
+ * same database transaction as the change that causes them (enqueueJob in ../queue.ts, or the SQL
+ * functions of the migrations).
  */
+const tasks: readonly LaurelTask<TaskDeps>[] = [
+  pruneTask,
+  trackReceiptTask,
+  trackPendingTask,
+  checkReceiptsTask,
+  deliverWebhookTask,
+  recoverDeliveriesTask,
+  fetchBadgeMetadataTask,
+];
+
+/** graphile-worker's task list, each handler built once from `deps`. */
 export function createTaskList(deps: TaskDeps): TaskList {
-  return {
-    [pruneTask.name]: pruneTask.create(deps),
-    [trackReceiptTask.name]: trackReceiptTask.create(deps),
-    [trackPendingTask.name]: trackPendingTask.create(deps),
-    [checkReceiptsTask.name]: checkReceiptsTask.create(deps),
-    [deliverWebhookTask.name]: deliverWebhookTask.create(deps),
-    [recoverDeliveriesTask.name]: recoverDeliveriesTask.create(deps),
-    [fetchBadgeMetadataTask.name]: fetchBadgeMetadataTask.create(deps),
-  };
+  return Object.fromEntries(tasks.map((task) => [task.name, task.create(deps)]));
 }
 
 /** The name of every task (the metrics report each one's queue, empty or not). */
 export function taskNames(): string[] {
-  return [
-    pruneTask,
-    trackReceiptTask,
-    trackPendingTask,
-    deliverWebhookTask,
-    recoverDeliveriesTask,
-    fetchBadgeMetadataTask,
-  ].map((task) => task.name);
+  return tasks.map((task) => task.name);
 }
 
 /** Recurring tasks, in graphile-worker crontab syntax. */
