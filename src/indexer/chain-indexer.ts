@@ -266,10 +266,6 @@ export class ChainIndexer {
         const events = await this.writeRange(db, fetched);
         failures = 0;
         range = Math.min(maxBlockRange, range * 2);
-        // Caught up with a chain that makes blocks faster than the poll interval (a local chain
-        // mining each transaction), it still looks once per interval: execute-and-wait puts its
-        // receipts' events in at once, and a range of several blocks costs what one block costs.
-        if (to >= safeHead) await this.sleep(pollIntervalMs);
 
         const now = Date.now();
         if (!catchUp && safeHead - to > range)
@@ -290,6 +286,10 @@ export class ChainIndexer {
             );
           }
         }
+        // Caught up with a chain that makes blocks faster than the poll interval (a local chain
+        // mining each transaction), it still looks once per interval: execute-and-wait puts its
+        // receipts' events in at once, and a range of several blocks costs what one block costs.
+        if (to >= safeHead) await this.sleep(pollIntervalMs);
       } catch (error) {
         prefetched = null;
         if (session.lost || isConnectionLost(error)) throw error;
