@@ -224,6 +224,7 @@ export class OutboundHttpsClient {
       const send = (again: boolean) => {
         const request = https.request(parsed, { method: call.method, agent: this.agent, headers }, resolve);
         started(request);
+        // The call's deadline destroys the request with its own error, never a reset: not sent again.
         request.once('error', (error) =>
           again && failedOnReusedConnection(request, error) ? send(false) : reject(error),
         );

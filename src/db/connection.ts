@@ -86,8 +86,10 @@ const preparedNames = new Map<string, string>();
 /**
  * `text` as a statement prepared by name on the connection that runs it: parsed and planned once
  * per connection, then run with PostgreSQL's cached plan, instead of parsed and planned on every
- * run. The name is derived from the text (one text, one name, as node-postgres requires). Behind a
- * transaction-mode pooler, the pool sends it unnamed (createPool).
+ * run. The name is derived from the text (one text, one name, as node-postgres requires): for
+ * statements too many, or too generated, to name by hand (the indexer's); the hot statements of
+ * requests keep the names operators meet in a pooler's errors (docs/production-database.md).
+ * Behind a transaction-mode pooler, the pool sends it unnamed (createPool).
  */
 export function prepared(text: string, values: unknown[]): QueryConfig {
   let name = preparedNames.get(text);
