@@ -36,13 +36,13 @@ import {
   MB,
   XP_AMOUNT,
   buildRewardXP,
-  printTopStatements,
   sampleRss,
   startLocalLaurel,
   type RewardClient,
 } from './lib/local-laurel';
 import { percentile } from './lib/percentile';
 import { processTreeCpuSeconds } from './lib/process-cpu';
+import { printTopStatements } from './lib/statement-stats';
 
 const options = {
   users: envInt('BENCH_USERS', 16, 256),
@@ -429,7 +429,7 @@ async function main(): Promise<void> {
     console.log(
       `peak RSS of Laurel's process (API, worker and indexer) during its phases: ${(peakRss / MB).toFixed(0)} MB`,
     );
-    await printTopStatements(local);
+    await printTopStatements(local.databaseUrl);
   } finally {
     await users.stop();
     await local.stop();

@@ -45,6 +45,8 @@ import {
 } from '../src/indexer/log-decoder';
 import { createLogger } from '../src/logger';
 import { MB, sampleRss } from './lib/local-laurel';
+import { processTreeCpuSeconds } from './lib/process-cpu';
+import { printTopStatements, resetStatementStats, statementStatsSettings } from './lib/statement-stats';
 
 const EVENTS = Number(process.env.BENCH_INGEST_EVENTS ?? 100_000);
 const PER_TX = Number(process.env.BENCH_INGEST_PER_TX ?? 250);
@@ -98,7 +100,12 @@ async function main(): Promise<void> {
     60_000,
   );
   const chain = registry.get('bench');
-  const postgres = await startEmbeddedPostgres({ dataDir: scratch, database: 'bench', persistent: false });
+  const postgres = await startEmbeddedPostgres({
+    dataDir: scratch,
+    database: 'bench',
+    persistent: false,
+    settings: statementStatsSettings,
+  });
   try {
     const owner = Wallet.fromPhrase(ANVIL_MNEMONIC, chain.provider);
     const deployment = await deployLaurel(owner);
@@ -199,6 +206,16 @@ async function main(): Promise<void> {
       maxBlockRange: BLOCK_RANGE,
       startBlock: 0,
     });
+    await resetStatementStats(postgres.databaseUrl);
+    const readCpu = () => {
+      const { user, system } = process.cpuUsage();
+      return {
+        indexer: (user + system) / 1e6,
+        PostgreSQL: processTreeCpuSeconds([postgres.pid]) ?? 0,
+        anvil: processTreeCpuSeconds([anvil.pid]) ?? 0,
+      };
+    };
+    const cpuBefore = readCpu();
     const indexStarted = Date.now();
     const rssBefore = process.memoryUsage.rss();
     const rss = sampleRss();
@@ -206,6 +223,7 @@ async function main(): Promise<void> {
     while (indexer.status().cursor < head) await new Promise((resolve) => setTimeout(resolve, 20));
     const indexSeconds = (Date.now() - indexStarted) / 1000;
     const peakRss = rss.stop();
+    const cpuAfter = readCpu();
     await indexer.stop();
     const { rows } = await pool.query<{ n: string }>('SELECT count(*) AS n FROM completed_actions');
     const tracked = await pool.query<{ n: string }>('SELECT count(*) AS n FROM indexed_blocks');
@@ -230,9 +248,17 @@ async function main(): Promise<void> {
         `(${(rssBefore / MB).toFixed(0)} MB when it began: solc, the backlog's making, the baseline)`,
     );
     console.log(
+      `cpu        while indexing, CPU seconds: ${Object.entries(cpuAfter)
+        .map(
+          ([name, seconds]) => `${name} ${(seconds - cpuBefore[name as keyof typeof cpuBefore]).toFixed(2)}`,
+        )
+        .join(', ')}`,
+    );
+    console.log(
       `tracking   ${tracked.rows[0].n} blocks recorded above the finalized block ` +
         `(${FINALITY_DEPTH ? `finalityDepth ${FINALITY_DEPTH}, finalized tag ignored` : "the chain's defaults"})`,
     );
+    await printTopStatements(postgres.databaseUrl, 12);
   } finally {
     registry.destroy();
     await postgres.stop();

@@ -29,6 +29,7 @@ import { ANVIL_MNEMONIC, startAnvil, type AnvilInstance } from '../../src/embedd
 import { startEmbeddedPostgres } from '../../src/embedded/postgres';
 import { createLogger } from '../../src/logger';
 import { startLaurel, type Laurel } from '../../src/server/laurel';
+import { resetStatementStats, statementStatsSettings } from './statement-stats';
 
 export interface LocalLaurelOptions {
   /** Wallets allowed to reward in the app: the owner and `senders - 1` operators. */
@@ -56,6 +57,8 @@ export interface LocalLaurel extends RewardClient {
   anvil: AnvilInstance;
   /** The embedded PostgreSQL's postmaster (for its CPU time). */
   postgresPid: number;
+  /** The bench database's URL (printTopStatements). */
+  databaseUrl: string;
   /** A provider on the same anvil, for the baselines (every call goes to the node). */
   provider: JsonRpcProvider;
   /** The app's contract, connected to the owner. */
@@ -162,10 +165,7 @@ export async function startLocalLaurel(options: LocalLaurelOptions): Promise<Loc
       dataDir: folder,
       database: 'laurel_bench',
       persistent: false,
-      // BENCH_STATEMENTS=1: pg_stat_statements counts every statement (printTopStatements).
-      settings: statementStats
-        ? ['shared_preload_libraries=pg_stat_statements', 'pg_stat_statements.track=all']
-        : [],
+      settings: statementStatsSettings,
     });
     stops.push(() => postgres.stop());
     const anvil = await startAnvil();
@@ -209,8 +209,7 @@ export async function startLocalLaurel(options: LocalLaurelOptions): Promise<Loc
     });
     const laurel = await startLaurel(config, { log: createLogger('warn'), worker: options.worker ?? false });
     stops.push(() => laurel.stop());
-    if (statementStats)
-      await laurel.services.prisma.$executeRaw`CREATE EXTENSION IF NOT EXISTS pg_stat_statements`;
+    await resetStatementStats(postgres.databaseUrl);
 
     // An app owned by the first dev account; the other senders become its operators.
     const factoryContract = new Contract(factory, appFactoryInterface, owner);
@@ -234,6 +233,7 @@ export async function startLocalLaurel(options: LocalLaurelOptions): Promise<Loc
       url: laurel.url,
       anvil,
       postgresPid: postgres.pid,
+      databaseUrl: postgres.databaseUrl,
       provider,
       appId,
       app,
@@ -245,27 +245,6 @@ export async function startLocalLaurel(options: LocalLaurelOptions): Promise<Loc
   } catch (error) {
     await stop();
     throw error;
-  }
-}
-
-const statementStats = process.env.BENCH_STATEMENTS === '1';
-
-/**
- * With BENCH_STATEMENTS=1, prints the statements PostgreSQL spent the most time in since the
- * start (calls, total and mean ms, including lock waits): where a bench's database time goes.
- */
-export async function printTopStatements(local: LocalLaurel, count = 25): Promise<void> {
-  if (!statementStats) return;
-  const rows = await local.laurel.services.prisma.$queryRaw<
-    { calls: bigint; total: number; mean: number; query: string }[]
-  >`SELECT calls, total_exec_time AS total, mean_exec_time AS mean,
-           left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 110) AS query
-      FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT ${count}`;
-  console.log('\nPostgreSQL statements by total time (calls, total ms, mean ms):');
-  for (const row of rows) {
-    console.log(
-      `${String(row.calls).padStart(8)} ${row.total.toFixed(0).padStart(7)} ${row.mean.toFixed(3).padStart(8)}  ${row.query}`,
-    );
   }
 }
 
