@@ -9,6 +9,7 @@
  * decoded by Buffer's native UTF-8 decoder (ethers' FetchRequest decodes in JavaScript, which cost
  * more than anything else while the indexer caught up).
  */
+import { isAscii } from 'node:buffer';
 import http from 'node:http';
 import https from 'node:https';
 import { failedOnReusedConnection } from '../reused-connections';
@@ -38,6 +39,15 @@ class Latency {
   get value(): number | undefined {
     return this.mean;
   }
+}
+
+/**
+ * A body as text. Answers are nearly always ASCII (hex, numbers, names): checked natively, then
+ * copied as Latin-1, ten times cheaper than Node 20's UTF-8 decoder (bench:ingest reads ~75 MB of
+ * logs per 100,000 rewards).
+ */
+function textOf(body: Buffer): string {
+  return isAscii(body) ? body.toString('latin1') : body.toString('utf8');
 }
 
 /** Connections kept open to one provider at most (requests beyond them wait for a free one). */
@@ -159,7 +169,7 @@ export class RpcEndpoint {
         response.on('error', fail);
         response.on('end', () => {
           if (!response.complete) return fail(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
-          if (settle()) resolve({ status, retryAfter: null, text: Buffer.concat(chunks).toString('utf8') });
+          if (settle()) resolve({ status, retryAfter: null, text: textOf(Buffer.concat(chunks)) });
         });
       };
       const send = (again: boolean) => {
