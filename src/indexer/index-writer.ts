@@ -17,27 +17,48 @@ export const ALL_XP_TOKEN = ZERO_ADDRESS;
 /** Seconds since the epoch of each block that holds an event. */
 export type BlockTimes = ReadonlyMap<number, number>;
 
-/** A sum per key, kept as bigint (amounts are uint256). */
+/**
+ * A sum per key, kept as bigint (amounts are uint256), in maps nested by key part: adding to a key
+ * makes no string of it (a range adds five sums per reward).
+ */
 class Sums<K extends readonly string[]> {
-  private readonly sums = new Map<string, { key: K; total: bigint }>();
+  private readonly root = new Map<string, unknown>();
+  private count = 0;
+  constructor(private readonly width: K['length']) {}
+
   add(key: K, amount: bigint): void {
-    const id = key.join('|');
-    const entry = this.sums.get(id);
-    if (entry) entry.total += amount;
-    else this.sums.set(id, { key, total: amount });
-  }
-  /** Column arrays for `unnest`: one per key part, then the totals as decimal strings. */
-  columns(width: K['length']): string[][] {
-    const columns: string[][] = Array.from({ length: width + 1 }, () => []);
-    for (const { key, total } of this.sums.values()) {
-      if (total === 0n) continue;
-      key.forEach((part, i) => columns[i].push(part));
-      columns[width].push(total.toString());
+    let level = this.root;
+    for (let i = 0; i < this.width - 1; i += 1) {
+      let next = level.get(key[i]) as Map<string, unknown> | undefined;
+      if (!next) level.set(key[i], (next = new Map()));
+      level = next;
     }
+    const last = key[this.width - 1];
+    const total = level.get(last) as bigint | undefined;
+    if (total === undefined) this.count += 1;
+    level.set(last, (total ?? 0n) + amount);
+  }
+
+  /** Column arrays for `unnest`: one per key part, then the totals as decimal strings. */
+  columns(): string[][] {
+    const columns: string[][] = Array.from({ length: this.width + 1 }, () => []);
+    const parts: string[] = [];
+    const walk = (level: Map<string, unknown>, depth: number) => {
+      for (const [part, value] of level) {
+        parts[depth] = part;
+        if (depth < this.width - 1) walk(value as Map<string, unknown>, depth + 1);
+        else if (value !== 0n) {
+          for (let i = 0; i < this.width; i += 1) columns[i].push(parts[i]);
+          columns[this.width].push((value as bigint).toString());
+        }
+      }
+    };
+    walk(this.root, 0);
     return columns;
   }
+
   get size(): number {
-    return this.sums.size;
+    return this.count;
   }
 }
 
@@ -101,12 +122,18 @@ function prepare(
   // Contracts, tokens and operators first, each in chain order (undone: in reverse); then the bulk writes.
   const statements: Statement[] = [];
   const statement = (sql: string, params: unknown[]) => statements.push({ sql, params });
-  const balances = new Sums<[string, string]>();
-  const holdings = new Sums<[string, string]>();
-  const dailyRewards = new Sums<[string, string, string]>();
-  const totalRewards = new Sums<[string, string]>();
+  const balances = new Sums<[string, string]>(2);
+  const holdings = new Sums<[string, string]>(2);
+  const dailyRewards = new Sums<[string, string, string]>(3);
+  const totalRewards = new Sums<[string, string]>(2);
   const actions: string[][] = Array.from({ length: 10 }, () => []);
   let rewardsFromDay = Infinity;
+  // The day of the block before (a range's rewards come block by block).
+  let lastDay = { time: NaN, day: '' };
+  const dayOf = (time: number) => {
+    if (time !== lastDay.time) lastDay = { time, day: dayString(dayOfTime(time)) };
+    return lastDay.day;
+  };
 
   for (const event of undo ? [...events].reverse() : events) {
     if (undo && (event.type === 'app' || event.type === 'token' || event.type === 'badge')) continue;
@@ -171,7 +198,7 @@ function prepare(
         const time = timeOf(blockTimes, event.blockNumber);
         const amount = sign * event.amount;
         rewardsFromDay = Math.min(rewardsFromDay, dayOfTime(time));
-        const day = dayString(dayOfTime(time));
+        const day = dayOf(time);
         if (event.kind === 'xp') balances.add([event.token, event.user], amount);
         dailyRewards.add([event.token, day, event.user], amount);
         totalRewards.add([event.token, event.user], amount);
@@ -180,19 +207,16 @@ function prepare(
           totalRewards.add([ALL_XP_TOKEN, event.user], amount);
         }
         if (undo) break;
-        const row = [
-          event.app,
-          event.user,
-          event.token,
-          event.kind,
-          event.actionName,
-          event.amount.toString(),
-          String(event.blockNumber),
-          String(time),
-          event.transactionHash,
-          String(event.logIndex),
-        ];
-        row.forEach((value, i) => actions[i].push(value));
+        actions[0].push(event.app);
+        actions[1].push(event.user);
+        actions[2].push(event.token);
+        actions[3].push(event.kind);
+        actions[4].push(event.actionName);
+        actions[5].push(event.amount.toString());
+        actions[6].push(String(event.blockNumber));
+        actions[7].push(String(time));
+        actions[8].push(event.transactionHash);
+        actions[9].push(String(event.logIndex));
         break;
       }
     }
@@ -213,7 +237,7 @@ function prepare(
       `INSERT INTO token_balances AS current (chain_id, token_address, holder, balance)
        SELECT $1, t, h, v FROM unnest($2::varchar[], $3::varchar[], $4::numeric[]) AS x(t, h, v)
        ON CONFLICT (chain_id, token_address, holder) DO UPDATE SET balance = current.balance + EXCLUDED.balance`,
-      [chainId, ...balances.columns(2)],
+      [chainId, ...balances.columns()],
     );
   }
   if (holdings.size > 0) {
@@ -234,12 +258,12 @@ function prepare(
          GROUP BY held.badge_address)
        UPDATE indexed_badges AS badge SET holders = badge.holders + moved.delta
        FROM moved WHERE badge.chain_id = $1 AND badge.address = moved.badge_address AND moved.delta <> 0`,
-      [chainId, ...holdings.columns(2)],
+      [chainId, ...holdings.columns()],
     );
   }
   if (dailyRewards.size > 0) {
-    const daily = dailyRewards.columns(3);
-    const totals = totalRewards.columns(2);
+    const daily = dailyRewards.columns();
+    const totals = totalRewards.columns();
     statement(
       `INSERT INTO reward_daily_totals AS current (chain_id, token_address, day, user_address, amount)
        SELECT $1, t, d, u, v FROM unnest($2::varchar[], $3::date[], $4::varchar[], $5::numeric[]) AS x(t, d, u, v)

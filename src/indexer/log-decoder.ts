@@ -100,15 +100,21 @@ const rewardKindNames: Record<RewardKind, RewardKindName> = {
 };
 
 const abi = AbiCoder.defaultAbiCoder();
-/** Checksums of lower-case addresses, for the 100,000 busiest: the same users recur in every range. */
-const checksumOfLowercase = remembered(getAddress, 100_000);
+/**
+ * Checksums, remembered by the text they were computed from (an address in any case, or an
+ * address topic) for the 100,000 busiest: the same users recur in every range, and a hit then
+ * costs no new string.
+ */
+const BUSIEST_ADDRESSES = 100_000;
 
 /** Checksummed address of an address in any case. */
-export function checksum(address: string): string {
-  return checksumOfLowercase(address.toLowerCase());
-}
+export const checksum = remembered((address) => getAddress(address.toLowerCase()), BUSIEST_ADDRESSES);
 
-const topicAddress = (topic: string): string => checksum(`0x${topic.slice(26)}`);
+/** Checksummed address held in a topic (an indexed address parameter). */
+const topicAddress = remembered(
+  (topic) => getAddress(`0x${topic.slice(26).toLowerCase()}`),
+  BUSIEST_ADDRESSES,
+);
 
 /**
  * Adds the apps, tokens and badges that `logs` create to `known`, before any log is decoded: in one
@@ -146,24 +152,23 @@ export function decodeLogs(logs: readonly ChainLog[], known: KnownContracts): In
   return events;
 }
 
+function positionOf(log: ChainLog): EventPosition {
+  return { blockNumber: log.blockNumber, logIndex: log.logIndex, transactionHash: log.transactionHash };
+}
+
 function decodeLog(log: ChainLog, known: KnownContracts): IndexEvent | null {
   const address = checksum(log.address);
   const topic = log.topics[0];
-  const position = {
-    blockNumber: log.blockNumber,
-    logIndex: log.logIndex,
-    transactionHash: log.transactionHash,
-  };
   if (topic === topics.transfer) {
     if (known.badges.has(address) && log.topics.length === 4) {
-      return { ...position, type: 'badgeTransfer', badge: address, ...transferParties(log) };
+      return { ...positionOf(log), type: 'badgeTransfer', badge: address, ...transferParties(log) };
     }
     // XP moves only by the app's rewardXP (non-transferable, no burn): its balances come from
     // Rewarded, so its Transfer logs are neither fetched nor counted.
     const tokenKind = known.tokens.get(address);
     if (tokenKind && tokenKind !== 'xp' && log.topics.length === 3) {
       const value = BigInt(log.data);
-      return { ...position, type: 'tokenTransfer', token: address, value, ...transferParties(log) };
+      return { ...positionOf(log), type: 'tokenTransfer', token: address, value, ...transferParties(log) };
     }
     return null;
   }
@@ -171,7 +176,7 @@ function decodeLog(log: ChainLog, known: KnownContracts): IndexEvent | null {
     if (address !== known.factory) return null;
     const [name, xpToken] = abi.decode(['string', 'address'], log.data) as unknown as [string, string];
     return {
-      ...position,
+      ...positionOf(log),
       type: 'app',
       app: topicAddress(log.topics[1]),
       owner: topicAddress(log.topics[2]),
@@ -184,22 +189,24 @@ function decodeLog(log: ChainLog, known: KnownContracts): IndexEvent | null {
     case topics.rewarded: {
       // Three static words (uint8 kind, uint256 amount, bytes32 actionId): sliced, not ABI-decoded,
       // as this is the bulk of every block range.
-      const word = (i: number) => log.data.slice(2 + 64 * i, 66 + 64 * i);
+      const { data } = log;
       return {
-        ...position,
+        blockNumber: log.blockNumber,
+        logIndex: log.logIndex,
+        transactionHash: log.transactionHash,
         type: 'reward',
         app: address,
         user: topicAddress(log.topics[2]),
         token: topicAddress(log.topics[3]),
-        kind: rewardKindNames[Number.parseInt(word(0), 16) as RewardKind],
-        amount: BigInt(`0x${word(1)}`),
-        actionName: actionNameOf(`0x${word(2)}`),
+        kind: rewardKindNames[Number.parseInt(data.slice(2, 66), 16) as RewardKind],
+        amount: BigInt(`0x${data.slice(66, 130)}`),
+        actionName: actionNameOf(`0x${data.slice(130, 194)}`),
       };
     }
     case topics.operatorAdded:
     case topics.operatorRemoved:
       return {
-        ...position,
+        ...positionOf(log),
         type: 'operator',
         app: address,
         operator: topicAddress(log.topics[1]),
@@ -211,7 +218,7 @@ function decodeLog(log: ChainLog, known: KnownContracts): IndexEvent | null {
         log.data,
       ) as unknown as [string, string, bigint, boolean];
       return {
-        ...position,
+        ...positionOf(log),
         type: 'token',
         app: address,
         token: topicAddress(log.topics[1]),
@@ -223,7 +230,14 @@ function decodeLog(log: ChainLog, known: KnownContracts): IndexEvent | null {
     }
     case topics.badgeCreated: {
       const [name, baseUri] = abi.decode(['string', 'string'], log.data) as unknown as [string, string];
-      return { ...position, type: 'badge', app: address, badge: topicAddress(log.topics[1]), name, baseUri };
+      return {
+        ...positionOf(log),
+        type: 'badge',
+        app: address,
+        badge: topicAddress(log.topics[1]),
+        name,
+        baseUri,
+      };
     }
     default:
       return null;
