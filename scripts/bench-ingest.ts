@@ -33,7 +33,7 @@ import { deployLaurel } from '../src/chain/deploy';
 import { ChainRegistry, LOCAL_EXPLORER_URL } from '../src/chain/registry';
 import { migrate } from '../src/db/migrator';
 import { ANVIL_MNEMONIC, startAnvil } from '../src/embedded/anvil';
-import { startEmbeddedPostgres } from '../src/embedded/postgres';
+import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../src/embedded/postgres';
 import { ChainIndexer } from '../src/indexer/chain-indexer';
 import { getLogs } from '../src/indexer/logs-client';
 import {
@@ -100,13 +100,16 @@ async function main(): Promise<void> {
     60_000,
   );
   const chain = registry.get('bench');
-  const postgres = await startEmbeddedPostgres({
-    dataDir: scratch,
-    database: 'bench',
-    persistent: false,
-    settings: statementStatsSettings,
-  });
+  // Stopped at the end, or when something fails after it started (anvil too: the process would hang).
+  let postgres: EmbeddedPostgresHandle | undefined;
   try {
+    const database = await startEmbeddedPostgres({
+      dataDir: scratch,
+      database: 'bench',
+      persistent: false,
+      settings: statementStatsSettings,
+    });
+    postgres = database;
     const owner = Wallet.fromPhrase(ANVIL_MNEMONIC, chain.provider);
     const deployment = await deployLaurel(owner);
     chain.factoryAddress = deployment.factory;
@@ -195,8 +198,8 @@ async function main(): Promise<void> {
     const baselineSeconds = (Date.now() - baselineStarted) / 1000;
 
     // The indexer, from block 0 into an empty index.
-    await migrate(postgres.databaseUrl);
-    const pool = new Pool({ connectionString: postgres.databaseUrl, max: 4 });
+    await migrate(database.databaseUrl);
+    const pool = new Pool({ connectionString: database.databaseUrl, max: 4 });
     pool.on('error', () => undefined); // connections cut when the database stops at the end
     const indexer = new ChainIndexer({
       chain,
@@ -206,12 +209,12 @@ async function main(): Promise<void> {
       maxBlockRange: BLOCK_RANGE,
       startBlock: 0,
     });
-    await resetStatementStats(postgres.databaseUrl);
+    await resetStatementStats(database.databaseUrl);
     const readCpu = () => {
       const { user, system } = process.cpuUsage();
       return {
         indexer: (user + system) / 1e6,
-        PostgreSQL: processTreeCpuSeconds([postgres.pid]) ?? 0,
+        PostgreSQL: processTreeCpuSeconds([database.pid]) ?? 0,
         anvil: processTreeCpuSeconds([anvil.pid]) ?? 0,
       };
     };
@@ -258,10 +261,10 @@ async function main(): Promise<void> {
       `tracking   ${tracked.rows[0].n} blocks recorded above the finalized block ` +
         `(${FINALITY_DEPTH ? `finalityDepth ${FINALITY_DEPTH}, finalized tag ignored` : "the chain's defaults"})`,
     );
-    await printTopStatements(postgres.databaseUrl, 12);
+    await printTopStatements(database.databaseUrl, 12);
   } finally {
     registry.destroy();
-    await postgres.stop();
+    await postgres?.stop();
     await anvil.stop();
     rmSync(scratch, { recursive: true, force: true });
   }
