@@ -6,8 +6,8 @@
  * Why not fetch: undici's fetch (WHATWG streams, Headers, an AbortSignal and its timers per call)
  * cost about a millisecond of CPU per reward in `npm run bench:flow`, the largest single cost of
  * Laurel's process there; a plain request on a kept-alive socket costs a fraction of it. Bodies are
- * decoded by Buffer's native UTF-8 decoder (ethers' FetchRequest decodes in JavaScript, which cost
- * more than anything else while the indexer caught up).
+ * decoded natively (textOf; ethers' FetchRequest decodes UTF-8 in JavaScript, which cost more than
+ * anything else while the indexer caught up).
  */
 import { isAscii } from 'node:buffer';
 import http from 'node:http';
