@@ -41,7 +41,7 @@ import {
   type RewardClient,
 } from './lib/local-laurel';
 import { percentile } from './lib/percentile';
-import { processTreeCpuSeconds } from './lib/process-cpu';
+import { cpuSecondsOf } from './lib/process-cpu';
 import { printTopStatements } from './lib/statement-stats';
 
 const options = {
@@ -333,17 +333,13 @@ async function main(): Promise<void> {
     );
 
     const processes = {
-      Laurel: () => {
-        const { user, system } = process.cpuUsage();
-        return (user + system) / 1e6;
-      },
-      PostgreSQL: () => processTreeCpuSeconds([local.postgresPid]) ?? 0,
-      anvil: () => processTreeCpuSeconds([local.anvil.pid]) ?? 0,
-      users: () => processTreeCpuSeconds([users.child.pid!]) ?? 0,
-    };
+      Laurel: 'self',
+      PostgreSQL: local.postgresPid,
+      anvil: local.anvil.pid,
+      users: users.child.pid!,
+    } as const;
     type Cpu = Record<keyof typeof processes, number>;
-    const readCpu = (): Cpu =>
-      Object.fromEntries(Object.entries(processes).map(([name, read]) => [name, read()])) as Cpu;
+    const readCpu = (): Cpu => cpuSecondsOf(processes);
 
     const phases: Record<Side, Phase[]> = { laurel: [], baseline: [] };
     const cpu: Record<Side, Cpu> = {

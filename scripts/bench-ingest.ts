@@ -45,7 +45,7 @@ import {
 } from '../src/indexer/log-decoder';
 import { createLogger } from '../src/logger';
 import { MB, sampleRss } from './lib/local-laurel';
-import { processTreeCpuSeconds } from './lib/process-cpu';
+import { cpuSecondsOf } from './lib/process-cpu';
 import { printTopStatements, resetStatementStats, statementStatsSettings } from './lib/statement-stats';
 
 const EVENTS = Number(process.env.BENCH_INGEST_EVENTS ?? 100_000);
@@ -210,14 +210,7 @@ async function main(): Promise<void> {
       startBlock: 0,
     });
     await resetStatementStats(database.databaseUrl);
-    const readCpu = () => {
-      const { user, system } = process.cpuUsage();
-      return {
-        indexer: (user + system) / 1e6,
-        PostgreSQL: processTreeCpuSeconds([database.pid]) ?? 0,
-        anvil: processTreeCpuSeconds([anvil.pid]) ?? 0,
-      };
-    };
+    const readCpu = () => cpuSecondsOf({ indexer: 'self', PostgreSQL: database.pid, anvil: anvil.pid });
     const cpuBefore = readCpu();
     const indexStarted = Date.now();
     const rssBefore = process.memoryUsage.rss();

@@ -45,3 +45,20 @@ export function processTreeCpuSeconds(roots: number[]): number | undefined {
   }
   return ticks / ticksPerSecond;
 }
+
+/**
+ * CPU seconds used so far by each named process: `'self'` is this process alone (its children
+ * are named apart), a pid its process tree (processTreeCpuSeconds; 0 off Linux). The difference of
+ * two readings is what a phase cost each of them.
+ */
+export function cpuSecondsOf<K extends string>(processes: Record<K, number | 'self'>): Record<K, number> {
+  const seconds = {} as Record<K, number>;
+  for (const name of Object.keys(processes) as K[]) {
+    const pid = processes[name];
+    if (pid === 'self') {
+      const { user, system } = process.cpuUsage();
+      seconds[name] = (user + system) / 1e6;
+    } else seconds[name] = processTreeCpuSeconds([pid]) ?? 0;
+  }
+  return seconds;
+}
