@@ -2,10 +2,13 @@
  * Read throughput over HTTP on the seeded index (run `npm run seed:index` first): requests per
  * second, p50 and p99 of GET /v1/profile and GET /v1/leaderboard through the whole of Laurel (API
  * key, rate limit, validation, resolver, service, PostgreSQL), at BENCH_CONCURRENCY (32) concurrent
- * keep-alive clients for BENCH_SECONDS (10) per phase after a 2 s warm-up, next to a baseline in
- * the same run: a bare Express route per question running one hand-written SQL query (node-postgres,
- * same pool size) that gives the same answer. Both get the same request sequence, after an untimed
- * pass of it that loads what it reads into PostgreSQL's buffers. Laurel is measured
+ * keep-alive clients for BENCH_SECONDS (10) per phase and side after a 2 s warm-up, next to a
+ * baseline in the same run: a bare Express route per question running one hand-written SQL query
+ * (node-postgres, same pool size) that gives the same answer. Every side gets the same request
+ * sequence, after an untimed pass of it that loads what it reads into PostgreSQL's buffers. The
+ * sides take turns in BENCH_ROUNDS (4) rounds, every other one in reverse order, and the ratio
+ * printed first is the median of the rounds' ratios, so that a slow spell of the machine does not
+ * decide it. Laurel is measured
  * twice: as configured (its read caches on: "cached") and as a second instance with
  * READ_CACHE_MB=0 ("no cache"), so the figures without the caches are always printed too.
  *
@@ -44,13 +47,17 @@ import { createLogger } from '../src/logger';
 import { startLaurel } from '../src/server/laurel';
 import { BENCH_CHAIN_ID, openBenchDatabase } from './bench-database';
 import { startLoadClient, type LoadClient, type Measured } from './lib/http-load';
+import { median, percentile } from './lib/percentile';
 import { forkWithIpc } from './lib/ipc-child';
 import { processTreeCpuSeconds } from './lib/process-cpu';
 import { seededPlan } from './seed-index';
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 4));
 const WARM_UP_SECONDS = 2;
+/** Later rounds open their connections anew: a short unmeasured start. */
+const ROUND_WARM_UP_SECONDS = 0.25;
 const WEEK = 7 * 86_400;
 
 interface Phase {
@@ -74,17 +81,23 @@ function sequence(seed: number): () => number {
   };
 }
 
-/** Requests a phase cycles through (more than any phase sends in its seconds at these rates). */
-const REQUESTS_PER_PHASE = 100_000;
+/**
+ * Requests a round cycles through (more than any side sends in a round at these rates); round r
+ * sends requests r × this onwards, so no round repeats another's (the picks of users and apps
+ * repeat with this period, so every round reads what the untimed pass loaded).
+ */
+const REQUESTS_PER_ROUND = 100_000;
 
-/** A phase's figures, with the CPU time per request of this process (the servers) and of PostgreSQL. */
-interface PhaseRun extends Measured {
+/** What one side measured over a phase's rounds, with the CPU seconds of its server and of PostgreSQL. */
+interface PhaseRun {
+  /** Each round's stretch, in the order run. */
+  rounds: Measured[];
   /** Undefined where /proc cannot tell. */
-  serverCpuUs?: number;
-  postgresCpuUs?: number;
+  serverCpuSeconds?: number;
+  postgresCpuSeconds?: number;
 }
 
-/** One phase on one side, by the load generator of another process (see scripts/lib/http-load.ts). */
+/** One round of a phase on one side, by the load generator of another process (see scripts/lib/http-load.ts). */
 async function load(
   client: LoadClient,
   server: ServerProcess,
@@ -92,8 +105,11 @@ async function load(
   phase: Phase,
   side: 'laurel' | 'baseline',
   postgresPid: number | undefined,
-): Promise<PhaseRun> {
-  const paths = Array.from({ length: REQUESTS_PER_PHASE }, (_, i) => phase.request(i)[side]);
+  timing: { round: number; warmUpSeconds: number },
+  into?: PhaseRun,
+): Promise<void> {
+  const first = timing.round * REQUESTS_PER_ROUND;
+  const paths = Array.from({ length: REQUESTS_PER_ROUND }, (_, i) => phase.request(first + i)[side]);
   const cpuOf = (pid: number | undefined) => (pid ? processTreeCpuSeconds([pid]) : undefined);
   const [serverBefore, postgresBefore] = [cpuOf(server.pid), cpuOf(postgresPid)];
   const measured = await client.run({
@@ -101,18 +117,35 @@ async function load(
     apiKeys,
     paths,
     concurrency: CONCURRENCY,
-    seconds: SECONDS,
-    warmUpSeconds: WARM_UP_SECONDS,
+    seconds: SECONDS / ROUNDS,
+    warmUpSeconds: timing.warmUpSeconds,
   });
+  if (!into) return;
   const [serverAfter, postgresAfter] = [cpuOf(server.pid), cpuOf(postgresPid)];
-  const perRequest = (before?: number, after?: number) =>
-    before === undefined || after === undefined
-      ? undefined
-      : ((after - before) * 1e6) / Math.max(1, measured.requests);
+  const spent = (before?: number, after?: number, sum = 0) =>
+    before === undefined || after === undefined ? undefined : sum + after - before;
+  into.rounds.push(measured);
+  into.serverCpuSeconds = spent(serverBefore, serverAfter, into.serverCpuSeconds);
+  into.postgresCpuSeconds = spent(postgresBefore, postgresAfter, into.postgresCpuSeconds);
+}
+
+/** A side's rounds as one run: rate over their summed stretches, percentiles of all their answers. */
+function combined(run: PhaseRun) {
+  const latencies = run.rounds.flatMap((round) => round.latencies).sort((a, b) => a - b);
+  const seconds = run.rounds.reduce((sum, round) => sum + round.seconds, 0);
+  const requests = Math.max(
+    1,
+    run.rounds.reduce((sum, round) => sum + round.requests, 0),
+  );
+  const perRequestUs = (cpuSeconds?: number) =>
+    cpuSeconds === undefined ? undefined : (cpuSeconds * 1e6) / requests;
   return {
-    ...measured,
-    serverCpuUs: perRequest(serverBefore, serverAfter),
-    postgresCpuUs: perRequest(postgresBefore, postgresAfter),
+    perSecond: latencies.length / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    errors: run.rounds.reduce((sum, round) => sum + round.errors, 0),
+    serverCpuUs: perRequestUs(run.serverCpuSeconds),
+    postgresCpuUs: perRequestUs(run.postgresCpuSeconds),
   };
 }
 
@@ -429,44 +462,73 @@ async function main(): Promise<void> {
     }
 
     console.log(
-      `bench:read  ${CONCURRENCY} concurrent clients, ${SECONDS} s per phase, loopback HTTP keep-alive, ` +
+      `bench:read  ${CONCURRENCY} concurrent clients, ${SECONDS} s per phase and side in ${ROUNDS} interleaved rounds, loopback HTTP keep-alive, ` +
         `index of ${Number(rows[0].n).toLocaleString('en-US')} completed actions of ${plan.users.length.toLocaleString('en-US')} users\n` +
         `  "cached": Laurel as configured, with its read caches: answers, and the days leaderboard windows are ranked from ` +
         `(READ_CACHE_MB=${laurel.readCacheBytes / 1024 / 1024}; nothing is indexed during the run, so nothing invalidates them)\n` +
         `  "no cache": a second Laurel on the same database with READ_CACHE_MB=0 (every request queries PostgreSQL)\n` +
         `  each server and the load generator in a process of its own`,
     );
-    const cpu = (m: PhaseRun) =>
+    type Combined = ReturnType<typeof combined>;
+    const cpu = (m: Combined) =>
       m.serverCpuUs === undefined
         ? ''
         : `   CPU/request: server ${m.serverCpuUs.toFixed(0).padStart(4)} µs` +
           (m.postgresCpuUs === undefined ? '' : `, PostgreSQL ${m.postgresCpuUs.toFixed(0).padStart(4)} µs`);
-    const row = (label: string, m: PhaseRun) =>
+    const row = (label: string, m: Combined) =>
       `  ${label.padEnd(9)} ${m.perSecond.toFixed(0).padStart(7)} req/s   p50 ${m.p50.toFixed(2).padStart(6)} ms   p99 ${m.p99.toFixed(2).padStart(6)} ms${cpu(m)}${m.errors ? `   ${m.errors} errors` : ''}`;
-    const ratio = (label: string, ours: Measured, bare: Measured, target = 0.67) =>
-      `  ${label.padEnd(9)} ${(ours.perSecond / bare.perSecond).toFixed(2)}x throughput (target >= ${target}), p99 ${ours.p99.toFixed(2)} ms (target < 25)`;
+    // The median of the rounds' ratios first: a busy spell of the machine that slowed one side's
+    // round does not move it (the ratio of the totals follows).
+    const ratio = (label: string, ours: PhaseRun, bare: PhaseRun, target = 0.67) => {
+      const rounds = ours.rounds.map((round, i) => round.perSecond / bare.rounds[i].perSecond);
+      const [all, bareAll] = [combined(ours), combined(bare)];
+      return (
+        `  ${label.padEnd(9)} ${median(rounds).toFixed(2)}x throughput (target >= ${target}; median of the rounds, ` +
+        `${Math.min(...rounds).toFixed(2)}-${Math.max(...rounds).toFixed(2)}; of the totals ${(all.perSecond / bareAll.perSecond).toFixed(2)}), ` +
+        `p99 ${all.p99.toFixed(2)} ms (target < 25)`
+      );
+    };
     const only = process.env.BENCH_PHASES?.split(',');
     for (const phase of phases.filter((p) => !only || only.some((word) => p.name.includes(word)))) {
       // Untimed: the phase's requests once through the no-cache Laurel, so that PostgreSQL's buffers
       // (and the OS's page cache) hold what the phase reads before any side is timed. On an index
       // larger than shared_buffers the first side measured otherwise paid for loading them.
-      await load(client, uncached, apiKeys, phase, 'laurel', undefined);
-      const cachedRun = await load(client, laurel, apiKeys, phase, 'laurel', database.pid);
-      const uncachedRun = await load(client, uncached, apiKeys, phase, 'laurel', database.pid);
-      const bare = await load(
-        client,
-        baseline,
-        phase.baselineKeyed ? apiKeys : [],
-        phase,
-        'baseline',
-        database.pid,
-      );
+      await load(client, uncached, apiKeys, phase, 'laurel', undefined, {
+        round: 0,
+        warmUpSeconds: WARM_UP_SECONDS,
+      });
+      const runs: Record<'cached' | 'uncached' | 'bare', PhaseRun> = {
+        cached: { rounds: [] },
+        uncached: { rounds: [] },
+        bare: { rounds: [] },
+      };
+      // Interleaved: each side runs a share of the phase per round, every other round in reverse
+      // order, so that a slow spell of a shared machine falls on all sides (as in bench:build).
+      for (let round = 0; round < ROUNDS; round++) {
+        const timing = { round, warmUpSeconds: round === 0 ? WARM_UP_SECONDS : ROUND_WARM_UP_SECONDS };
+        const sides = [
+          () => load(client, laurel, apiKeys, phase, 'laurel', database.pid, timing, runs.cached),
+          () => load(client, uncached, apiKeys, phase, 'laurel', database.pid, timing, runs.uncached),
+          () =>
+            load(
+              client,
+              baseline,
+              phase.baselineKeyed ? apiKeys : [],
+              phase,
+              'baseline',
+              database.pid,
+              timing,
+              runs.bare,
+            ),
+        ];
+        for (const side of round % 2 === 0 ? sides : sides.reverse()) await side();
+      }
       console.log(`\n${phase.name}`);
-      console.log(row('cached', cachedRun));
-      console.log(row('no cache', uncachedRun));
-      console.log(row('baseline', bare));
-      console.log(ratio('cached', cachedRun, bare, phase.target));
-      console.log(ratio('no cache', uncachedRun, bare, phase.target));
+      console.log(row('cached', combined(runs.cached)));
+      console.log(row('no cache', combined(runs.uncached)));
+      console.log(row('baseline', combined(runs.bare)));
+      console.log(ratio('cached', runs.cached, runs.bare, phase.target));
+      console.log(ratio('no cache', runs.uncached, runs.bare, phase.target));
     }
   } finally {
     await Promise.all([client.stop(), laurel.stop(), uncached.stop(), baseline.stop()]);

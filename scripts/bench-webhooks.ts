@@ -44,6 +44,7 @@ import { startLaurel } from '../src/server/laurel';
 import { createServerCertificate } from '../src/modules/webhooks/certificates';
 import { envInt } from './lib/env';
 import { MB, rssHighWaterMark } from './lib/local-laurel';
+import { median } from './lib/percentile';
 import { processTreeCpuSeconds } from './lib/process-cpu';
 import { runBenchmark } from './lib/ipc-child';
 
@@ -381,16 +382,12 @@ async function main(): Promise<void> {
       const [emptyRate, deliveryRate] = [summary(empty), summary(deliveries)];
       // Each round's two phases ran back to back: the median of the rounds' ratios is not moved by
       // one phase that a busy spell of the machine slowed down (their totals are).
-      const roundRatios = deliveries.totals.rates
-        .map((rate, i) => rate / empty.totals.rates[i]!)
-        .sort((a, b) => a - b);
-      const middle = roundRatios.length / 2;
-      const median = (roundRatios[Math.ceil(middle) - 1]! + roundRatios[Math.floor(middle)]!) / 2;
+      const roundRatios = deliveries.totals.rates.map((rate, i) => rate / empty.totals.rates[i]!);
       console.log(
         `  ${processes} worker process${processes > 1 ? 'es' : ''}:  empty jobs ${emptyRate.perSecond.toFixed(0)}/s   ` +
           `deliveries ${deliveryRate.perSecond.toFixed(0)}/s   ` +
-          `ratio ${median.toFixed(2)} (target >= 0.70; median of the rounds' ratios, ` +
-          `${roundRatios[0]!.toFixed(2)}-${roundRatios[roundRatios.length - 1]!.toFixed(2)}; ` +
+          `ratio ${median(roundRatios).toFixed(2)} (target >= 0.70; median of the rounds' ratios, ` +
+          `${Math.min(...roundRatios).toFixed(2)}-${Math.max(...roundRatios).toFixed(2)}; ` +
           `of the totals ${(deliveryRate.perSecond / emptyRate.perSecond).toFixed(2)})`,
       );
       if (emptyRate.cpu) {

@@ -36,6 +36,9 @@ export interface Measured {
   errors: number;
   /** Requests answered in all, warm-up included. */
   requests: number;
+  /** The measured stretch: its length, and each answer's latency in ms, ascending. */
+  seconds: number;
+  latencies: number[];
 }
 
 export interface LoadClient {
@@ -155,6 +158,8 @@ async function load(job: LoadJob): Promise<Measured> {
       p99: percentile(latencies, 99),
       errors,
       requests: 0,
+      seconds: elapsed,
+      latencies,
     };
   };
   try {
