@@ -46,6 +46,7 @@ import { envInt } from './lib/env';
 import { MB, rssHighWaterMark } from './lib/local-laurel';
 import { median } from './lib/percentile';
 import { processTreeCpuSeconds } from './lib/process-cpu';
+import { printTopStatements, resetStatementStats, statementStatsSettings } from './lib/statement-stats';
 import { runBenchmark } from './lib/ipc-child';
 
 const EMPTY_TASK = 'bench__empty';
@@ -271,6 +272,8 @@ async function compare(
   start: (kind: WorkerKind, count: number) => Promise<ChildProcess[]>,
   makeSides: (empty: ChildProcess[], deliveries: ChildProcess[]) => [Side, Side],
   pids: { postgres: number; receiver: number },
+  /** BENCH_STATEMENTS=1: the statements of the timed rounds are counted on this server. */
+  statementsUrl: string,
 ): Promise<{ empty: Side; deliveries: Side; peakRss: Record<WorkerKind, number> }> {
   const emptyWorkers = await start('empty', processes);
   const deliveryWorkers = await start('webhooks', processes).catch(async (error: unknown) => {
@@ -283,6 +286,7 @@ async function compare(
       for (const side of round % 2 === 0 ? [empty, deliveries] : [deliveries, empty]) {
         await runPhase(side, round === 0 ? warmup : jobsPerPhase, round > 0, pids);
       }
+      if (round === 0) await resetStatementStats(statementsUrl);
     }
     const peak = (workers: ChildProcess[]) =>
       Math.max(...workers.map((worker) => rssHighWaterMark(worker.pid!) ?? 0));
@@ -313,7 +317,7 @@ async function main(): Promise<void> {
     dataDir: scratch,
     database: 'laurel',
     persistent: false,
-    settings: ['max_connections=300', 'autovacuum=off'],
+    settings: ['max_connections=300', 'autovacuum=off', ...statementStatsSettings],
   });
   const receiver = await startChild('receiver', {});
   const { prisma, pool } = connectDatabase(postgres.databaseUrl);
@@ -370,7 +374,9 @@ async function main(): Promise<void> {
           deliveriesSide(prisma, pool, deliveryWorkers, accountAddress),
         ],
         pids,
+        postgres.databaseUrl,
       );
+      await printTopStatements(postgres.databaseUrl, 16, true);
       const failed = await prisma.webhookLog.findMany({
         where: { successful: false },
         select: { responseCode: true, errorMessage: true, durationMs: true },

@@ -31,22 +31,35 @@ export async function resetStatementStats(databaseUrl: string): Promise<void> {
 
 /**
  * Prints the statements PostgreSQL spent the most time in since the reset (calls, total and mean
- * ms, including lock waits).
+ * ms, including lock waits, shared buffer pages hit or read per call), and with `byDatabase` the
+ * database each ran in.
  */
-export async function printTopStatements(databaseUrl: string, count = 25): Promise<void> {
+export async function printTopStatements(databaseUrl: string, count = 25, byDatabase = false): Promise<void> {
   if (!statementStats) return;
   const { rows } = await withClient(databaseUrl, (client) =>
-    client.query<{ calls: string; total: number; mean: number; query: string }>(
+    client.query<{
+      calls: string;
+      total: number;
+      mean: number;
+      pages: number;
+      database: string;
+      query: string;
+    }>(
       `SELECT calls, total_exec_time AS total, mean_exec_time AS mean,
+              (shared_blks_hit + shared_blks_read)::float8 / calls AS pages, d.datname AS database,
               left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 110) AS query
-         FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT $1`,
+         FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
+        ORDER BY total_exec_time DESC LIMIT $1`,
       [count],
     ),
   );
-  console.log('\nPostgreSQL statements by total time (calls, total ms, mean ms):');
+  console.log(
+    `\nPostgreSQL statements by total time (calls, total ms, mean ms, pages per call${byDatabase ? ', database' : ''}):`,
+  );
   for (const row of rows) {
     console.log(
-      `${row.calls.padStart(8)} ${row.total.toFixed(0).padStart(7)} ${row.mean.toFixed(3).padStart(8)}  ${row.query}`,
+      `${row.calls.padStart(8)} ${row.total.toFixed(0).padStart(7)} ${row.mean.toFixed(3).padStart(8)} ` +
+        `${row.pages.toFixed(0).padStart(5)}  ${byDatabase ? `${row.database.padEnd(14)} ` : ''}${row.query}`,
     );
   }
 }
