@@ -1,0 +1,84 @@
+import { Client } from 'pg';
+import { migrate } from '../../src/db/migrator';
+import { createEmptyDatabase } from '../helpers/database';
+
+/**
+ * Statements every send runs on `transactions`, prepared as the pool prepares them (a generic plan,
+ * kept for the connection's life): each must find its rows through the index meant for it, on a
+ * table with few rows and no statistics (a new deployment) as on one analyzed with many. An index on
+ * chain_id alone once won the receipt's update on a small table, and the plan then read every
+ * transaction of the chain for each receipt.
+ */
+const STATEMENTS = [
+  {
+    what: "a receipt's update (TransactionsRepository.recordReceipt)",
+    sql: `UPDATE transactions SET status = 'success', track_from = NULL
+           WHERE chain_id = $1 AND hash = $2 AND status = 'pending'`,
+    types: 'integer, text',
+    index: 'transactions_chain_id_hash_key',
+  },
+  {
+    what: "the nonce-gap check's count of transactions in flight (TransactionsRepository.countInFlight)",
+    sql: `SELECT count(DISTINCT nonce)::integer FROM transactions
+           WHERE chain_id = $1 AND from_address = $2 AND status = 'pending'
+             AND nonce >= $3 AND nonce < $4 AND created_at > $5`,
+    types: 'integer, text, bigint, bigint, timestamptz',
+    index: 'transactions_from_address_chain_id_nonce_idx',
+  },
+];
+
+const SENDERS = 20;
+
+/** For each statement, the indexes its generic plan reads (or the plan itself when it reads none). */
+async function indexesOfGenericPlans(client: Client): Promise<string[][]> {
+  await client.query('SET plan_cache_mode = force_generic_plan');
+  const used: string[][] = [];
+  for (const [i, statement] of STATEMENTS.entries()) {
+    await client.query(`PREPARE plan_${i} (${statement.types}) AS ${statement.sql}`);
+    const args = statement.types
+      .split(', ')
+      .map((type) => ({ integer: '1', text: `'x'`, bigint: '0', timestamptz: 'now()' })[type]);
+    const { rows } = await client.query<{ 'QUERY PLAN': string }>(
+      `EXPLAIN EXECUTE plan_${i} (${args.join(', ')})`,
+    );
+    const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+    const indexes = [...plan.matchAll(/(?: using|Bitmap Index Scan on) (\w+)/g)].map((match) => match[1]);
+    used.push(indexes.length ? indexes : [plan]);
+    await client.query(`DEALLOCATE plan_${i}`);
+  }
+  return used;
+}
+
+describe('plans of the statements on transactions', () => {
+  it('use the index meant for them on a new table and on an analyzed one with many rows', async () => {
+    const database = await createEmptyDatabase();
+    const client = new Client({ connectionString: database.url });
+    try {
+      await migrate(database.url);
+      await client.connect();
+      // Each plan reads the statement's index (a bitmap scan may AND it with the status index).
+      const expected = STATEMENTS.map((statement) => expect.arrayContaining([statement.index]));
+      expect(await indexesOfGenericPlans(client)).toEqual(expected);
+
+      // 20,000 transactions of 20 senders on one chain, mined but the last few of each sender.
+      await client.query(
+        `INSERT INTO accounts (address) VALUES ('0x0000000000000000000000000000000000000001')`,
+      );
+      await client.query(
+        `INSERT INTO transactions (account_address, chain_id, chain_name, hash, from_address, nonce, status, block_number)
+         SELECT '0x0000000000000000000000000000000000000001', 1, 'one', '0x' || lpad(to_hex(n), 64, '0'),
+                '0x' || lpad(to_hex(n % $1), 40, '0'), n / $1,
+                CASE WHEN n >= 20000 - 3 * $1 THEN 'pending' ELSE 'success' END::transaction_status,
+                CASE WHEN n >= 20000 - 3 * $1 THEN NULL ELSE n / $1 END
+           FROM generate_series(0, 19999) AS n`,
+        [SENDERS],
+      );
+      expect(await indexesOfGenericPlans(client)).toEqual(expected);
+      await client.query('ANALYZE transactions');
+      expect(await indexesOfGenericPlans(client)).toEqual(expected);
+    } finally {
+      await client.end();
+      await database.drop();
+    }
+  });
+});
