@@ -88,64 +88,70 @@ function sequence(seed: number): () => number {
  */
 const REQUESTS_PER_ROUND = 100_000;
 
-/** What one side measured over a phase's rounds, with the CPU seconds of its server and of PostgreSQL. */
-interface PhaseRun {
-  /** Each round's stretch, in the order run. */
-  rounds: Measured[];
+/** What one side measured in one round, with the CPU seconds its server and PostgreSQL spent meanwhile. */
+interface RoundRun extends Measured {
   /** Undefined where /proc cannot tell. */
   serverCpuSeconds?: number;
   postgresCpuSeconds?: number;
 }
 
+/** A side of a phase: the server asked, which of the phase's paths it is sent, and with which keys. */
+interface Target {
+  server: ServerProcess;
+  side: 'laurel' | 'baseline';
+  apiKeys: readonly string[];
+}
+
 /** One round of a phase on one side, by the load generator of another process (see scripts/lib/http-load.ts). */
 async function load(
   client: LoadClient,
-  server: ServerProcess,
-  apiKeys: readonly string[],
+  target: Target,
   phase: Phase,
-  side: 'laurel' | 'baseline',
+  round: { index: number; warmUpSeconds: number },
   postgresPid: number | undefined,
-  timing: { round: number; warmUpSeconds: number },
-  into?: PhaseRun,
-): Promise<void> {
-  const first = timing.round * REQUESTS_PER_ROUND;
-  const paths = Array.from({ length: REQUESTS_PER_ROUND }, (_, i) => phase.request(first + i)[side]);
+): Promise<RoundRun> {
+  const first = round.index * REQUESTS_PER_ROUND;
+  const paths = Array.from({ length: REQUESTS_PER_ROUND }, (_, i) => phase.request(first + i)[target.side]);
   const cpuOf = (pid: number | undefined) => (pid ? processTreeCpuSeconds([pid]) : undefined);
-  const [serverBefore, postgresBefore] = [cpuOf(server.pid), cpuOf(postgresPid)];
+  const [serverBefore, postgresBefore] = [cpuOf(target.server.pid), cpuOf(postgresPid)];
   const measured = await client.run({
-    baseUrl: server.url,
-    apiKeys,
+    baseUrl: target.server.url,
+    apiKeys: target.apiKeys,
     paths,
     concurrency: CONCURRENCY,
     seconds: SECONDS / ROUNDS,
-    warmUpSeconds: timing.warmUpSeconds,
+    warmUpSeconds: round.warmUpSeconds,
   });
-  if (!into) return;
-  const [serverAfter, postgresAfter] = [cpuOf(server.pid), cpuOf(postgresPid)];
-  const spent = (before?: number, after?: number, sum = 0) =>
-    before === undefined || after === undefined ? undefined : sum + after - before;
-  into.rounds.push(measured);
-  into.serverCpuSeconds = spent(serverBefore, serverAfter, into.serverCpuSeconds);
-  into.postgresCpuSeconds = spent(postgresBefore, postgresAfter, into.postgresCpuSeconds);
+  const spent = (pid: number | undefined, before: number | undefined) => {
+    const after = cpuOf(pid);
+    return before === undefined || after === undefined ? undefined : after - before;
+  };
+  return {
+    ...measured,
+    serverCpuSeconds: spent(target.server.pid, serverBefore),
+    postgresCpuSeconds: spent(postgresPid, postgresBefore),
+  };
 }
 
 /** A side's rounds as one run: rate over their summed stretches, percentiles of all their answers. */
-function combined(run: PhaseRun) {
-  const latencies = run.rounds.flatMap((round) => round.latencies).sort((a, b) => a - b);
-  const seconds = run.rounds.reduce((sum, round) => sum + round.seconds, 0);
+function combined(rounds: readonly RoundRun[]) {
+  const sum = (of: (round: RoundRun) => number) => rounds.reduce((total, round) => total + of(round), 0);
+  const latencies = rounds.flatMap((round) => round.latencies).sort((a, b) => a - b);
   const requests = Math.max(
     1,
-    run.rounds.reduce((sum, round) => sum + round.requests, 0),
+    sum((round) => round.requests),
   );
-  const perRequestUs = (cpuSeconds?: number) =>
-    cpuSeconds === undefined ? undefined : (cpuSeconds * 1e6) / requests;
+  const perRequestUs = (of: (round: RoundRun) => number | undefined) =>
+    rounds.some((round) => of(round) === undefined)
+      ? undefined
+      : (sum((round) => of(round)!) * 1e6) / requests;
   return {
-    perSecond: latencies.length / seconds,
+    perSecond: latencies.length / sum((round) => round.seconds),
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
-    errors: run.rounds.reduce((sum, round) => sum + round.errors, 0),
-    serverCpuUs: perRequestUs(run.serverCpuSeconds),
-    postgresCpuUs: perRequestUs(run.postgresCpuSeconds),
+    errors: sum((round) => round.errors),
+    serverCpuUs: perRequestUs((round) => round.serverCpuSeconds),
+    postgresCpuUs: perRequestUs((round) => round.postgresCpuSeconds),
   };
 }
 
@@ -479,56 +485,47 @@ async function main(): Promise<void> {
       `  ${label.padEnd(9)} ${m.perSecond.toFixed(0).padStart(7)} req/s   p50 ${m.p50.toFixed(2).padStart(6)} ms   p99 ${m.p99.toFixed(2).padStart(6)} ms${cpu(m)}${m.errors ? `   ${m.errors} errors` : ''}`;
     // The median of the rounds' ratios first: a busy spell of the machine that slowed one side's
     // round does not move it (the ratio of the totals follows).
-    const ratio = (label: string, ours: PhaseRun, bare: PhaseRun, target = 0.67) => {
+    type SideResult = { rounds: RoundRun[]; all: Combined };
+    const ratio = (label: string, ours: SideResult, bare: SideResult, target: number) => {
       const rounds = ours.rounds.map((round, i) => round.perSecond / bare.rounds[i].perSecond);
-      const [all, bareAll] = [combined(ours), combined(bare)];
       return (
         `  ${label.padEnd(9)} ${median(rounds).toFixed(2)}x throughput (target >= ${target}; median of the rounds, ` +
-        `${Math.min(...rounds).toFixed(2)}-${Math.max(...rounds).toFixed(2)}; of the totals ${(all.perSecond / bareAll.perSecond).toFixed(2)}), ` +
-        `p99 ${all.p99.toFixed(2)} ms (target < 25)`
+        `${Math.min(...rounds).toFixed(2)}-${Math.max(...rounds).toFixed(2)}; of the totals ${(ours.all.perSecond / bare.all.perSecond).toFixed(2)}), ` +
+        `p99 ${ours.all.p99.toFixed(2)} ms (target < 25)`
       );
     };
     const only = process.env.BENCH_PHASES?.split(',');
     for (const phase of phases.filter((p) => !only || only.some((word) => p.name.includes(word)))) {
+      const targets: Record<'cached' | 'uncached' | 'bare', Target> = {
+        cached: { server: laurel, side: 'laurel', apiKeys },
+        uncached: { server: uncached, side: 'laurel', apiKeys },
+        bare: { server: baseline, side: 'baseline', apiKeys: phase.baselineKeyed ? apiKeys : [] },
+      };
       // Untimed: the phase's requests once through the no-cache Laurel, so that PostgreSQL's buffers
       // (and the OS's page cache) hold what the phase reads before any side is timed. On an index
       // larger than shared_buffers the first side measured otherwise paid for loading them.
-      await load(client, uncached, apiKeys, phase, 'laurel', undefined, {
-        round: 0,
-        warmUpSeconds: WARM_UP_SECONDS,
-      });
-      const runs: Record<'cached' | 'uncached' | 'bare', PhaseRun> = {
-        cached: { rounds: [] },
-        uncached: { rounds: [] },
-        bare: { rounds: [] },
-      };
+      await load(client, targets.uncached, phase, { index: 0, warmUpSeconds: WARM_UP_SECONDS }, database.pid);
+      const runs: Record<keyof typeof targets, RoundRun[]> = { cached: [], uncached: [], bare: [] };
       // Interleaved: each side runs a share of the phase per round, every other round in reverse
       // order, so that a slow spell of a shared machine falls on all sides (as in bench:build).
-      for (let round = 0; round < ROUNDS; round++) {
-        const timing = { round, warmUpSeconds: round === 0 ? WARM_UP_SECONDS : ROUND_WARM_UP_SECONDS };
-        const sides = [
-          () => load(client, laurel, apiKeys, phase, 'laurel', database.pid, timing, runs.cached),
-          () => load(client, uncached, apiKeys, phase, 'laurel', database.pid, timing, runs.uncached),
-          () =>
-            load(
-              client,
-              baseline,
-              phase.baselineKeyed ? apiKeys : [],
-              phase,
-              'baseline',
-              database.pid,
-              timing,
-              runs.bare,
-            ),
-        ];
-        for (const side of round % 2 === 0 ? sides : sides.reverse()) await side();
+      for (let index = 0; index < ROUNDS; index++) {
+        const round = { index, warmUpSeconds: index === 0 ? WARM_UP_SECONDS : ROUND_WARM_UP_SECONDS };
+        const order = ['cached', 'uncached', 'bare'] as const;
+        for (const side of index % 2 === 0 ? order : [...order].reverse()) {
+          runs[side].push(await load(client, targets[side], phase, round, database.pid));
+        }
       }
+      const target = phase.target ?? 0.67;
+      const [cached, noCache, bare] = [runs.cached, runs.uncached, runs.bare].map((rounds) => ({
+        rounds,
+        all: combined(rounds),
+      }));
       console.log(`\n${phase.name}`);
-      console.log(row('cached', combined(runs.cached)));
-      console.log(row('no cache', combined(runs.uncached)));
-      console.log(row('baseline', combined(runs.bare)));
-      console.log(ratio('cached', runs.cached, runs.bare, phase.target));
-      console.log(ratio('no cache', runs.uncached, runs.bare, phase.target));
+      console.log(row('cached', cached.all));
+      console.log(row('no cache', noCache.all));
+      console.log(row('baseline', bare.all));
+      console.log(ratio('cached', cached, bare, target));
+      console.log(ratio('no cache', noCache, bare, target));
     }
   } finally {
     await Promise.all([client.stop(), laurel.stop(), uncached.stop(), baseline.stop()]);

@@ -13,7 +13,6 @@
 import type { ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { forkWithIpc } from './ipc-child';
-import { percentile } from './percentile';
 
 export interface LoadJob {
   baseUrl: string;
@@ -29,9 +28,6 @@ export interface LoadJob {
 
 export interface Measured {
   perSecond: number;
-  /** Milliseconds. */
-  p50: number;
-  p99: number;
   /** Answers other than 200, and connection errors. */
   errors: number;
   /** Requests answered in all, warm-up included. */
@@ -154,8 +150,6 @@ async function load(job: LoadJob): Promise<Measured> {
     latencies.sort((a, b) => a - b);
     return {
       perSecond: latencies.length / elapsed,
-      p50: percentile(latencies, 50),
-      p99: percentile(latencies, 99),
       errors,
       requests: 0,
       seconds: elapsed,
