@@ -33,6 +33,9 @@ beforeAll(async () => {
     path.join(root, 'tsconfig.build.json'),
     '--outDir',
     buildDir,
+    // Its incremental state beside it: in dist/, it would make `tsc -b` take dist/ for up to date.
+    '--tsBuildInfoFile',
+    path.join(buildDir, '.tsbuildinfo'),
   ]);
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'laurel-crash-'));
   chmodSync(dataDir, 0o755);
