@@ -304,8 +304,16 @@ export const envSchema = z.object({
     'first retry delay of a failed webhook call; each next one is 4 times longer (±25 % jitter)',
   ),
   WEBHOOK_DELIVERY_LEASE_SECONDS: positiveInt(30).describe(
-    'a delivery job locked longer than this is taken to have lost its worker and is run again',
+    'a delivery job locked longer than this, or a first attempt left to the process that recorded the event and not recorded within it, is taken to have lost its process and is run again by a job',
   ),
+  WEBHOOK_FIRST_ATTEMPTS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(32)
+    .describe(
+      "first attempts of webhook deliveries a process makes itself at once, right after recording their event (the API's `execute-and-wait`, the worker's receipt jobs); past it, and with `0`, each delivery's first attempt is a job",
+    ),
   BADGE_METADATA_IPFS_GATEWAY: z
     .string()
     .url()
@@ -455,8 +463,13 @@ export interface Config {
     trustDevelopmentCa: boolean;
     /** First retry delay; each further retry waits four times longer (with jitter). */
     retryBaseMs: number;
-    /** A delivery job locked longer than this is taken to have lost its worker, and is run again. */
+    /**
+     * A delivery job locked longer than this is taken to have lost its worker, and is run again; a
+     * first attempt left to the process that recorded the event and not recorded within it becomes a job.
+     */
     deliveryLeaseSeconds: number;
+    /** First attempts a process makes itself at once after recording their event (0: none, jobs only). */
+    firstAttempts: number;
   };
   indexer: { pollIntervalMs: number; maxBlockRange: number };
   badgeMetadata: {
@@ -613,6 +626,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, cwd = proces
       trustDevelopmentCa: developmentSetup,
       retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
       deliveryLeaseSeconds: e.WEBHOOK_DELIVERY_LEASE_SECONDS,
+      firstAttempts: e.WEBHOOK_FIRST_ATTEMPTS,
     },
     indexer: { pollIntervalMs: e.INDEXER_POLL_INTERVAL_MS, maxBlockRange: e.INDEXER_MAX_BLOCK_RANGE },
     badgeMetadata: {

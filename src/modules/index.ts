@@ -42,7 +42,10 @@ export interface Modules {
   /** A module's service (the composition root hands some to the job tasks). */
   serviceOf<S>(module: LaurelModule<S>): S;
   authenticator: RequestAuthenticator;
-  /** Stops what services run in the background (request counts held in memory go to the database). */
+  /**
+   * Stops what services run in the background (request counts held in memory go to the database,
+   * webhook first attempts under way end).
+   */
   stop(): Promise<void>;
 }
 
@@ -66,5 +69,13 @@ export function createModules(services: Services): Modules {
   };
   const api = laurelModules.map((module) => module.instantiate(deps.serviceOf(module)));
   const auth = deps.serviceOf(authModule);
-  return { api, serviceOf: deps.serviceOf, authenticator: auth, stop: () => auth.stop() };
+  const webhooks = deps.serviceOf(webhooksModule);
+  return {
+    api,
+    serviceOf: deps.serviceOf,
+    authenticator: auth,
+    stop: async () => {
+      await Promise.all([auth.stop(), webhooks.stop()]);
+    },
+  };
 }

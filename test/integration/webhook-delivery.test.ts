@@ -8,7 +8,9 @@ import { createHmac } from 'node:crypto';
 import { Wallet } from 'ethers';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import type { Prisma } from '../../src/db/prisma';
-import { emitWebhookEvent } from '../../src/modules/webhooks/webhooks.repository';
+import { enqueueLapsedFirstAttempts } from '../../src/jobs/tasks/webhook_deliveries__recover';
+import { FirstAttempts } from '../../src/modules/webhooks/webhook-first-attempts';
+import { emitWebhookEvent, webhookEventEmission } from '../../src/modules/webhooks/webhooks.repository';
 import { webhooksModule } from '../../src/modules/webhooks/webhooks.module';
 import { WebhookHttpClient } from '../../src/modules/webhooks/webhook-http-client';
 import { startTestLaurel, type TestLaurel } from '../helpers/laurel';
@@ -280,6 +282,136 @@ describe('event deliveries', () => {
     expect(receiver.calls.filter((call) => call.path === path)).toHaveLength(5);
     // A deactivated webhook gets no delivery for new events.
     expect(await emit(account)).toBe(0);
+  });
+});
+
+describe('first attempts by the process that recorded the event', () => {
+  /** Records an event whose deliveries' first attempts are left to this process for `leaseSeconds`. */
+  async function emitForFirstAttempt(accountAddress: string, leaseSeconds: number): Promise<bigint[]> {
+    const [row] = await laurel.services.prisma.$queryRaw<{ deliveries: string[] }[]>`
+      SELECT ${webhookEventEmission({
+        accountAddress,
+        event: 'transaction',
+        payload: { first: true },
+        requestId: null,
+        firstAttemptSeconds: leaseSeconds,
+      })}::text[] AS deliveries`;
+    return row!.deliveries.map(BigInt);
+  }
+
+  const firstAttempts = () => laurel.modules.serviceOf(webhooksModule).firstAttempts;
+  const deliveryJobs = async (id: bigint) => {
+    const [row] = await laurel.services.prisma.$queryRaw<{ jobs: number }[]>`
+      SELECT count(*)::int AS jobs FROM graphile_worker.jobs WHERE key = laurel_delivery_job_key(${id})`;
+    return row!.jobs;
+  };
+  const delivery = (id: bigint) =>
+    laurel.services.prisma.webhookDelivery.findUniqueOrThrow({ where: { id } });
+
+  it('are made without a job, and a delivered one ends its lease', async () => {
+    const path = newPath();
+    receiver.route(path, (_call, response) => json(response, 200, {}));
+    const account = await newAccount();
+    await newWebhook(account, receiver.url(path));
+    const [id] = await emitForFirstAttempt(account, 30);
+    expect(await deliveryJobs(id!)).toBe(0);
+    expect((await delivery(id!)).firstAttemptUntil!.getTime()).toBeGreaterThan(Date.now());
+
+    firstAttempts().start([id!]);
+    const [call] = await receiver.waitForCalls(path, 1);
+    expect(JSON.parse(call!.body)).toMatchObject({ event: 'transaction', payload: { first: true } });
+    const delivered = await waitUntil('the attempt recorded', async () => {
+      const row = await delivery(id!);
+      return row.status === 'succeeded' && row;
+    });
+    expect(delivered).toMatchObject({ attempts: 1, firstAttemptUntil: null });
+    expect(await deliveryJobs(id!)).toBe(0);
+  });
+
+  it('a failed one is retried by its job, with the same idempotency key', async () => {
+    const path = newPath();
+    receiver.route(
+      path,
+      failTimes(1, (_c, r) => json(r, 200, {}), 503, { 'retry-after': '0' }),
+    );
+    const account = await newAccount();
+    const webhook = await newWebhook(account, receiver.url(path));
+    const [id] = await emitForFirstAttempt(account, 30);
+    firstAttempts().start([id!]);
+    const [first, retried] = await receiver.waitForCalls(path, 2);
+    expect(retried!.headers['webhook-id']).toBe(first!.headers['webhook-id']);
+    const logs = await waitUntil('two logged attempts', async () => {
+      const rows = await laurel.services.prisma.webhookLog.findMany({
+        where: { webhookId: webhook.id },
+        orderBy: { attempt: 'asc' },
+      });
+      return rows.length === 2 && rows;
+    });
+    expect(logs.map((log) => [log.attempt, log.successful, log.responseCode])).toEqual([
+      [1, false, 503],
+      [2, true, 200],
+    ]);
+    expect(await delivery(id!)).toMatchObject({ status: 'succeeded', firstAttemptUntil: null });
+  });
+
+  it('past its lease, the attempt is not made by the process but by the job webhook_deliveries__recover enqueues', async () => {
+    const path = newPath();
+    receiver.route(path, (_call, response) => json(response, 200, {}));
+    const account = await newAccount();
+    await newWebhook(account, receiver.url(path));
+    const [id] = await emitForFirstAttempt(account, 0.05);
+    await waitUntil(
+      'the lease to run out',
+      async () => (await delivery(id!)).firstAttemptUntil! < new Date(),
+    );
+
+    // The process that held it comes too late: it sends nothing.
+    await laurel.modules.serviceOf(webhooksModule).deliverer.firstAttempt(id!);
+    expect(receiver.calls.filter((call) => call.path === path)).toHaveLength(0);
+    expect(await delivery(id!)).toMatchObject({ status: 'pending', attempts: 0 });
+
+    const client = await laurel.services.pool.connect();
+    try {
+      // (The worker's own recover job may have taken it first: either enqueues it once.)
+      await enqueueLapsedFirstAttempts(client);
+      expect(await enqueueLapsedFirstAttempts(client)).toBe(0);
+    } finally {
+      client.release();
+    }
+    await receiver.waitForCalls(path, 1);
+    await waitUntil(
+      'the job to record the attempt',
+      async () => (await delivery(id!)).status === 'succeeded',
+    );
+    expect(await delivery(id!)).toMatchObject({ attempts: 1, firstAttemptUntil: null });
+  });
+
+  it('stay within their limit, none start once stopping, and stop() waits for those under way', async () => {
+    expect(
+      new FirstAttempts(deliverer(), { limit: 0, leaseSeconds: 30, log: laurel.services.log }).leaseSeconds(),
+    ).toBeNull();
+    const limited = new FirstAttempts(deliverer(), { limit: 1, leaseSeconds: 30, log: laurel.services.log });
+    expect(limited.leaseSeconds()).toBe(30);
+
+    const path = newPath();
+    const held: (() => void)[] = [];
+    receiver.route(path, (_call, response) => held.push(() => json(response, 200, {})));
+    const account = await newAccount();
+    await newWebhook(account, receiver.url(path));
+    const [id] = await emitForFirstAttempt(account, 30);
+    limited.start([id!]);
+    await receiver.waitForCalls(path, 1);
+    expect(limited.leaseSeconds()).toBeNull();
+
+    let stopped = false;
+    const stopping = limited.stop().then(() => (stopped = true));
+    expect(limited.leaseSeconds()).toBeNull();
+    // The call is still held: stop() has not returned, and the delivery is not recorded yet.
+    expect(await delivery(id!)).toMatchObject({ status: 'pending', attempts: 0 });
+    expect(stopped).toBe(false);
+    held[0]!();
+    await stopping;
+    expect(await delivery(id!)).toMatchObject({ status: 'succeeded', attempts: 1, firstAttemptUntil: null });
   });
 });
 

@@ -1,8 +1,9 @@
 /**
- * A delivery job whose worker process is killed (SIGKILL) in the middle of the webhook call is
- * delivered after a worker starts again, with the same idempotency key; the receiver sees the
- * event twice and can deduplicate it. The workers are real Laurel processes (the built service)
- * on the test's database; the test process itself runs no worker.
+ * A delivery whose process is killed (SIGKILL) in the middle of the webhook call, in a job or in
+ * the first attempt made by the process that recorded the event, is delivered after a worker
+ * starts again, with the same idempotency key; the receiver sees the event twice and can
+ * deduplicate it. The processes are real Laurel processes (the built service) on the test's
+ * database and chain; the test process itself runs no worker.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -11,6 +12,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Wallet } from 'ethers';
 import { emitWebhookEvent } from '../../src/modules/webhooks/webhooks.repository';
+import { chainConfigOf } from '../helpers/chain';
+import { client, issueApiKeys, type Unsigned } from '../helpers/flow';
 import { startTestLaurel, type TestLaurel } from '../helpers/laurel';
 import { waitUntil } from '../helpers/wait';
 import { json, startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
@@ -40,7 +43,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'laurel-crash-'));
   chmodSync(dataDir, 0o755);
   [laurel, receiver] = await Promise.all([
-    startTestLaurel({ worker: false, env: { WEBHOOK_SECRET_ENCRYPTION_KEY: encryptionKey } }),
+    startTestLaurel({ chain: true, worker: false, env: { WEBHOOK_SECRET_ENCRYPTION_KEY: encryptionKey } }),
     startWebhookReceiver(),
   ]);
 }, 120_000);
@@ -52,8 +55,11 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** A Laurel process (HTTP and worker) on the test's database; resolves once it is ready. */
-async function startWorkerProcess(): Promise<ChildProcess> {
+/**
+ * A Laurel process (HTTP and worker) on the test's database (and `chains`); resolves once it is
+ * ready, with its URL.
+ */
+async function startWorkerProcess(chains = '[]'): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [path.join(buildDir, 'src/main.js')], {
     cwd: root,
     env: {
@@ -63,7 +69,7 @@ async function startWorkerProcess(): Promise<ChildProcess> {
       DATA_DIR: dataDir,
       DATABASE_URL: laurel.databaseUrl,
       LOCAL_CHAIN: 'off',
-      CHAINS: '[]',
+      CHAINS: chains,
       LOG_LEVEL: 'warn',
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
       WEBHOOK_SECRET_ENCRYPTION_KEY: encryptionKey,
@@ -83,7 +89,13 @@ async function startWorkerProcess(): Promise<ChildProcess> {
     },
     60_000,
   );
-  return child;
+  return { child, url: /listening on (http:\/\/[0-9.:]+)/.exec(output)![1]! };
+}
+
+async function kill(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
 }
 
 it('delivers after restart, with the same idempotency key, a job whose worker was killed mid-call', async () => {
@@ -104,9 +116,7 @@ it('delivers after restart, with the same idempotency key, a job whose worker wa
     emitWebhookEvent(db, { accountAddress: address, event: 'transaction', payload: { n: 1 } }),
   );
   const [interrupted] = await receiver.waitForCalls('/crash', 1, 30_000);
-  const exited = new Promise((resolve) => first.once('exit', resolve));
-  first.kill('SIGKILL');
-  await exited;
+  await kill(first.child);
   held = false;
 
   // Nothing was recorded for the interrupted attempt, and its job is still locked by the dead worker.
@@ -118,7 +128,7 @@ it('delivers after restart, with the same idempotency key, a job whose worker wa
     return row?.stale === true;
   });
 
-  await startWorkerProcess();
+  const second = await startWorkerProcess();
   const [, redelivered] = await receiver.waitForCalls('/crash', 2, 30_000);
   expect(redelivered!.headers['webhook-id']).toBe(interrupted!.headers['webhook-id']);
   expect(JSON.parse(redelivered!.body)).toEqual(JSON.parse(interrupted!.body));
@@ -129,4 +139,55 @@ it('delivers after restart, with the same idempotency key, a job whose worker wa
   expect(logs).toEqual([expect.objectContaining({ attempt: 1, successful: true, responseCode: 200 })]);
   const delivery = await prisma.webhookDelivery.findFirstOrThrow({ where: { webhookId: webhook.id } });
   expect(delivery.status).toBe('succeeded');
+  // No worker is left to run webhook_deliveries__recover before the next test wants it to.
+  await kill(second.child);
+}, 120_000);
+
+it('delivers by a job, after the lease, the first attempt of a process killed mid-call after recording the receipt', async () => {
+  const chain = laurel.chain!;
+  const wallet = chain.wallets[3]!;
+  const prisma = laurel.services.prisma;
+  let held = true;
+  receiver.route('/first', (_call, response) => {
+    if (!held) json(response, 200, {});
+  });
+
+  // execute-and-wait in a process of its own: it records the receipt, then makes the event's first
+  // webhook attempt itself; it is killed while the receiver holds that call.
+  const sender = await startWorkerProcess(JSON.stringify([chainConfigOf(chain)]));
+  const [apiKey] = await issueApiKeys(sender.url, [wallet]);
+  const webhook = await prisma.webhook.create({
+    data: { accountAddress: wallet.address, url: receiver.url('/first'), events: [], disabled: false },
+  });
+  const api = client(sender.url, apiKey, wallet);
+  const built = await api.post('/app/new', { chain: 'local', name: 'First attempt' });
+  expect(built.status).toBe(200);
+  await api.execute(built.body.unsignedTransaction as Unsigned);
+  const [interrupted] = await receiver.waitForCalls('/first', 1, 30_000);
+  await kill(sender.child);
+  held = false;
+
+  // Nothing recorded, no job: the delivery waits for its lease to run out.
+  expect(await prisma.webhookLog.count({ where: { webhookId: webhook.id } })).toBe(0);
+  const [pending] = await prisma.webhookDelivery.findMany({ where: { webhookId: webhook.id } });
+  expect(pending).toMatchObject({ status: 'pending', attempts: 0, firstAttemptUntil: expect.any(Date) });
+  const [{ jobs }] = await prisma.$queryRaw<{ jobs: number }[]>`
+    SELECT count(*)::int AS jobs FROM graphile_worker.jobs WHERE key = laurel_delivery_job_key(${pending!.id})`;
+  expect(jobs).toBe(0);
+  await waitUntil('the first attempt`s lease to run out', () => pending!.firstAttemptUntil! < new Date());
+
+  // A worker's start runs webhook_deliveries__recover: the delivery's job, then the call again.
+  await startWorkerProcess();
+  const [, redelivered] = await receiver.waitForCalls('/first', 2, 30_000);
+  expect(redelivered!.headers['webhook-id']).toBe(interrupted!.headers['webhook-id']);
+  expect(JSON.parse(redelivered!.body)).toEqual(JSON.parse(interrupted!.body));
+  expect(JSON.parse(redelivered!.body)).toMatchObject({ event: 'transaction' });
+  const delivered = await waitUntil('the attempt recorded', async () => {
+    const row = await prisma.webhookDelivery.findUniqueOrThrow({ where: { id: pending!.id } });
+    return row.status === 'succeeded' && row;
+  });
+  expect(delivered).toMatchObject({ attempts: 1, firstAttemptUntil: null });
+  expect(await prisma.webhookLog.findMany({ where: { webhookId: webhook.id } })).toEqual([
+    expect.objectContaining({ attempt: 1, successful: true, responseCode: 200 }),
+  ]);
 }, 120_000);

@@ -116,11 +116,12 @@ describe('POST /webhook', () => {
     // The service over a client whose database does not answer (nothing listens on port 1).
     const unreachable = connectDatabase('postgresql://laurel@127.0.0.1:1/laurel');
     try {
-      const { secrets, deliverer } = laurel.modules.serviceOf(webhooksModule);
+      const { secrets, deliverer, firstAttempts } = laurel.modules.serviceOf(webhooksModule);
       const service = new WebhooksService({
         repository: new WebhooksRepository(unreachable.prisma),
         secrets,
         deliverer,
+        firstAttempts,
       });
       const failure = await service
         .create({ url: 'https://example.com/hook' }, owner.address)

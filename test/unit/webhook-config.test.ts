@@ -19,6 +19,7 @@ describe('webhook configuration', () => {
       trustDevelopmentCa: false,
       retryBaseMs: 60_000,
       deliveryLeaseSeconds: 30,
+      firstAttempts: 32,
     };
     expect(loadConfig({ CHAINS: chains }).webhooks).toEqual(safe);
     expect(loadConfig({ CHAINS: chains, LOCAL_CHAIN: 'on' }).webhooks).toEqual(safe);
@@ -42,6 +43,7 @@ describe('webhook configuration', () => {
         WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
         WEBHOOK_RETRY_BASE_MS: '50',
         WEBHOOK_DELIVERY_LEASE_SECONDS: '5',
+        WEBHOOK_FIRST_ATTEMPTS: '0',
         CHAINS: chains,
       }).webhooks,
     ).toEqual({
@@ -51,6 +53,7 @@ describe('webhook configuration', () => {
       trustDevelopmentCa: false,
       retryBaseMs: 50,
       deliveryLeaseSeconds: 5,
+      firstAttempts: 0,
     });
   });
 

@@ -17,15 +17,35 @@ export async function unlockAbandonedDeliveries(client: PoolClient, leaseSeconds
   return workers.length;
 }
 
-/** webhook_deliveries__recover: unlockAbandonedDeliveries, from the crontab every minute and at each worker start. */
+/**
+ * Enqueues the job of each delivery whose first attempt was left to the process that recorded its
+ * event (FirstAttempts) and not recorded within its lease: that process stopped or died first.
+ * Returns how many (SQL function laurel_enqueue_lapsed_first_attempts, migration 20261126213756).
+ */
+export async function enqueueLapsedFirstAttempts(client: PoolClient): Promise<number> {
+  const { rows } = await client.query<{ enqueued: number }>(
+    'SELECT laurel_enqueue_lapsed_first_attempts() AS enqueued',
+  );
+  return rows[0]?.enqueued ?? 0;
+}
+
+/**
+ * webhook_deliveries__recover: unlockAbandonedDeliveries and enqueueLapsedFirstAttempts, from the
+ * crontab every minute and at each worker start.
+ */
 export const recoverDeliveriesTask = defineTask(
   jobs.recoverDeliveries,
   ({ deliveryLeaseSeconds }: { deliveryLeaseSeconds: number }) =>
     async (_payload, helpers) => {
-      const freed = await helpers.withPgClient((client) =>
-        unlockAbandonedDeliveries(client, deliveryLeaseSeconds),
-      );
+      const [freed, enqueued] = await helpers.withPgClient(async (client) => [
+        await unlockAbandonedDeliveries(client, deliveryLeaseSeconds),
+        await enqueueLapsedFirstAttempts(client),
+      ]);
       if (freed)
         helpers.logger.warn(`unlocked the jobs of ${freed} worker(s) that died during a webhook call`);
+      if (enqueued)
+        helpers.logger.warn(
+          `enqueued the jobs of ${enqueued} webhook deliveries whose first attempt was not recorded within the lease (its process stopped?)`,
+        );
     },
 );

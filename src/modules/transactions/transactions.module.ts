@@ -1,4 +1,5 @@
 import { defineModule } from '../module';
+import { webhooksModule } from '../webhooks/webhooks.module';
 import { TransactionStatusChanges } from './transaction-status-changes';
 import { TransactionsRepository } from './transactions.repository';
 import { TransactionsResolver } from './transactions.resolver';
@@ -8,7 +9,7 @@ import { TransactionsService } from './transactions.service';
 /** Broadcasting signed transactions and following them to their receipts. */
 export const transactionsModule = defineModule({
   name: 'transactions',
-  service: ({ config, log, prisma, pool, chains, indexer, metrics, notifications }) =>
+  service: ({ config, log, prisma, pool, chains, indexer, metrics, notifications, serviceOf }) =>
     new TransactionsService({
       config,
       log,
@@ -18,6 +19,7 @@ export const transactionsModule = defineModule({
       indexer,
       transactions: new TransactionsRepository(prisma, pool),
       statusChanges: new TransactionStatusChanges(notifications),
+      firstAttempts: serviceOf(webhooksModule).firstAttempts,
       metrics,
     }),
   resolver: TransactionsResolver,

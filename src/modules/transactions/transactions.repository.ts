@@ -127,15 +127,22 @@ export class TransactionsRepository {
    * reorganisations at `checkAfter` (unless a check already waits to run after this commits). Only
    * the update that moves the row out of `pending` records (and emits): execute-and-wait and the
    * receipt job may both get the receipt, and the event is sent once per receipt. One round trip:
-   * execute-and-wait records a receipt per call.
+   * execute-and-wait records a receipt per call. Returns the event's deliveries (none when this
+   * call did not record); with `firstAttemptSeconds` their first attempts are the caller's
+   * (FirstAttempts), without it their jobs are enqueued.
    */
-  async recordReceipt(chainId: number, receipt: TransactionReceipt, checkAfter: Date): Promise<void> {
+  async recordReceipt(
+    chainId: number,
+    receipt: TransactionReceipt,
+    options: { checkAfter: Date; firstAttemptSeconds: number | null },
+  ): Promise<bigint[]> {
+    const { checkAfter, firstAttemptSeconds } = options;
     const payload = receiptJson(receipt) as Prisma.InputJsonObject;
     const checkKey = checkReceiptsJobKey(chainId);
     // A check that waits at least a second more runs after this statement commits, and sees the
     // receipt: enqueueing it again would only queue this statement behind the others on its row.
     const waitingCheck = jobWaitingCondition(checkKey, new Date(Date.now() + 1000));
-    await this.runPrepared(
+    const rows = await this.runPrepared<{ deliveries: string[] }>(
       'laurel-record-receipt',
       Prisma.sql`
       WITH recorded AS (
@@ -146,20 +153,22 @@ export class TransactionsRepository {
          WHERE chain_id = ${chainId} AND hash = ${receipt.hash} AND status = 'pending'
         RETURNING account_address, request_id
       )
-      SELECT 1 AS recorded
+      SELECT event.deliveries
         FROM recorded,
              LATERAL (SELECT ${webhookEventEmission({
                accountAddress: Prisma.sql`recorded.account_address`,
                event: 'transaction',
                payload,
                requestId: Prisma.sql`recorded.request_id`,
-             })}) AS event,
+               firstAttemptSeconds,
+             })} AS deliveries) AS event,
              LATERAL (SELECT ${transactionStatusNotice(chainId, receipt.hash)}) AS notice,
              LATERAL (SELECT ${removeJobCall(trackReceiptJobKey(chainId, receipt.hash))}) AS tracking
         LEFT JOIN LATERAL (
              SELECT ${addJobCall(jobs.checkReceipts, { chainId }, { jobKey: checkKey, runAt: checkAfter, jobKeyMode: 'preserve_run_at' })}
               WHERE NOT ${waitingCheck}) AS checking ON true`,
     );
+    return (rows[0]?.deliveries ?? []).map(BigInt);
   }
 
   /**

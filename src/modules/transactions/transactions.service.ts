@@ -41,6 +41,7 @@ import type {
 } from './transactions.schema';
 import type { TransactionStatusChanges } from './transaction-status-changes';
 import type { TransactionsRepository } from './transactions.repository';
+import type { FirstAttempts } from '../webhooks/webhook-first-attempts';
 import type {
   CreatedContracts,
   ReleasedReservations,
@@ -106,6 +107,8 @@ export interface TransactionsServiceDeps {
   transactions: TransactionsRepository;
   /** Status changes of recorded transactions, heard from every process (transactionStatus subscriptions). */
   statusChanges: TransactionStatusChanges;
+  /** The `transaction` events' first webhook attempts, made by this process after recording a receipt. */
+  firstAttempts: Pick<FirstAttempts, 'leaseSeconds' | 'start'>;
   /** Counts broadcasts by outcome and transactions dropped (null: METRICS=off). */
   metrics: LaurelMetrics | null;
 }
@@ -267,13 +270,18 @@ export class TransactionsService {
     return handed;
   }
 
-  /** Records a receipt (and the `transaction` event); the chain's receipts are checked again later. */
+  /**
+   * Records a receipt (and the `transaction` event, whose first webhook attempts this process then
+   * makes); the chain's receipts are checked again later.
+   */
   private async recordReceipt(chainId: number, receipt: TransactionReceipt): Promise<void> {
-    await this.deps.transactions.recordReceipt(
-      chainId,
-      receipt,
-      new Date(Date.now() + RECEIPT_CHECK_INTERVAL_MS),
-    );
+    const { firstAttempts } = this.deps;
+    const leaseSeconds = firstAttempts.leaseSeconds();
+    const deliveries = await this.deps.transactions.recordReceipt(chainId, receipt, {
+      checkAfter: new Date(Date.now() + RECEIPT_CHECK_INTERVAL_MS),
+      firstAttemptSeconds: leaseSeconds,
+    });
+    if (leaseSeconds !== null) firstAttempts.start(deliveries);
   }
 
   /**

@@ -44,9 +44,22 @@ export class WebhookDeliverer {
   constructor(private readonly deps: WebhookDelivererDeps) {}
 
   /** One attempt of a pending delivery (the `webhook_deliveries__deliver` job). */
-  async attempt(deliveryId: bigint): Promise<void> {
+  attempt(deliveryId: bigint): Promise<void> {
+    return this.scheduledAttempt(deliveryId, false);
+  }
+
+  /**
+   * The first attempt of a delivery, made by the process that recorded its event (FirstAttempts),
+   * unless its lease ran out meanwhile: the delivery is then its job's.
+   */
+  firstAttempt(deliveryId: bigint): Promise<void> {
+    return this.scheduledAttempt(deliveryId, true);
+  }
+
+  private async scheduledAttempt(deliveryId: bigint, first: boolean): Promise<void> {
     const delivery = await this.deps.deliveries.load(deliveryId);
     if (!delivery || delivery.status !== 'pending') return;
+    if (first && !delivery.firstAttemptHeld) return;
     if (delivery.disabled) {
       // Deactivated (or its url changed) since the event: nothing more is sent to it.
       await this.deps.webhooks.cancelDelivery(deliveryId);

@@ -27,6 +27,8 @@ export interface LoadedDelivery {
   /** The request that caused the event (for the attempt's log line). */
   requestId: string | null;
   webhookId: number;
+  /** Its first attempt is still left to the process that recorded the event (FirstAttempts). */
+  firstAttemptHeld: boolean;
 }
 
 /** One attempt to record: the call's result and what follows from it. */
@@ -77,6 +79,9 @@ const RECORD_AND_LOAD_SQL = `
     UPDATE webhook_deliveries d SET
       attempts = d.attempts + 1,
       updated_at = now(),
+      -- A scheduled attempt ends the first attempt's lease (a manual one leaves it: the first
+      -- attempt, or its job after the lease, still has to come).
+      first_attempt_until = CASE WHEN a.kind = 'scheduled' THEN NULL ELSE d.first_attempt_until END,
       status = CASE
         WHEN a.successful THEN 'succeeded'
         WHEN a.kind = 'verification' OR (a.kind = 'scheduled' AND d.attempts + 1 >= $3::int) THEN 'failed'
@@ -118,6 +123,7 @@ const RECORD_AND_LOAD_SQL = `
     SELECT d.id::text AS "deliveryId", d.status::text AS status, d.attempts, w.disabled, w.url,
            w.account_address AS "accountAddress", e.event, e.idempotency_key AS "idempotencyKey", e.payload,
            e.request_id AS "requestId", d.webhook_id AS "webhookId",
+           coalesce(d.first_attempt_until > now(), false) AS "firstAttemptHeld",
            s.secret_encrypted AS "secretEncrypted"
     FROM webhook_deliveries d
     CROSS JOIN LATERAL (SELECT * FROM webhooks WHERE webhooks.id = d.webhook_id LIMIT 1) w

@@ -1,6 +1,7 @@
 import { defineModule } from '../module';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDeliverer } from './webhook-deliverer';
+import { FirstAttempts } from './webhook-first-attempts';
 import { WebhookSecretBox, WebhookSecrets } from './webhook-secrets';
 import { WebhooksRepository } from './webhooks.repository';
 import { WebhooksResolver } from './webhooks.resolver';
@@ -13,6 +14,7 @@ export const webhooksModule = defineModule({
   service: ({ prisma, pool, config, webhooks, metrics, log }) => {
     const repository = new WebhooksRepository(prisma);
     const secrets = new WebhookSecrets(repository, new WebhookSecretBox(webhooks.secretEncryptionKey));
+    const webhooksLog = log.child({ component: 'webhooks' });
     const deliverer = new WebhookDeliverer({
       webhooks: repository,
       deliveries: new WebhookDeliveriesRepository(pool),
@@ -20,9 +22,14 @@ export const webhooksModule = defineModule({
       client: webhooks.client,
       config: config.webhooks,
       metrics,
-      log: log.child({ component: 'webhooks' }),
+      log: webhooksLog,
     });
-    return new WebhooksService({ repository, secrets, deliverer });
+    const firstAttempts = new FirstAttempts(deliverer, {
+      limit: config.webhooks.firstAttempts,
+      leaseSeconds: config.webhooks.deliveryLeaseSeconds,
+      log: webhooksLog,
+    });
+    return new WebhooksService({ repository, secrets, deliverer, firstAttempts });
   },
   resolver: WebhooksResolver,
   routes: webhooksRoutes,

@@ -17,27 +17,38 @@ export interface WebhookEventInput {
 
 /**
  * The call that records an event of an account and, for each of its active webhooks subscribed
- * to it, a delivery and that delivery's job (SQL function laurel_emit_webhook_event, migration
- * 20261125160000), to put in the statement that records the event's cause: nothing is lost, and
- * nothing is sent for a change that rolls back. The account and request id may be SQL (columns of
- * that statement). An account without such a webhook records nothing. Its value: the number of
- * deliveries.
+ * to it, a delivery (SQL function laurel_emit_webhook_event, migrations 20261125160000 and
+ * 20261126213756), to put in the statement that records the event's cause: nothing is lost, and
+ * nothing is sent for a change that rolls back. With `firstAttemptSeconds`, the caller makes the
+ * first attempts itself after the commit (FirstAttempts) and holds them that long; without, each
+ * delivery's job is enqueued in the statement. The account and request id may be SQL (columns of
+ * that statement). An account without such a webhook records nothing. Its value: the deliveries'
+ * ids (bigint[]).
  */
 export function webhookEventEmission(input: {
   accountAddress: string | Prisma.Sql;
   event: SubscribableEvent;
   payload: Prisma.InputJsonValue | null;
   requestId: string | null | Prisma.Sql;
+  firstAttemptSeconds: number | null;
 }): Prisma.Sql {
   const payload = input.payload === null ? null : JSON.stringify(input.payload);
   return Prisma.sql`laurel_emit_webhook_event(${input.accountAddress}::varchar, ${input.event}::varchar,
-    ${newIdempotencyKey()}::varchar, ${payload}::jsonb, ${input.requestId}::varchar)`;
+    ${newIdempotencyKey()}::varchar, ${payload}::jsonb, ${input.requestId}::varchar,
+    ${input.firstAttemptSeconds}::float8)`;
 }
 
-/** Records an event (webhookEventEmission) in one statement on the caller's client; returns the number of deliveries. */
+/**
+ * Records an event (webhookEventEmission) in one statement on the caller's client, each delivery's
+ * job enqueued; returns the number of deliveries.
+ */
 export async function emitWebhookEvent(db: SqlClient, input: WebhookEventInput): Promise<number> {
   const rows = await db.$queryRaw<{ deliveries: number }[]>`
-    SELECT ${webhookEventEmission({ ...input, requestId: input.requestId ?? null })} AS deliveries`;
+    SELECT cardinality(${webhookEventEmission({
+      ...input,
+      requestId: input.requestId ?? null,
+      firstAttemptSeconds: null,
+    })}) AS deliveries`;
   return Number(rows[0]?.deliveries ?? 0);
 }
 

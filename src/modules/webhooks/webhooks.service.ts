@@ -2,6 +2,7 @@ import type { Prisma } from '../../db/prisma';
 import { AppError, NotFoundError, type DocumentedFailure } from '../../errors';
 import type { WebhookAttemptLog } from './webhook-deliveries.repository';
 import type { WebhookDeliverer } from './webhook-deliverer';
+import type { FirstAttempts } from './webhook-first-attempts';
 import { SUBSCRIBABLE_EVENTS } from './webhook-events';
 import type { WebhookSecrets } from './webhook-secrets';
 import type { WebhookRow, WebhooksRepository } from './webhooks.repository';
@@ -17,6 +18,7 @@ export interface WebhooksServiceDeps {
   repository: WebhooksRepository;
   secrets: WebhookSecrets;
   deliverer: WebhookDeliverer;
+  firstAttempts: FirstAttempts;
 }
 
 /** A webhook as the interface shows it. */
@@ -139,6 +141,16 @@ export class WebhooksService {
   /** Makes the calls and records their attempts (the delivery job runs its `attempt`). */
   get deliverer(): WebhookDeliverer {
     return this.deps.deliverer;
+  }
+
+  /** The first attempts of deliveries whose event this process records (the transactions module's receipts). */
+  get firstAttempts(): FirstAttempts {
+    return this.deps.firstAttempts;
+  }
+
+  /** Waits for the first attempts under way, and starts no more. */
+  stop(): Promise<void> {
+    return this.deps.firstAttempts.stop();
   }
 
   get secrets(): WebhookSecrets {
