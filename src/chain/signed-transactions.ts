@@ -36,9 +36,11 @@ function signerOf(transaction: Transaction): string {
  */
 export const parseSignedTransaction = remembered((hex: string): Transaction => {
   const transaction = Transaction.from(hex);
+  const signed = transaction.signature !== null;
   Object.defineProperties(transaction, {
-    from: { value: transaction.signature ? signerOf(transaction) : null },
-    hash: { value: transaction.hash },
+    from: { value: signed ? signerOf(transaction) : null },
+    // The hash of the bytes as sent (what the node reports), without ethers' encoding them again.
+    hash: { value: signed ? keccak256(hex) : null },
   });
   return transaction;
 }, PARSED_KEPT);
