@@ -75,31 +75,39 @@ export async function loadKnownContracts(
   return known;
 }
 
-/** A log of a receipt marked as ingested, with what undoing its event needs (undo-journal.ts). */
+/** A log of a receipt marked as ingested, with its block and what undoing its event needs (undo-journal.ts). */
 export interface ReceiptLogMark {
+  blockNumber: number;
+  blockHash: string;
   logIndex: number;
   undo: string | null;
 }
 
 /**
- * Marks logs of a receipt's block as ingested; returns the log indexes not marked before. The
- * block's hash goes with them: the indexer keeps them only if it finds that block there.
+ * Marks logs of receipts' blocks as ingested, in one statement; returns those not marked before,
+ * as `block:log` keys. Each block's hash goes with them: the indexer keeps them only if it finds
+ * that block there.
  */
 export async function markReceiptLogs(
   db: ClientBase,
   chainId: number,
-  block: { number: number; hash: string },
   logs: readonly ReceiptLogMark[],
-): Promise<Set<number>> {
-  const { rows } = await db.query<{ log_index: number }>(
+): Promise<Set<string>> {
+  const { rows } = await db.query<{ block_number: string; log_index: number }>(
     prepared(
       `INSERT INTO indexer_receipt_logs (chain_id, block_number, block_hash, log_index, undo)
-     SELECT $1, $2, $3, l, u::jsonb FROM unnest($4::int[], $5::text[]) AS x(l, u)
-     ON CONFLICT DO NOTHING RETURNING log_index`,
-      [chainId, block.number, block.hash, logs.map((log) => log.logIndex), logs.map((log) => log.undo)],
+     SELECT $1, b, h, l, u::jsonb FROM unnest($2::bigint[], $3::varchar[], $4::int[], $5::text[]) AS x(b, h, l, u)
+     ON CONFLICT DO NOTHING RETURNING block_number, log_index`,
+      [
+        chainId,
+        logs.map((log) => log.blockNumber),
+        logs.map((log) => log.blockHash),
+        logs.map((log) => log.logIndex),
+        logs.map((log) => log.undo),
+      ],
     ),
   );
-  return new Set(rows.map((row) => row.log_index));
+  return new Set(rows.map((row) => `${row.block_number}:${row.log_index}`));
 }
 
 /** The blocks up to `toBlock` with receipt marks, and the block hashes the marks were made in. */

@@ -71,20 +71,31 @@ export async function ingestReceiptLogs(
   try {
     return await inTransaction(db, async () => {
       const cursor = await lockCursor(db, chain.chainId, startBlock);
-      const written: typeof events = [];
       const blocks = new Map(receipts.map((receipt) => [receipt.blockNumber, receipt.blockHash]));
-      for (const [number, hash] of blocks) {
-        if (number <= cursor) continue;
-        const own = events.filter((event) => event.blockNumber === number);
-        if (own.length === 0) continue;
-        const fresh = await markReceiptLogs(
-          db,
-          chain.chainId,
-          { number, hash },
-          own.map((event) => ({ logIndex: event.logIndex, undo: journalOf([event]) })),
-        );
-        written.push(...own.filter((event) => fresh.has(event.logIndex)));
-      }
+      // Events of blocks the cursor passed are the indexer's; the others are marked in one
+      // statement, each log once (two requests waiting for one transaction bring its receipt twice).
+      const ahead = [
+        ...new Map(
+          events
+            .filter((event) => event.blockNumber > cursor)
+            .map((event) => [`${event.blockNumber}:${event.logIndex}`, event]),
+        ).values(),
+      ];
+      if (ahead.length === 0) return nothing;
+      const fresh = await markReceiptLogs(
+        db,
+        chain.chainId,
+        ahead.map((event) => ({
+          blockNumber: event.blockNumber,
+          blockHash: blocks.get(event.blockNumber)!,
+          logIndex: event.logIndex,
+          undo: journalOf([event]),
+        })),
+      );
+      // Block by block, in the receipts' order, as the index writes them.
+      const written = [...blocks.keys()].flatMap((number) =>
+        ahead.filter((event) => event.blockNumber === number && fresh.has(`${number}:${event.logIndex}`)),
+      );
       if (written.length === 0) return nothing;
       const { rewardsFromDay } = await writeIndexEvents(db, chain.chainId, written, blockTimes);
       return { events: written.length, rewardsFromDay };

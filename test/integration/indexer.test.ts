@@ -322,6 +322,25 @@ describe('ChainIndexer', () => {
     expect(after.rows[0].n).toBe(0);
   });
 
+  it('ingests receipts of several blocks together, each log once, also when some were ingested before', async () => {
+    const user = Wallet.createRandom().address;
+    const chain = chainWith(1);
+    const first = await reward(user, 1n, 'together');
+    const second = await reward(user, 2n, 'together');
+    const third = await reward(user, 4n, 'together');
+    expect(new Set([first, second, third].map((receipt) => receipt.blockNumber)).size).toBe(3);
+    expect((await ingestReceiptLogs(pool, chain, [second])).events).toBeGreaterThan(0);
+    // `second` again, beside two new ones (and `first` twice): only the new logs are written.
+    await ingestReceiptLogs(pool, chain, [first, second, third, first]);
+    expect(await totalOf(user)).toEqual({ total: '7', actions: 3, balance: '7' });
+    expect((await ingestReceiptLogs(pool, chain, [third, first, second])).events).toBe(0);
+    const { rows } = await pool.query<{ blocks: number }>(
+      'SELECT count(DISTINCT (block_number, block_hash))::int AS blocks FROM indexer_receipt_logs WHERE block_number = ANY($1)',
+      [[first, second, third].map((receipt) => receipt.blockNumber)],
+    );
+    expect(rows[0]!.blocks).toBe(3);
+  });
+
   it('indexes only blocks with the chain’s confirmations, so a shallower reorg never reaches the index', async () => {
     const user = Wallet.createRandom().address;
     const chain = chainWith(3);

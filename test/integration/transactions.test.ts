@@ -335,6 +335,24 @@ describe('POST /transactions/execute-and-wait', () => {
     ]);
   });
 
+  it('answers two requests sending the same transaction at once alike, its events indexed once', async () => {
+    const raw = await signed({
+      to: laurel.chain!.factory,
+      value: 0n,
+      data: appFactoryInterface.encodeFunctionData('createApp', ['Sent twice']),
+      gasLimit: 3_000_000,
+    });
+    const [first, second] = await Promise.all([executeAndWait(raw), executeAndWait(raw)]);
+    expect(first).toMatchObject({ status: 200, body: { status: 'success' } });
+    expect(second.body).toEqual(first.body);
+    const app = (first.body.created as { apps: string[] }).apps[0]!;
+    const indexed = await laurel.services.pool.query(
+      'SELECT count(*)::int AS n FROM indexed_apps WHERE address = $1',
+      [app],
+    );
+    expect(indexed.rows[0].n).toBe(1);
+  });
+
   it('answers a reverted transaction with status failed and its receipt', async () => {
     const raw = await signed({
       to: laurel.chain!.factory,
