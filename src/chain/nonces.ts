@@ -19,7 +19,9 @@ import { KeyedBatches } from '../keyed-batches';
  *    (chain, sender) with
  *    `pg_advisory_xact_lock(hashtext(chain_id || ':' || sender))`:
  *    a. reservations the chain has passed (nonce < pending nonce) are deleted: those nonces are
- *       used, whoever sent them;
+ *       used, whoever sent them; when the node counts fewer than the last build saw (transactions
+ *       dropped), the nonces in between that nothing holds are free again, unless this build's
+ *       read began before the one that set that count (a stale read: migration 20261126223404);
  *    b. reservations whose lease ran out (expires_at < now()) are deleted: their transaction was
  *       never sent (or was dropped by the node), so the nonce is free again;
  *    c. the smallest nonce >= pending nonce that is not reserved is handed out, so a reclaimed
@@ -76,11 +78,20 @@ export function buildCallHash(to: string, data: string): string {
   return `0x${createHash('sha256').update(to.toLowerCase()).update(data.toLowerCase()).digest('hex')}`;
 }
 
+/** The node's `eth_getTransactionCount(sender, 'pending')`, and when the read of it began. */
+export interface PendingNonce {
+  nonce: number;
+  /**
+   * A read begun before the one that set the sender's floor, and counting fewer, is stale (the
+   * chain moved on meanwhile) and frees nothing; begun later, it means transactions were dropped.
+   */
+  readAt: Date;
+}
+
 export interface ReserveNoncesParams {
   chainId: number;
   sender: string;
-  /** The node's `eth_getTransactionCount(sender, 'pending')`. */
-  pendingNonce: number;
+  pending: PendingNonce;
   /** One nonce per build: each build's buildCallHash (null when not known). */
   callHashes: readonly (string | null)[];
   /** Lease of the reservations; config.transactions.nonceReservationTtlSeconds. */
@@ -106,8 +117,9 @@ export async function reserveNonces(pool: Pool, params: ReserveNoncesParams): Pr
   const { rows } = await pool.query<{ nonce: string }>({
     name: 'laurel-reserve-nonces-for-calls',
     text: `SELECT set_config('synchronous_commit', 'off', true),
-                  laurel_reserve_nonces($1::integer, $2::varchar, $3::bigint, $4::double precision, $5::varchar[]) AS nonce`,
-    values: [params.chainId, sender, params.pendingNonce, ttl, params.callHashes],
+                  laurel_reserve_nonces($1::integer, $2::varchar, $3::bigint, $4::double precision, $5::varchar[],
+                                        $6::timestamptz) AS nonce`,
+    values: [params.chainId, sender, params.pending.nonce, ttl, params.callHashes, params.pending.readAt],
   });
   return rows.map((row) => Number(row.nonce));
 }
@@ -118,8 +130,15 @@ const RESERVATION_BATCH_MAX = 100;
 interface WaitingBuild {
   chainId: number;
   sender: string;
-  pendingNonce: number;
+  pending: PendingNonce;
   callHash: string | null;
+}
+
+/** The freshest of the builds' reads: the highest count, of those the latest begun. */
+function freshest(reads: readonly PendingNonce[]): PendingNonce {
+  return reads.reduce((best, read) =>
+    read.nonce > best.nonce || (read.nonce === best.nonce && read.readAt > best.readAt) ? read : best,
+  );
 }
 
 /**
@@ -136,15 +155,15 @@ export class NonceReserver {
       reserveNonces(pool, {
         chainId: builds[0].chainId,
         sender: builds[0].sender,
-        pendingNonce: Math.max(...builds.map((build) => build.pendingNonce)),
+        pending: freshest(builds.map((build) => build.pending)),
         callHashes: builds.map((build) => build.callHash),
         ttlSeconds,
       }),
     );
   }
 
-  reserve(chainId: number, sender: string, pendingNonce: number, callHash: string | null): Promise<number> {
-    return this.batches.submit(`${chainId}:${sender}`, { chainId, sender, pendingNonce, callHash });
+  reserve(chainId: number, sender: string, pending: PendingNonce, callHash: string | null): Promise<number> {
+    return this.batches.submit(`${chainId}:${sender}`, { chainId, sender, pending, callHash });
   }
 }
 

@@ -103,6 +103,7 @@ export class TransactionBuilder {
     const data = encodeFunctionCall(request.contract, functionName, request.args as readonly unknown[]);
     // provider.send, not estimateGas()/getTransactionCount(): ethers caches identical requests for
     // 250 ms, which would hand out a stale pending nonce or a stale simulation.
+    const readAt = new Date();
     const [estimate, fees, pendingNonce] = await this.deps.chains.call(chain, (provider) =>
       Promise.all([
         provider
@@ -118,7 +119,12 @@ export class TransactionBuilder {
           .then((value: string) => Number(BigInt(value))),
       ]),
     );
-    const nonce = await this.nonces.reserve(chain.chainId, from, pendingNonce, buildCallHash(to, data));
+    const nonce = await this.nonces.reserve(
+      chain.chainId,
+      from,
+      { nonce: pendingNonce, readAt },
+      buildCallHash(to, data),
+    );
     const gasLimit = ((estimate * GAS_HEADROOM_PERCENT + 99n) / 100n).toString();
     return {
       to,

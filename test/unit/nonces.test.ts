@@ -5,6 +5,7 @@ import {
   freeNoncesOf,
   markNonceBroadcast as markBroadcast,
   NonceReserver,
+  type PendingNonce,
   releaseUnsentNonces,
   reserveNonces as reserve,
 } from '../../src/chain/nonces';
@@ -32,10 +33,22 @@ describe('nonce reservation (PostgreSQL)', () => {
   const sender = () => Wallet.createRandom().address;
   /** The configured lease unless a test gives its own. */
   const ttlSeconds = loadConfig({}).transactions.nonceReservationTtlSeconds;
+  /** A read of the pending nonce begun now (unless the test says when). */
+  const read = (nonce: number, readAt = new Date()): PendingNonce => ({ nonce, readAt });
+  /** reserveNonces with the configured lease unless a test gives its own, and a read begun now. */
   const reserveNonces = (
     pool: Parameters<typeof reserve>[0],
-    params: Omit<Parameters<typeof reserve>[1], 'ttlSeconds'> & { ttlSeconds?: number },
-  ) => reserve(pool, { ...params, ttlSeconds: params.ttlSeconds ?? ttlSeconds });
+    params: Omit<Parameters<typeof reserve>[1], 'ttlSeconds' | 'pending'> & {
+      pendingNonce: number;
+      readAt?: Date;
+      ttlSeconds?: number;
+    },
+  ) =>
+    reserve(pool, {
+      ...params,
+      pending: read(params.pendingNonce, params.readAt),
+      ttlSeconds: params.ttlSeconds ?? ttlSeconds,
+    });
   const markNonceBroadcast = (
     client: Parameters<typeof markBroadcast>[0],
     params: Omit<Parameters<typeof markBroadcast>[1], 'ttlSeconds'> & { ttlSeconds?: number },
@@ -45,6 +58,7 @@ describe('nonce reservation (PostgreSQL)', () => {
     chainId: number;
     sender: string;
     pendingNonce: number;
+    readAt?: Date;
     ttlSeconds?: number;
   }) => (await reserveNonces(connection.pool, { ...params, callHashes: [null] }))[0];
   const reservations = async (chainId: number, address: string) =>
@@ -120,7 +134,7 @@ describe('nonce reservation (PostgreSQL)', () => {
     // nobody holds, the lapsed ones before any new one.
     const reserver = new NonceReserver(connection.pool, 120);
     const rest = await Promise.all([
-      ...range(0, 100).map(() => reserver.reserve(1, address, 0, null)),
+      ...range(0, 100).map(() => reserver.reserve(1, address, read(0), null)),
       ...range(0, lapsed.length - 103 + 20).map(() => next()),
     ]);
     expect([...one, ...rest].sort((a, b) => a - b)).toEqual([...lapsed, ...range(300, 320)]);
@@ -134,6 +148,40 @@ describe('nonce reservation (PostgreSQL)', () => {
     // Transactions 1 and 2 were dropped: the node's pending nonce is 1 again.
     const next = () => reserveNonce({ chainId: 1, sender: address, pendingNonce: 1 });
     expect([await next(), await next(), await next()]).toEqual([1, 2, 6]);
+  });
+
+  it('takes a read begun before the one that set the floor, counting fewer, for stale: it frees nothing', async () => {
+    const address = sender();
+    const at = (ms: number) => new Date(Date.UTC(2026, 10, 26, 12, 0, 0, ms));
+    const reserveRead = (pendingNonce: number, readAt: Date) =>
+      reserveNonce({ chainId: 1, sender: address, pendingNonce, readAt });
+    expect(await reserveRead(5, at(0))).toBe(5);
+    // Nonce 5 is mined meanwhile; a build that read 6 reserves first...
+    expect(await reserveRead(6, at(20))).toBe(6);
+    // ...then one whose read began before it, and still counted 5: not a dropped transaction.
+    expect(await reserveRead(5, at(10))).toBe(7);
+    expect(await reservations(1, address)).toEqual([6, 7]);
+    // A read begun later that counts fewer is one: nonce 5 was dropped, and is handed out again.
+    expect(await reserveRead(5, at(30))).toBe(5);
+  });
+
+  it('serves a batch from its freshest read (the highest count, of those the latest begun)', async () => {
+    const address = sender();
+    const reserver = new NonceReserver(connection.pool, 120);
+    const at = (ms: number) => new Date(Date.UTC(2026, 10, 26, 12, 0, 0, ms));
+    expect(await reserver.reserve(1, address, read(4, at(50)), null)).toBe(4);
+    const [, second, third] = await Promise.all([
+      reserver.reserve(1, address, read(7, at(60)), null),
+      // These two arrive while the first call is on its way, and go together: 8 read at 40 ms
+      // (before the floor's read, but counting more) and 7 read at 70 ms.
+      reserver.reserve(1, address, read(8, at(40)), null),
+      reserver.reserve(1, address, read(7, at(70)), null),
+    ]);
+    expect([second, third]).toEqual([8, 9]);
+    // The batch went from 8 (read at 40 ms); the floor keeps the latest start that set or
+    // confirmed it, 60 ms: a read begun at 55 ms counting 7 is stale, one begun at 65 ms is not.
+    expect(await reserver.reserve(1, address, read(7, at(55)), null)).toBe(10);
+    expect(await reserver.reserve(1, address, read(7, at(65)), null)).toBe(7);
   });
 
   it('reuses the nonces freed by releases and by dropped transactions, and starts from the pending nonce once nothing is held', async () => {
@@ -203,7 +251,7 @@ describe('nonce reservation (PostgreSQL)', () => {
     const address = sender();
     const reserver = new NonceReserver(connection.pool, 120);
     const nonces = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => reserver.reserve(1, address, i < 10 ? 3 : 5, null)),
+      Array.from({ length: 20 }, (_, i) => reserver.reserve(1, address, read(i < 10 ? 3 : 5), null)),
     );
     // The first build went alone (pending 3); the 19 that arrived meanwhile, together (pending 5).
     expect(nonces).toEqual([3, ...Array.from({ length: 19 }, (_, i) => 5 + i)]);
@@ -271,9 +319,9 @@ describe('nonce reservation (PostgreSQL)', () => {
     expect(buildCallHash(app.toLowerCase(), '0x1234')).toBe(createApp);
     expect(buildCallHash(app, '0x1235')).not.toBe(createApp);
     const reserver = new NonceReserver(connection.pool, 120);
-    expect(await reserver.reserve(7, alice, 4, createApp)).toBe(4);
-    expect(await reserver.reserve(7, alice, 4, buildCallHash(app, '0xff'))).toBe(5);
-    expect(await reserver.reserve(7, bob, 4, createApp)).toBe(4);
+    expect(await reserver.reserve(7, alice, read(4), createApp)).toBe(4);
+    expect(await reserver.reserve(7, alice, read(4), buildCallHash(app, '0xff'))).toBe(5);
+    expect(await reserver.reserve(7, bob, read(4), createApp)).toBe(4);
     expect((await buildersOf(connection.pool, { chainId: 7, nonce: 4, callHash: createApp })).sort()).toEqual(
       [alice, bob].sort(),
     );
