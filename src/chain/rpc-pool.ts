@@ -361,15 +361,14 @@ export class RpcPool {
           const wait = this.reserve(next.endpoint, job.cost, now);
           running.add(this.attempt(next.endpoint, job, wait, deadline));
           hedgeAt = now + wait + this.hedgeDelay(next.endpoint, job.kind);
-        } else if (running.size === 0) {
+        } else if (!headsRechecked && this.passedOver(tried, now).length > 0) {
           // A provider passed over for its head (lagging, or short of the block) may only be known
-          // from a while ago, when a block was just mined: ask it for its head once before failing.
-          const passedOver = this.endpoints.filter((e) => !tried.has(e) && e.blockedUntil <= now);
-          if (!headsRechecked && passedOver.length > 0) {
-            headsRechecked = true;
-            await this.refreshHeads(deadline, true, passedOver);
-            continue;
-          }
+          // from a while ago, when a block was just mined: ask it for its head once, before failing
+          // or giving up on a hedge, then choose again (an attempt under way goes on meanwhile).
+          headsRechecked = true;
+          await this.refreshHeads(deadline, true, this.passedOver(tried, now));
+          continue;
+        } else if (running.size === 0) {
           // Every provider tried: another round when one of them may answer within the deadline.
           const again =
             failures.length > 0 && rounds < MAX_ROUNDS && this.choose(need, job.cost, new Set(), now);
@@ -380,7 +379,10 @@ export class RpcPool {
           }
           throw this.unavailable(failures, need, deadline);
         } else {
-          hedgeAt = Number.POSITIVE_INFINITY; // nobody to hedge with
+          // Nobody to hedge with now: one that must wait for its budget or Retry-After is tried
+          // once it may be (an attempt on a provider that never answers would otherwise hold the
+          // call until the deadline); none before the deadline, nobody.
+          hedgeAt = next && now + next.wait < deadline ? now + next.wait : Number.POSITIVE_INFINITY;
         }
       }
       const first = await firstOf(running, Math.min(hedgeAt, deadline) - Date.now());
@@ -395,6 +397,11 @@ export class RpcPool {
       failures.push({ endpoint: settled.endpoint, failure: settled.error });
       hedgeAt = Date.now(); // the next provider at once
     }
+  }
+
+  /** The providers not tried yet and not blocked (Retry-After): those `choose` passed over for their head. */
+  private passedOver(tried: ReadonlySet<RpcEndpoint>, now: number): RpcEndpoint[] {
+    return this.endpoints.filter((e) => !tried.has(e) && e.blockedUntil <= now);
   }
 
   /** The best provider for `job` not yet tried, and how long it would make the call wait. */

@@ -176,6 +176,19 @@ describe('failover', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
+  it('hedges to a provider once its budget allows, when the one asked never answers', async () => {
+    const pool = pooled({ rpcUrls: [{ url: a.url }, { url: b.url, maxRequestsPerSecond: 1 }] });
+    // The first call goes to a, the second to b, which spends b's budget for the next second.
+    await pool.provider.send('eth_chainId', []);
+    await pool.provider.send('eth_chainId', []);
+    await a.set({ dark: 'hang' });
+    const started = Date.now();
+    // a takes it and never answers; at the hedge b must still wait for its budget, and is asked
+    // then, not never (which left the call to the 5 s deadline: a 503).
+    expect(await pool.provider.send('eth_chainId', [])).toBe(`0x${chain.chainId.toString(16)}`);
+    expect(Date.now() - started).toBeLessThan(2_500);
+  });
+
   it('fails over on 5xx, resets and -32005 shares, batches included', async () => {
     await a.set({ serverErrorShare: 0.3, resetShare: 0.2, limitErrorShare: 0.3 });
     await b.set({ serverErrorShare: 0.2, limitErrorShare: 0.2 });
