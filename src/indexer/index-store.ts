@@ -85,7 +85,7 @@ export interface ReceiptLogMark {
 
 /**
  * Marks logs of receipts' blocks as ingested, in one statement; returns those not marked before,
- * as `block:log` keys. Each block's hash goes with them: the indexer keeps them only if it finds
+ * as positionKey()s. Each block's hash goes with them: the indexer keeps them only if it finds
  * that block there.
  */
 export async function markReceiptLogs(
@@ -107,7 +107,7 @@ export async function markReceiptLogs(
       ],
     ),
   );
-  return new Set(rows.map((row) => `${row.block_number}:${row.log_index}`));
+  return new Set(rows.map((row) => positionKey(Number(row.block_number), row.log_index)));
 }
 
 /** The blocks up to `toBlock` with receipt marks, and the block hashes the marks were made in. */

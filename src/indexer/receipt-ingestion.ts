@@ -11,7 +11,7 @@ import type { Chain } from '../chain/registry';
 import { inTransaction } from '../db/transaction';
 import { blockTimesOf } from './block-times';
 import { writeIndexEvents } from './index-writer';
-import { loadKnownContracts, lockCursor, markReceiptLogs } from './index-store';
+import { loadKnownContracts, lockCursor, markReceiptLogs, positionKey } from './index-store';
 import { checksum, decodeLogs, discoverContracts, type ChainLog } from './log-decoder';
 import { journalOf } from './undo-journal';
 
@@ -78,7 +78,7 @@ export async function ingestReceiptLogs(
         ...new Map(
           events
             .filter((event) => event.blockNumber > cursor)
-            .map((event) => [`${event.blockNumber}:${event.logIndex}`, event]),
+            .map((event) => [positionKey(event.blockNumber, event.logIndex), event]),
         ).values(),
       ];
       if (ahead.length === 0) return nothing;
@@ -94,7 +94,9 @@ export async function ingestReceiptLogs(
       );
       // Block by block, in the receipts' order, as the index writes them.
       const written = [...blocks.keys()].flatMap((number) =>
-        ahead.filter((event) => event.blockNumber === number && fresh.has(`${number}:${event.logIndex}`)),
+        ahead.filter(
+          (event) => event.blockNumber === number && fresh.has(positionKey(number, event.logIndex)),
+        ),
       );
       if (written.length === 0) return nothing;
       const { rewardsFromDay } = await writeIndexEvents(db, chain.chainId, written, blockTimes);
