@@ -290,23 +290,17 @@ export async function releaseUnsentNonces(
 }
 
 /**
- * The wallets Laurel built this call for with this nonce (rule 7): the senders of the chain's
- * reservations of `nonce` whose call hash is `callHash`, the latest first. Empty when Laurel did
- * not build it (or its reservation is gone: used, released or expired). A prepared statement on
- * the pool: every send asks.
+ * The wallets Laurel built this call for with this nonce (rule 7), as an SQL expression: an array
+ * of the senders of the chain's reservations of `nonce` whose call hash is `callHash`, the latest
+ * first. Empty when Laurel did not build it (or its reservation is gone: used, released or
+ * expired). An expression, not a query of its own: every send asks, inside the statement that
+ * records the transaction (TransactionsRepository.record).
  */
-export async function buildersOf(
-  pool: Pool,
-  params: { chainId: number; nonce: number; callHash: string },
-): Promise<string[]> {
-  const { rows } = await pool.query<{ sender: string }>({
-    name: 'laurel-builders-of',
-    text: `SELECT sender FROM nonce_reservations
-            WHERE chain_id = $1 AND call_hash = $2 AND nonce = $3
-            ORDER BY reserved_at DESC`,
-    values: [params.chainId, params.callHash, BigInt(params.nonce)],
-  });
-  return rows.map((row) => row.sender);
+export function buildersOf(params: { chainId: number; nonce: number; callHash: string }): Prisma.Sql {
+  return Prisma.sql`(SELECT coalesce(array_agg(sender ORDER BY reserved_at DESC), '{}')::text[]
+                       FROM nonce_reservations
+                      WHERE chain_id = ${params.chainId} AND call_hash = ${params.callHash}
+                        AND nonce = ${BigInt(params.nonce)})`;
 }
 
 /** Reservations whose lease runs, per chain id: the builds (and recent broadcasts) holding nonces. */

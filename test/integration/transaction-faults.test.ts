@@ -8,17 +8,19 @@ import { runDueJobs } from '../helpers/jobs';
 import { request, startTestLaurel, type TestLaurel } from '../helpers/laurel';
 
 /**
- * A JSON-RPC hop in front of anvil that behaves like a flaky link for eth_sendRawTransaction only:
- * `late` forwards it but answers after Laurel's RPC deadline (the node has the transaction, Laurel
- * does not know), `lost` never forwards it and answers nothing.
+ * A JSON-RPC hop in front of anvil that behaves like a flaky link for eth_sendRawTransaction: `late`
+ * forwards it but answers after Laurel's RPC deadline (the node has the transaction, Laurel does
+ * not know), `lost` never forwards it and answers nothing; or for eth_getTransactionCount:
+ * `no-nonce` answers it with HTTP 503.
  */
+type HopMode = 'pass' | 'late' | 'lost' | 'no-nonce';
 function flakyRpcHop(target: string): {
   url: Promise<string>;
-  mode: 'pass' | 'late' | 'lost';
+  mode: HopMode;
   close(): void;
 } {
   const hop = {
-    mode: 'pass' as 'pass' | 'late' | 'lost',
+    mode: 'pass' as HopMode,
     url: Promise.resolve(''),
     close: () => {
       server.closeAllConnections(); // including a `lost` request nobody answered
@@ -31,6 +33,10 @@ function flakyRpcHop(target: string): {
     req.on('end', async () => {
       const sends = body.includes('eth_sendRawTransaction');
       if (sends && hop.mode === 'lost') return; // the socket is closed by Laurel's deadline
+      if (hop.mode === 'no-nonce' && body.includes('eth_getTransactionCount')) {
+        res.writeHead(503).end();
+        return;
+      }
       const answer = await fetch(target, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -171,4 +177,29 @@ it('marks an ambiguous broadcast the node never got dropped after the bounded ti
     status: 200,
     body: { status: 'success' },
   });
+}, 60_000);
+
+it("records nothing when the sender's nonce cannot be read as the transaction is sent (read beside the record)", async () => {
+  const wallet = chain.wallets[8];
+  const apiKey = await issueApiKey(laurel.url, wallet);
+  const signed = await wallet.signTransaction(await buildApp(apiKey, 'Nonce unreadable'));
+  const hash = Transaction.from(signed).hash!;
+
+  hop.mode = 'no-nonce';
+  const sent = await request(laurel.url, 'POST', '/v1/transactions/execute', {
+    apiKey,
+    body: { chain: 'local', signed_transaction: signed },
+  });
+  hop.mode = 'pass';
+  expect(sent).toMatchObject({ status: 503, body: { status: 'failed', chain: 'local' } });
+  // Neither the row nor the receipt job the record enqueued with it (execute) is left.
+  expect(await rowOf(hash)).toBeNull();
+  const { rows } = await laurel.services.pool.query(
+    "SELECT 1 FROM graphile_worker.jobs WHERE key LIKE '%' || $1",
+    [hash],
+  );
+  expect(rows).toEqual([]);
+  expect(await chain.provider.getTransaction(hash)).toBeNull();
+
+  expect(await executeAndWait(apiKey, signed)).toMatchObject({ status: 200, body: { status: 'success' } });
 }, 60_000);

@@ -1,5 +1,6 @@
 import type { Transaction, TransactionReceipt } from 'ethers';
 import type { Pool } from 'pg';
+import { buildCallHash, buildersOf } from '../../chain/nonces';
 import { receiptJson } from '../../chain/receipts';
 import type { Chain } from '../../chain/registry';
 import { Prisma, type PrismaClient, type SqlClient, type TransactionStatus } from '../../db/prisma';
@@ -42,43 +43,60 @@ export class TransactionsRepository {
   }
 
   /**
-   * Inserts the row of a signed transaction and sends its status notice, in one statement; false
-   * when the transaction was already recorded (a rebroadcast keeps the first row). Who follows its
-   * receipt: with `followedUntil` (execute-and-wait), the sending request itself until then
-   * (handOver() or transactions__track_pending give it to a receipt job if it is still pending
-   * past that); without (execute), a receipt job enqueued in the same statement.
+   * Inserts the row of a signed transaction and sends its status notice, in one statement, unless
+   * Laurel built that very call with that nonce for other wallets only (rule 7 in
+   * src/chain/nonces.ts: signed with the wrong key). `recorded` is false when it was refused so or
+   * already recorded (a rebroadcast keeps the first row); `builders` are the wallets it was built
+   * for (none when Laurel did not build it). Who follows its receipt: with `followedUntil`
+   * (execute-and-wait), the sending request itself until then (handOver() or
+   * transactions__track_pending give it to a receipt job if it is still pending past that);
+   * without (execute), a receipt job enqueued in the same statement.
    */
   async record(
     chain: Chain,
     transaction: Transaction,
     sent: { accountAddress: string; requestId: string; followedUntil: Date | null },
-  ): Promise<boolean> {
+  ): Promise<{ recorded: boolean; builders: string[] }> {
     const { accountAddress, requestId, followedUntil } = sent;
     const hash = transaction.hash!;
-    // The LATERAL calls run once per row inserted: none for a transaction already recorded.
-    const rows = await this.runPrepared<{ recorded: number }>(
+    const signer = transaction.from!;
+    // Laurel builds no contract creations: a transaction without `to` has no builders.
+    const builders = transaction.to
+      ? buildersOf({
+          chainId: chain.chainId,
+          nonce: transaction.nonce,
+          callHash: buildCallHash(transaction.to, transaction.data),
+        })
+      : Prisma.sql`'{}'::text[]`;
+    // The LATERAL calls run once per row inserted: none for a transaction refused or already recorded.
+    const [row] = await this.runPrepared<{ recorded: number; builders: string[] }>(
       'laurel-record-transaction',
       Prisma.sql`
-      WITH recorded AS (
+      WITH built AS (SELECT ${builders} AS builders),
+      recorded AS (
         INSERT INTO transactions (account_address, chain_id, chain_name, hash, from_address, to_address, nonce,
                                   request_id, track_from)
-        VALUES (${accountAddress}, ${chain.chainId}, ${chain.name}, ${hash}, ${transaction.from!}, ${transaction.to},
-                ${BigInt(transaction.nonce)}, ${requestId}, ${followedUntil}::timestamptz)
+        SELECT ${accountAddress}, ${chain.chainId}, ${chain.name}, ${hash}, ${signer}, ${transaction.to},
+               ${BigInt(transaction.nonce)}, ${requestId}, ${followedUntil}::timestamptz
+          FROM built
+         WHERE cardinality(built.builders) = 0 OR ${signer}::text = ANY(built.builders)
         ON CONFLICT (chain_id, hash) DO NOTHING
         RETURNING 1
+      ), followed AS (
+        SELECT 1
+          FROM recorded,
+               LATERAL (SELECT ${transactionStatusNotice(chain.chainId, hash)}) AS notice
+          LEFT JOIN LATERAL (
+               SELECT ${addJobCall(
+                 jobs.trackReceipt,
+                 { chainId: chain.chainId, hash, requestId },
+                 { jobKey: trackReceiptJobKey(chain.chainId, hash) },
+               )}
+                WHERE ${followedUntil}::timestamptz IS NULL) AS tracking ON true
       )
-      SELECT 1 AS recorded
-        FROM recorded,
-             LATERAL (SELECT ${transactionStatusNotice(chain.chainId, hash)}) AS notice
-        LEFT JOIN LATERAL (
-             SELECT ${addJobCall(
-               jobs.trackReceipt,
-               { chainId: chain.chainId, hash, requestId },
-               { jobKey: trackReceiptJobKey(chain.chainId, hash) },
-             )}
-              WHERE ${followedUntil}::timestamptz IS NULL) AS tracking ON true`,
+      SELECT (SELECT count(*) FROM followed)::int AS recorded, built.builders FROM built`,
     );
-    return rows.length > 0;
+    return { recorded: row!.recorded > 0, builders: row!.builders };
   }
 
   /**

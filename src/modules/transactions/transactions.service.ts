@@ -5,8 +5,6 @@ import { createdContracts, type ReceiptLog } from '../../chain/created-contracts
 import { finalizedBlock } from '../../chain/finality';
 import { rejectionOf } from '../../chain/node-rejections';
 import {
-  buildCallHash,
-  buildersOf,
   freeNoncesOf,
   markNonceBroadcast,
   NONCE_GAP_GRACE_MS,
@@ -457,7 +455,11 @@ export class TransactionsService {
    * its hash is known from the signed bytes, so a crash or a database failure can never leave a
    * broadcast transaction unrecorded. A transaction the node already has (in its pool or mined)
    * counts as sent: same hash, same row. A transaction the node rejects, or that is refused for a
-   * nonce gap, is un-recorded. The caller marks the nonce broadcast (markBroadcast).
+   * nonce gap, is un-recorded. The caller marks the nonce broadcast (markBroadcast). Whoever
+   * signed it is sent (an app's backend may send its users' signed transactions), unless Laurel
+   * built that very call with that nonce for other wallets only: it was then signed with the wrong
+   * key, and sending it would act as the signer (rule 7 in src/chain/nonces.ts). That is refused
+   * before anything is recorded or sent.
    */
   private async broadcast(
     input: ExecuteTransactionInput,
@@ -470,20 +472,29 @@ export class TransactionsService {
     const hash = transaction.hash!;
     const sender = transaction.from!;
     const sent = { chain, hash, sender, nonce: transaction.nonce };
-    // Two reads that do not wait on each other: the builds of this call, the sender's next nonce.
-    const [, nextNonce] = await Promise.all([
-      this.refuseForeignBuild(chain, transaction),
+    // The record (which refuses a build of other wallets: rule 7 in src/chain/nonces.ts) and the
+    // sender's next nonce do not wait on each other.
+    const [record, nextNonce] = await Promise.allSettled([
+      this.deps.transactions.record(chain, transaction, {
+        accountAddress: account.address,
+        requestId,
+        followedUntil,
+      }),
       this.pendingNonce(chain, sender),
     ]);
-    const recordedNow = await this.deps.transactions.record(chain, transaction, {
-      accountAddress: account.address,
-      requestId,
-      followedUntil,
-    });
+    if (record.status === 'rejected') throw record.reason;
+    const { recorded: recordedNow, builders } = record.value;
+    if (nextNonce.status === 'rejected') {
+      if (recordedNow) await this.deps.transactions.unrecord(chain, hash);
+      throw nextNonce.reason;
+    }
+    if (builders.length > 0 && !builders.includes(sender)) {
+      throw new SignerMismatchError(hash, sender, builders[0]!, transaction.nonce);
+    }
     // Recorded first, so that parallel sends of consecutive nonces see each other as on their way.
     if (recordedNow) this.signals.notify(chain.chainId, sender);
     try {
-      await this.refuseNonceGap(chain, transaction, nextNonce);
+      await this.refuseNonceGap(chain, transaction, nextNonce.value);
     } catch (error) {
       if (recordedNow) await this.deps.transactions.unrecord(chain, hash);
       throw error;
@@ -571,25 +582,6 @@ export class TransactionsService {
         throw new NonceGapError(transaction.hash!, sender, transaction.nonce, next);
       }
       await this.signals.wait(chain.chainId, sender, 100);
-    }
-  }
-
-  /**
-   * Execute broadcasts a transaction whoever signed it (an app's backend may send its users'
-   * signed transactions), unless Laurel built that very call with that nonce for other wallets
-   * only: then it was signed with the wrong key, and sending it would act as the signer (rule 7 in
-   * src/chain/nonces.ts). Checked before anything is recorded or sent.
-   */
-  private async refuseForeignBuild(chain: Chain, transaction: Transaction): Promise<void> {
-    if (!transaction.to) return; // Laurel builds no contract creations
-    const builders = await buildersOf(this.deps.pool, {
-      chainId: chain.chainId,
-      nonce: transaction.nonce,
-      callHash: buildCallHash(transaction.to, transaction.data),
-    });
-    const signer = transaction.from!;
-    if (builders.length > 0 && !builders.includes(signer)) {
-      throw new SignerMismatchError(transaction.hash!, signer, builders[0], transaction.nonce);
     }
   }
 
