@@ -396,6 +396,14 @@ async function main(): Promise<void> {
           `${Math.min(...roundRatios).toFixed(2)}-${Math.max(...roundRatios).toFixed(2)}; ` +
           `of the totals ${(deliveryRate.perSecond / emptyRate.perSecond).toFixed(2)})`,
       );
+      // Each round's pair, so that a run says how much the machine moved under it (the same
+      // phase's rate can move by half from one round to the next on a shared machine).
+      console.log(
+        `      rounds, deliveries / empty jobs per second: ` +
+          deliveries.totals.rates
+            .map((rate, i) => `${rate.toFixed(0)} / ${empty.totals.rates[i]!.toFixed(0)}`)
+            .join(', '),
+      );
       if (emptyRate.cpu) {
         console.log(`      CPU ms per empty job: ${emptyRate.cpu}`);
         console.log(`      CPU ms per delivery:  ${deliveryRate.cpu}`);
