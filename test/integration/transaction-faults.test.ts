@@ -83,6 +83,19 @@ async function buildApp(apiKey: string, name: string): Promise<Unsigned> {
   return built.body.unsignedTransaction as Unsigned;
 }
 
+/** POST /v1/transactions/execute with the hop in `mode` for this request only. */
+async function executeThrough(mode: HopMode, apiKey: string, signed: string) {
+  hop.mode = mode;
+  try {
+    return await request(laurel.url, 'POST', '/v1/transactions/execute', {
+      apiKey,
+      body: { chain: 'local', signed_transaction: signed },
+    });
+  } finally {
+    hop.mode = 'pass';
+  }
+}
+
 async function executeAndWait(apiKey: string, signed: string) {
   return request(laurel.url, 'POST', '/v1/transactions/execute-and-wait', {
     apiKey,
@@ -134,12 +147,7 @@ it('keeps an ambiguous broadcast (answer lost after the node took it) and follow
   const signed = await wallet.signTransaction(await buildApp(apiKey, 'Answer lost'));
   const hash = Transaction.from(signed).hash!;
 
-  hop.mode = 'late';
-  const sent = await request(laurel.url, 'POST', '/v1/transactions/execute', {
-    apiKey,
-    body: { chain: 'local', signed_transaction: signed },
-  });
-  hop.mode = 'pass';
+  const sent = await executeThrough('late', apiKey, signed);
   expect(sent).toMatchObject({
     status: 503,
     body: { status: 'failed', chain: 'local', transactionHash: hash },
@@ -158,12 +166,7 @@ it('marks an ambiguous broadcast the node never got dropped after the bounded ti
   const signed = await wallet.signTransaction(unsigned);
   const hash = Transaction.from(signed).hash!;
 
-  hop.mode = 'lost';
-  const sent = await request(laurel.url, 'POST', '/v1/transactions/execute', {
-    apiKey,
-    body: { chain: 'local', signed_transaction: signed },
-  });
-  hop.mode = 'pass';
+  const sent = await executeThrough('lost', apiKey, signed);
   expect(sent).toMatchObject({ status: 503, body: { transactionHash: hash } });
   expect(await rowOf(hash)).toMatchObject({ status: 'pending' });
 
@@ -185,12 +188,7 @@ it("records nothing when the sender's nonce cannot be read as the transaction is
   const signed = await wallet.signTransaction(await buildApp(apiKey, 'Nonce unreadable'));
   const hash = Transaction.from(signed).hash!;
 
-  hop.mode = 'no-nonce';
-  const sent = await request(laurel.url, 'POST', '/v1/transactions/execute', {
-    apiKey,
-    body: { chain: 'local', signed_transaction: signed },
-  });
-  hop.mode = 'pass';
+  const sent = await executeThrough('no-nonce', apiKey, signed);
   expect(sent).toMatchObject({ status: 503, body: { status: 'failed', chain: 'local' } });
   // Neither the row nor the receipt job the record enqueued with it (execute) is left.
   expect(await rowOf(hash)).toBeNull();
