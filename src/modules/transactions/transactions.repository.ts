@@ -45,9 +45,9 @@ export class TransactionsRepository {
   /**
    * Inserts the row of a signed transaction and sends its status notice, in one statement, unless
    * Laurel built that very call with that nonce for other wallets only (rule 7 in
-   * src/chain/nonces.ts: signed with the wrong key). `recorded` is false when it was refused so or
-   * already recorded (a rebroadcast keeps the first row); `builders` are the wallets it was built
-   * for (none when Laurel did not build it). Who follows its receipt: with `followedUntil`
+   * src/chain/nonces.ts: signed with the wrong key); `refusedFor` is then the wallet it was built
+   * for (the latest build's), else null. `recorded` is false when it was refused or already
+   * recorded (a rebroadcast keeps the first row). Who follows its receipt: with `followedUntil`
    * (execute-and-wait), the sending request itself until then (handOver() or
    * transactions__track_pending give it to a receipt job if it is still pending past that);
    * without (execute), a receipt job enqueued in the same statement.
@@ -56,7 +56,7 @@ export class TransactionsRepository {
     chain: Chain,
     transaction: Transaction,
     sent: { accountAddress: string; requestId: string; followedUntil: Date | null },
-  ): Promise<{ recorded: boolean; builders: string[] }> {
+  ): Promise<{ recorded: boolean; refusedFor: string | null }> {
     const { accountAddress, requestId, followedUntil } = sent;
     const hash = transaction.hash!;
     const signer = transaction.from!;
@@ -69,17 +69,19 @@ export class TransactionsRepository {
         })
       : Prisma.sql`'{}'::text[]`;
     // The LATERAL calls run once per row inserted: none for a transaction refused or already recorded.
-    const [row] = await this.runPrepared<{ recorded: number; builders: string[] }>(
+    const [row] = await this.runPrepared<{ recorded: number; refused_for: string | null }>(
       'laurel-record-transaction',
       Prisma.sql`
-      WITH built AS (SELECT ${builders} AS builders),
-      recorded AS (
+      WITH built AS (
+        SELECT CASE WHEN cardinality(b) > 0 AND NOT ${signer}::text = ANY(b) THEN b[1] END AS refused_for
+          FROM (SELECT ${builders} AS b) AS builders
+      ), recorded AS (
         INSERT INTO transactions (account_address, chain_id, chain_name, hash, from_address, to_address, nonce,
                                   request_id, track_from)
         SELECT ${accountAddress}, ${chain.chainId}, ${chain.name}, ${hash}, ${signer}, ${transaction.to},
                ${BigInt(transaction.nonce)}, ${requestId}, ${followedUntil}::timestamptz
           FROM built
-         WHERE cardinality(built.builders) = 0 OR ${signer}::text = ANY(built.builders)
+         WHERE built.refused_for IS NULL
         ON CONFLICT (chain_id, hash) DO NOTHING
         RETURNING 1
       ), followed AS (
@@ -94,9 +96,9 @@ export class TransactionsRepository {
                )}
                 WHERE ${followedUntil}::timestamptz IS NULL) AS tracking ON true
       )
-      SELECT (SELECT count(*) FROM followed)::int AS recorded, built.builders FROM built`,
+      SELECT (SELECT count(*) FROM followed)::int AS recorded, built.refused_for FROM built`,
     );
-    return { recorded: row!.recorded > 0, builders: row!.builders };
+    return { recorded: row!.recorded > 0, refusedFor: row!.refused_for };
   }
 
   /**

@@ -483,13 +483,11 @@ export class TransactionsService {
       this.pendingNonce(chain, sender),
     ]);
     if (record.status === 'rejected') throw record.reason;
-    const { recorded: recordedNow, builders } = record.value;
+    const { recorded: recordedNow, refusedFor } = record.value;
+    if (refusedFor) throw new SignerMismatchError(hash, sender, refusedFor, transaction.nonce);
     if (nextNonce.status === 'rejected') {
       if (recordedNow) await this.deps.transactions.unrecord(chain, hash);
       throw nextNonce.reason;
-    }
-    if (builders.length > 0 && !builders.includes(sender)) {
-      throw new SignerMismatchError(hash, sender, builders[0]!, transaction.nonce);
     }
     // Recorded first, so that parallel sends of consecutive nonces see each other as on their way.
     if (recordedNow) this.signals.notify(chain.chainId, sender);
