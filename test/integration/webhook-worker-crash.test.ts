@@ -185,7 +185,7 @@ it('delivers by a job, after the lease, the first attempt of a process killed mi
   const [{ jobs }] = await prisma.$queryRaw<{ jobs: number }[]>`
     SELECT count(*)::int AS jobs FROM graphile_worker.jobs WHERE key = laurel_delivery_job_key(${pending!.id})`;
   expect(jobs).toBe(0);
-  await waitUntil('the first attempt`s lease to run out', () => pending!.firstAttemptUntil! < new Date());
+  await waitUntil("the first attempt's lease to run out", () => pending!.firstAttemptUntil! < new Date());
 
   // A worker's start runs webhook_deliveries__recover: the delivery's job, then the call again.
   await startWorkerProcess();
