@@ -40,6 +40,15 @@ export async function blockHeader(chain: Chain, block: number | 'finalized'): Pr
 }
 
 /**
+ * The header of the block with this hash: immutable, whatever the chain does at its height later;
+ * null when the node does not have it (not yet, or no more).
+ */
+export async function blockHeaderByHash(chain: Chain, hash: string): Promise<BlockHeader | null> {
+  const raw = (await chain.provider.send('eth_getBlockByHash', [hash, false])) as RawHeader | null;
+  return raw ? headerOf(raw) : null;
+}
+
+/**
  * The headers of `numbers`, asked in JSON-RPC batches; a block the node does not have (yet) maps to
  * null. Node errors are thrown.
  */

@@ -1,6 +1,7 @@
-import { blockHeaders, type BlockHeader } from '../chain/block-headers';
+import { LRUCache } from 'lru-cache';
+import { blockHeaderByHash, blockHeaders, type BlockHeader } from '../chain/block-headers';
 import type { Chain } from '../chain/registry';
-import type { ChainLog, IndexEvent } from './log-decoder';
+import { topics, type ChainLog, type IndexEvent } from './log-decoder';
 
 /**
  * Timestamps of the blocks holding events that need one (apps, rewards): from the logs when the
@@ -28,4 +29,35 @@ export async function blockTimesOf(
     times.set(n, header.timestamp);
   }
   return times;
+}
+
+/** Whether a log is one of the events whose block time the index keeps (an app's creation, a reward). */
+export function needsBlockTime(log: { topics: readonly string[] }): boolean {
+  return log.topics[0] === topics.rewarded || log.topics[0] === topics.appCreated;
+}
+
+/** The time of a block by its hash; null when the node does not have that block. */
+export type BlockTimeByHash = (chain: Chain, hash: string) => Promise<number | null>;
+
+/** Reads the block's header every time. */
+export const readBlockTime: BlockTimeByHash = async (chain, hash) =>
+  (await blockHeaderByHash(chain, hash))?.timestamp ?? null;
+
+/** Block times kept by hash, for the most recent blocks asked. */
+const BLOCK_TIMES_KEPT = 1_000;
+
+/**
+ * Block times by block hash, kept in memory: a hash names one block, whose time never changes,
+ * whatever the chain does at its height later. Asks for one block made at once share one header
+ * read; a block the node does not have, or a failed read, is not kept.
+ */
+export class BlockTimesByHash {
+  private readonly times = new LRUCache<string, number, { chain: Chain; hash: string }>({
+    max: BLOCK_TIMES_KEPT,
+    fetchMethod: async (_key, _stale, { context }) =>
+      (await readBlockTime(context.chain, context.hash)) ?? undefined,
+  });
+
+  readonly of: BlockTimeByHash = async (chain, hash) =>
+    (await this.times.fetch(`${chain.chainId}:${hash.toLowerCase()}`, { context: { chain, hash } })) ?? null;
 }

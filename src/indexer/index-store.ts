@@ -10,15 +10,18 @@ import { checksum, type KnownContracts, type TokenKind } from './log-decoder';
 
 /** The index's cursor row of a chain, created at `startBlock - 1` if missing, locked for update. */
 export async function lockCursor(db: ClientBase, chainId: number, startBlock: number): Promise<number> {
-  await db.query(
-    prepared(`INSERT INTO indexer_cursors (chain_id, block_number) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [
-      chainId,
-      startBlock - 1,
-    ]),
-  );
-  const { rows } = await db.query<{ block_number: string }>(
-    prepared(`SELECT block_number FROM indexer_cursors WHERE chain_id = $1 FOR UPDATE`, [chainId]),
-  );
+  // One statement once the row exists, which is every time but a chain's first.
+  const lock = prepared(`SELECT block_number FROM indexer_cursors WHERE chain_id = $1 FOR UPDATE`, [chainId]);
+  let { rows } = await db.query<{ block_number: string }>(lock);
+  if (rows.length === 0) {
+    await db.query(
+      prepared(
+        `INSERT INTO indexer_cursors (chain_id, block_number) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
+        [chainId, startBlock - 1],
+      ),
+    );
+    ({ rows } = await db.query<{ block_number: string }>(lock));
+  }
   return Number(rows[0].block_number);
 }
 

@@ -5,6 +5,7 @@ import { createPool } from '../db/connection';
 import type { NotificationSession } from '../db/notifications';
 import type { Logger } from '../logger';
 import type { LaurelMetrics } from '../metrics';
+import { BlockTimesByHash, needsBlockTime } from './block-times';
 import { ChainIndexer, type ChainIndexerOptions, type ChainIndexerStatus } from './chain-indexer';
 import { IndexChanges } from './index-changes';
 import { ingestReceiptLogs, type ReceiptLogs } from './receipt-ingestion';
@@ -37,6 +38,8 @@ export class Indexer {
   private readonly indexers: ChainIndexer[];
   /** Commits of index rows, this process's and (once the notification session listens) every other's. */
   readonly changes: IndexChanges;
+  /** The times of receipts' blocks, by block hash. */
+  private readonly blockTimes = new BlockTimesByHash();
   /** Receipts of execute-and-wait to ingest, per chain id. */
   private readonly receipts = new KeyedBatches<{ chain: Chain; receipt: ReceiptLogs }, void>(
     RECEIPT_BATCH_MAX,
@@ -92,16 +95,24 @@ export class Indexer {
    * connections, 400 ms at the median with 16 users sending.
    */
   ingestReceipt(chain: Chain, receipt: ReceiptLogs): Promise<void> {
+    // The block's time is read while the receipt waits for its batch (a failure shows there).
+    if (receipt.logs.some(needsBlockTime)) {
+      this.blockTimes.of(chain, receipt.blockHash).catch(() => undefined);
+    }
     return this.receipts.submit(String(chain.chainId), { chain, receipt });
   }
 
   private async ingestReceipts(chain: Chain, receipts: ReceiptLogs[]): Promise<void> {
-    const written = await ingestReceiptLogs(this.pool, chain, receipts, chain.startBlock ?? 0).catch(
-      (error: unknown) => {
-        this.options.log.warn({ chain: chain.name, err: error }, 'indexer: receipt not ingested');
-        return null;
-      },
-    );
+    const written = await ingestReceiptLogs(
+      this.pool,
+      chain,
+      receipts,
+      chain.startBlock ?? 0,
+      this.blockTimes.of,
+    ).catch((error: unknown) => {
+      this.options.log.warn({ chain: chain.name, err: error }, 'indexer: receipt not ingested');
+      return null;
+    });
     // Before the callers answer: this process's cached reads of the chain are already outdated.
     if (written && written.events > 0) {
       this.options.metrics?.indexerEvents.inc({ chain: chain.name }, written.events);

@@ -9,7 +9,7 @@
 import type { Pool } from 'pg';
 import type { Chain } from '../chain/registry';
 import { inTransaction } from '../db/transaction';
-import { blockTimesOf } from './block-times';
+import { needsBlockTime, readBlockTime, type BlockTimeByHash } from './block-times';
 import { writeIndexEvents } from './index-writer';
 import { loadKnownContracts, lockCursor, markReceiptLogs, positionKey } from './index-store';
 import { checksum, decodeLogs, discoverContracts, type ChainLog } from './log-decoder';
@@ -38,12 +38,15 @@ export interface ReceiptIngested {
 /**
  * Ingests the events of `receipts` (of one chain) in one transaction: one turn of the chain's
  * cursor lock for all of them (the Indexer batches the receipts of concurrent execute-and-waits).
+ * Block times are read by the receipts' block hashes (`blockTimeOf`): the events of a receipt
+ * whose block the node no longer has are left out (a reorganisation replaced it).
  */
 export async function ingestReceiptLogs(
   pool: Pool,
   chain: Chain,
   receipts: readonly ReceiptLogs[],
   startBlock = 0,
+  blockTimeOf: BlockTimeByHash = readBlockTime,
 ): Promise<ReceiptIngested> {
   const nothing = { events: 0, rewardsFromDay: Infinity };
   const logs: ChainLog[] = receipts.flatMap((receipt) =>
@@ -57,13 +60,19 @@ export async function ingestReceiptLogs(
     })),
   );
   if (logs.length === 0) return nothing;
-  const known = await loadKnownContracts(pool, chain, {
-    addresses: [...new Set(logs.map((log) => checksum(log.address)))],
-  });
+  const blocks = new Map(receipts.map((receipt) => [receipt.blockNumber, receipt.blockHash]));
+  // Block times are read while the contracts are looked up: the blocks that need one are those
+  // with a log of an event that keeps it (whether the log is a Laurel contract's is known later).
+  const timed = new Set(logs.filter(needsBlockTime).map((log) => log.blockNumber));
+  const [known, blockTimes] = await Promise.all([
+    loadKnownContracts(pool, chain, { addresses: [...new Set(logs.map((log) => checksum(log.address)))] }),
+    timesOf(chain, timed, blocks, blockTimeOf),
+  ]);
   discoverContracts(logs, known);
-  const events = decodeLogs(logs, known);
+  const events = decodeLogs(logs, known).filter(
+    (event) => !timed.has(event.blockNumber) || blockTimes.has(event.blockNumber),
+  );
   if (events.length === 0) return nothing;
-  const blockTimes = await blockTimesOf(chain, events, []);
   const db = await pool.connect();
   // A connection lost mid-transaction also fails the query in flight, which is what reports it.
   const onLost = () => undefined;
@@ -71,7 +80,6 @@ export async function ingestReceiptLogs(
   try {
     return await inTransaction(db, async () => {
       const cursor = await lockCursor(db, chain.chainId, startBlock);
-      const blocks = new Map(receipts.map((receipt) => [receipt.blockNumber, receipt.blockHash]));
       // Events of blocks the cursor passed are the indexer's; the others are marked in one
       // statement, each log once (two requests waiting for one transaction bring its receipt twice).
       const ahead = [
@@ -106,4 +114,21 @@ export async function ingestReceiptLogs(
     db.off('error', onLost);
     db.release();
   }
+}
+
+/** The times of `numbers`' blocks, read by their hashes in `blocks`; a block the node does not have is left out. */
+async function timesOf(
+  chain: Chain,
+  numbers: ReadonlySet<number>,
+  blocks: ReadonlyMap<number, string>,
+  blockTimeOf: BlockTimeByHash,
+): Promise<Map<number, number>> {
+  const times = new Map<number, number>();
+  await Promise.all(
+    [...numbers].map(async (n) => {
+      const time = await blockTimeOf(chain, blocks.get(n)!);
+      if (time !== null) times.set(n, time);
+    }),
+  );
+  return times;
 }

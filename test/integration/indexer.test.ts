@@ -3,6 +3,7 @@ import type { Pool } from 'pg';
 import { appFactoryInterface, appInterface, encodeActionId } from '../../src/chain/contracts';
 import { ChainRegistry, type Chain } from '../../src/chain/registry';
 import { ChainIndexer } from '../../src/indexer/chain-indexer';
+import { BlockTimesByHash } from '../../src/indexer/block-times';
 import { ingestReceiptLogs } from '../../src/indexer/receipt-ingestion';
 import { ALL_XP_TOKEN } from '../../src/indexer/index-writer';
 import { createLogger } from '../../src/logger';
@@ -339,6 +340,49 @@ describe('ChainIndexer', () => {
       [[first, second, third].map((receipt) => receipt.blockNumber)],
     );
     expect(rows[0]!.blocks).toBe(3);
+  });
+
+  it('leaves out the receipts of a batch whose block the chain replaced, and ingests the others', async () => {
+    const [kept, replaced] = [Wallet.createRandom().address, Wallet.createRandom().address];
+    const chain = chainWith(1);
+    const keptReceipt = await reward(kept, 3n, 'kept');
+    const replacedReceipt = await reward(replaced, 5n, 'replaced');
+    // The last block (the second reward's) is replaced by an empty one at the same height.
+    await testChain.provider.send('anvil_reorg', [1, []]);
+    expect(await testChain.provider.getBlock(replacedReceipt.blockHash)).toBeNull();
+
+    const ingested = await ingestReceiptLogs(pool, chain, [keptReceipt, replacedReceipt]);
+    expect(ingested.events).toBeGreaterThan(0);
+    expect(await totalOf(kept)).toEqual({ total: '3', actions: 1, balance: '3' });
+    expect(await totalOf(replaced)).toEqual({ total: null, actions: 0, balance: null });
+    const { rows } = await pool.query<{ block_number: string }>(
+      'SELECT DISTINCT block_number FROM indexer_receipt_logs WHERE block_number = ANY($1)',
+      [[keptReceipt.blockNumber, replacedReceipt.blockNumber]],
+    );
+    expect(rows.map((row) => Number(row.block_number))).toEqual([keptReceipt.blockNumber]);
+  });
+
+  it('reads a block’s time once by its hash, for concurrent asks and later ones; an unknown block is asked again', async () => {
+    const chain = chainWith(1);
+    const receipt = await reward(Wallet.createRandom().address, 1n, 'timed');
+    const block = (await testChain.provider.getBlock(receipt.blockHash))!;
+    const times = new BlockTimesByHash();
+    const send = jest.spyOn(chain.provider, 'send');
+    try {
+      const asked = await Promise.all([times.of(chain, block.hash!), times.of(chain, block.hash!)]);
+      expect(asked).toEqual([block.timestamp, block.timestamp]);
+      expect(await times.of(chain, block.hash!)).toBe(block.timestamp);
+      const unknown = `0x${'ab'.repeat(32)}`;
+      expect(await times.of(chain, unknown)).toBeNull();
+      expect(await times.of(chain, unknown)).toBeNull();
+      expect(send.mock.calls.map(([method, params]) => [method, (params as unknown[])[0]])).toEqual([
+        ['eth_getBlockByHash', block.hash],
+        ['eth_getBlockByHash', unknown],
+        ['eth_getBlockByHash', unknown],
+      ]);
+    } finally {
+      send.mockRestore();
+    }
   });
 
   it('indexes only blocks with the chain’s confirmations, so a shallower reorg never reaches the index', async () => {

@@ -178,9 +178,12 @@ export class TransactionsService {
       return { status: 'failed', error: 'Timeout', transactionHash: hash, blockExplorerUrl };
     }
     this.signals.notify(chain.chainId, sender);
-    await this.recordReceipt(chain.chainId, receipt);
+    // A successful receipt's events go into the index while it is recorded (neither needs the other).
+    await Promise.all([
+      this.recordReceipt(chain.chainId, receipt),
+      receipt.status === 1 ? this.deps.indexer.ingestReceipt(chain, receipt) : undefined,
+    ]);
     if (receipt.status === 1) {
-      await this.deps.indexer.ingestReceipt(chain, receipt);
       return {
         status: 'success',
         transactionHash: hash,
