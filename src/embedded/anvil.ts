@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { anvilPidFile } from './data-folder';
 import { restartWithBackoff, type SupervisorReport } from './supervisor';
@@ -217,6 +218,11 @@ async function startOnce(binary: string, port: number, opts: StartAnvilOptions):
     String(ANVIL_CHAIN_ID),
     '--quiet',
   ];
+  // anvil keeps the states of older blocks on disk, by default under ~/.foundry/anvil/tmp, and
+  // leaves them there when it stops (half a gigabyte for a few thousand blocks): a folder of its
+  // own per process instead, removed once the process is gone.
+  const cachePath = fs.mkdtempSync(path.join(os.tmpdir(), 'laurel-anvil-cache-'));
+  args.push('--cache-path', cachePath);
   if (opts.stateFile) {
     const stateFile = path.resolve(opts.stateFile);
     // anvil silently fails to dump into a directory that does not exist.
@@ -257,6 +263,7 @@ async function startOnce(binary: string, port: number, opts: StartAnvilOptions):
       exitDescription = description;
       liveChildren.delete(child);
       releaseGuard();
+      fs.rmSync(cachePath, { recursive: true, force: true });
       stdout.flush();
       stderr.flush();
       resolve(description);

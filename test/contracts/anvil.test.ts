@@ -13,6 +13,7 @@ import {
   type AnvilInstance,
 } from '../../src/embedded/anvil';
 import { anvilDevPrivateKeys, anvilProvider, mined } from '../helpers/chain';
+import { waitUntil } from '../helpers/wait';
 
 const [deployerKey, ownerKey] = anvilDevPrivateKeys(2);
 
@@ -100,6 +101,20 @@ describe('embedded anvil', () => {
     expect(onPort.port).toBe(port);
     expect(await rpcAnswers(`http://127.0.0.1:${port}`)).toBe(true);
     await onPort.stop();
+  });
+
+  it('keeps the states of older blocks in a folder of its own, removed once it stops', async () => {
+    const anvil = await start();
+    const args = fs.readFileSync(`/proc/${anvil.pid}/cmdline`, 'utf8').split('\0');
+    const cachePath = args[args.indexOf('--cache-path') + 1]!;
+    expect(path.dirname(cachePath)).toBe(os.tmpdir());
+    // anvil moves states to disk once it holds about 500 blocks' in memory.
+    const provider = anvilProvider(anvil.rpcUrl);
+    await provider.send('anvil_mine', ['0x300']).finally(() => provider.destroy());
+    const files = (folder: string) => fs.readdirSync(folder, { recursive: true }).length;
+    await waitUntil('anvil to keep states on disk', async () => files(cachePath) > 0);
+    await anvil.stop();
+    expect(fs.existsSync(cachePath)).toBe(false);
   });
 
   it('keeps the chain state across a stop and a start with the same state file', async () => {
