@@ -61,7 +61,10 @@ export class NotificationSession {
   async stop(): Promise<void> {
     this.stopped = true;
     this.wake.abort();
-    await this.client?.end().catch(() => undefined);
+    // A session still being opened is cut: pg's goodbye would wait for a server that may never
+    // answer (and a stop that waited for it to open would then wait for it to be lost: forever).
+    if (!this.listening) this.client?.connection.stream.destroy();
+    else await this.client?.end().catch(() => undefined);
     await this.loop;
   }
 
@@ -74,6 +77,8 @@ export class NotificationSession {
   private async run(attempted: () => void): Promise<void> {
     while (!this.stopped) {
       const client = new Client(connectionConfig(this.databaseUrl));
+      // Known to stop() from now on, also while it is being opened.
+      this.client = client;
       const lost = new Promise<void>((resolve) => {
         client.on('error', (error) => {
           if (!this.stopped) this.log.warn({ err: error }, 'notifications: connection lost');
@@ -87,7 +92,6 @@ export class NotificationSession {
       try {
         await client.connect();
         for (const channel of this.channels.keys()) await client.query(`LISTEN ${channel}`);
-        this.client = client;
         this.listening = true;
         // Whatever was notified while nobody listened is unknown.
         this.missed();
