@@ -6,6 +6,8 @@ import { TEST_CA_CERT_FILE } from './test-ca';
 
 declare global {
   var __LAUREL_TEST_PG__: EmbeddedPostgresHandle | undefined;
+  /** The server's folder, removed by global-teardown.ts. */
+  var __LAUREL_TEST_PG_FOLDER__: string | undefined;
 }
 
 /**
@@ -19,6 +21,7 @@ export default async function globalSetup(): Promise<void> {
   if (process.env.TEST_DATABASE_URL) return;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'laurel-test-'));
   chmodSync(dataDir, 0o755); // as root, PostgreSQL runs as `postgres` and must reach the folder
+  globalThis.__LAUREL_TEST_PG_FOLDER__ = dataDir;
   // Every test file has databases of its own on this one server, two files at a time, each with
   // one or more Laurels (each a few pools): more than PostgreSQL's default 100 connections.
   const server = await startEmbeddedPostgres({
