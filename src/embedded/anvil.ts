@@ -220,8 +220,15 @@ async function startOnce(binary: string, port: number, opts: StartAnvilOptions):
   ];
   // anvil keeps the states of older blocks on disk, by default under ~/.foundry/anvil/tmp, and
   // leaves them there when it stops (half a gigabyte for a few thousand blocks): a folder of its
-  // own per process instead, removed once the process is gone.
-  const cachePath = fs.mkdtempSync(path.join(os.tmpdir(), 'laurel-anvil-cache-'));
+  // own instead, removed once the process is gone. Beside a state file it is `states/`, which a
+  // start also empties (what an anvil killed with Laurel left; one Laurel holds a data folder).
+  const cachePath = opts.stateFile
+    ? path.join(path.dirname(path.resolve(opts.stateFile)), 'states')
+    : fs.mkdtempSync(path.join(os.tmpdir(), 'laurel-anvil-cache-'));
+  if (opts.stateFile) {
+    fs.rmSync(cachePath, { recursive: true, force: true });
+    fs.mkdirSync(cachePath, { recursive: true });
+  }
   args.push('--cache-path', cachePath);
   if (opts.stateFile) {
     const stateFile = path.resolve(opts.stateFile);

@@ -108,13 +108,27 @@ describe('embedded anvil', () => {
     const args = fs.readFileSync(`/proc/${anvil.pid}/cmdline`, 'utf8').split('\0');
     const cachePath = args[args.indexOf('--cache-path') + 1]!;
     expect(path.dirname(cachePath)).toBe(os.tmpdir());
-    // anvil moves states to disk once it holds about 500 blocks' in memory.
+    // anvil moves states to disk once it holds about 500 blocks in memory.
     const provider = anvilProvider(anvil.rpcUrl);
     await provider.send('anvil_mine', ['0x300']).finally(() => provider.destroy());
     const files = (folder: string) => fs.readdirSync(folder, { recursive: true }).length;
     await waitUntil('anvil to keep states on disk', async () => files(cachePath) > 0);
     await anvil.stop();
     expect(fs.existsSync(cachePath)).toBe(false);
+  });
+
+  it('keeps them beside a state file, in a folder that a start empties of what a killed anvil left', async () => {
+    const stateFile = path.join(dir, 'with-states', 'state.json');
+    const leftover = path.join(dir, 'with-states', 'states', 'anvil-state-left', 'block');
+    fs.mkdirSync(path.dirname(leftover), { recursive: true });
+    fs.writeFileSync(leftover, 'left by an anvil killed with its Laurel');
+    const anvil = await start({ stateFile });
+    const args = fs.readFileSync(`/proc/${anvil.pid}/cmdline`, 'utf8').split('\0');
+    expect(args[args.indexOf('--cache-path') + 1]).toBe(path.join(dir, 'with-states', 'states'));
+    expect(fs.existsSync(leftover)).toBe(false);
+    await anvil.stop();
+    expect(fs.existsSync(path.join(dir, 'with-states', 'states'))).toBe(false);
+    expect(fs.existsSync(stateFile)).toBe(true);
   });
 
   it('keeps the chain state across a stop and a start with the same state file', async () => {
