@@ -222,14 +222,7 @@ async function startOnce(binary: string, port: number, opts: StartAnvilOptions):
   // leaves them there when it stops (half a gigabyte for a few thousand blocks): a folder of its
   // own instead, removed once the process is gone. Beside a state file it is `states/`, which a
   // start also empties (what an anvil killed with Laurel left; one Laurel holds a data folder).
-  const cachePath = opts.stateFile
-    ? path.join(path.dirname(path.resolve(opts.stateFile)), 'states')
-    : fs.mkdtempSync(path.join(os.tmpdir(), 'laurel-anvil-cache-'));
-  if (opts.stateFile) {
-    fs.rmSync(cachePath, { recursive: true, force: true });
-    fs.mkdirSync(cachePath, { recursive: true });
-  }
-  args.push('--cache-path', cachePath);
+  let cachePath: string;
   if (opts.stateFile) {
     const stateFile = path.resolve(opts.stateFile);
     // anvil silently fails to dump into a directory that does not exist.
@@ -239,7 +232,13 @@ async function startOnce(binary: string, port: number, opts: StartAnvilOptions):
     keepGoodCopy(stateFile);
     // 1 s is anvil's shortest interval (whole seconds only): the most a SIGKILL of anvil can lose.
     args.push('--state', stateFile, '--state-interval', '1');
+    cachePath = path.join(path.dirname(stateFile), 'states');
+    fs.rmSync(cachePath, { recursive: true, force: true });
+    fs.mkdirSync(cachePath);
+  } else {
+    cachePath = fs.mkdtempSync(path.join(os.tmpdir(), 'laurel-anvil-cache-'));
   }
+  args.push('--cache-path', cachePath);
 
   // Detached: a process group of its own, so a terminal's Ctrl-C reaches Laurel (which stops anvil
   // in its turn, after what uses it) and not anvil directly.
