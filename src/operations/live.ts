@@ -102,8 +102,12 @@ export function liveValues<T>(options: LiveValueOptions<T>): AsyncIterableIterat
     async next() {
       while (!closed) {
         if (!changed) await waitForChange();
-        const wait = lastReadAt + options.minIntervalMs - Date.now();
-        if (wait > 0) await sleep(wait, undefined, { signal: abort.signal }).catch(() => undefined);
+        // Again after each sleep: a timer may fire a little early (libuv counts from the time its
+        // loop cached when the sleep began).
+        for (let wait = lastReadAt + options.minIntervalMs - Date.now(); wait > 0 && !closed;) {
+          await sleep(wait, undefined, { signal: abort.signal }).catch(() => undefined);
+          wait = lastReadAt + options.minIntervalMs - Date.now();
+        }
         if (closed) break;
         changed = false;
         lastReadAt = Date.now();
