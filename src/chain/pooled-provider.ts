@@ -8,12 +8,32 @@
  * -32005 for one call of fifty is retried alone elsewhere); a `getUrlFunc` only sees HTTP bodies.
  * Requests made in the same tick still go out as one JSON-RPC batch.
  */
-import { JsonRpcProvider, Network, type JsonRpcError, type JsonRpcPayload, type JsonRpcResult } from 'ethers';
+import {
+  JsonRpcProvider,
+  Network,
+  type JsonRpcError,
+  type JsonRpcPayload,
+  type JsonRpcResult,
+  type TransactionReceipt,
+  type TransactionReceiptParams,
+} from 'ethers';
 import type { JsonRpcRequest } from './rpc-endpoint';
 import { RpcPool, type RpcPoolOptions } from './rpc-pool';
 
 /** The error code of the placeholder reply of a call no provider could answer (see getRpcError). */
 const NO_PROVIDER_ANSWERED = -32099;
+
+/** Block times that nodes sent with receipts, by receipt (ethers' receipts have no field for it). */
+const receiptBlockTimes = new WeakMap<TransactionReceipt, number>();
+
+/**
+ * The time of a receipt's block (seconds since the epoch) when the node sent it on the receipt's
+ * logs (`blockTimestamp`, which anvil, reth and recent geth add), so that no header needs reading
+ * for it; undefined otherwise, or for a receipt that did not come from a PooledJsonRpcProvider.
+ */
+export function receiptBlockTime(receipt: TransactionReceipt): number | undefined {
+  return receiptBlockTimes.get(receipt);
+}
 
 export class PooledJsonRpcProvider extends JsonRpcProvider {
   readonly pool: RpcPool;
@@ -53,6 +73,16 @@ export class PooledJsonRpcProvider extends JsonRpcProvider {
       return failure;
     }
     return super.getRpcError(payload, reply);
+  }
+
+  // ethers passes the node's reply as it came, before its formatting drops what it does not know.
+  override _wrapTransactionReceipt(value: TransactionReceiptParams, network: Network): TransactionReceipt {
+    const receipt = super._wrapTransactionReceipt(value, network);
+    const raw = value as unknown as { logs?: readonly { blockTimestamp?: unknown }[] };
+    const stamp = raw.logs?.[0]?.blockTimestamp;
+    const time = typeof stamp === 'string' ? Number(stamp) : NaN;
+    if (Number.isSafeInteger(time) && time >= 0) receiptBlockTimes.set(receipt, time);
+    return receipt;
   }
 
   override destroy(): void {

@@ -59,5 +59,12 @@ export class BlockTimesByHash {
   });
 
   readonly of: BlockTimeByHash = async (chain, hash) =>
-    (await this.times.fetch(`${chain.chainId}:${hash.toLowerCase()}`, { context: { chain, hash } })) ?? null;
+    (await this.times.fetch(keyOf(chain, hash), { context: { chain, hash } })) ?? null;
+
+  /** Keeps a block's time the node gave with something else (a receipt), so that it is not read. */
+  remember(chain: Chain, hash: string, time: number): void {
+    this.times.set(keyOf(chain, hash), time);
+  }
 }
+
+const keyOf = (chain: Chain, hash: string) => `${chain.chainId}:${hash.toLowerCase()}`;

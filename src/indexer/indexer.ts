@@ -94,9 +94,12 @@ export class Indexer {
    * chain's cursor lock): one by one they queued for the lock and this pool's two spare
    * connections, 400 ms at the median with 16 users sending.
    */
-  ingestReceipt(chain: Chain, receipt: ReceiptLogs): Promise<void> {
-    // The block's time is read while the receipt waits for its batch (a failure shows there).
-    if (receipt.logs.some(needsBlockTime)) {
+  ingestReceipt(chain: Chain, receipt: ReceiptLogs, blockTime?: number): Promise<void> {
+    // The block's time as the node sent it with the receipt, or else read while the receipt waits
+    // for its batch (a failure shows there).
+    if (blockTime !== undefined) {
+      this.blockTimes.remember(chain, receipt.blockHash, blockTime);
+    } else if (receipt.logs.some(needsBlockTime)) {
       this.blockTimes.of(chain, receipt.blockHash).catch(() => undefined);
     }
     return this.receipts.submit(String(chain.chainId), { chain, receipt });

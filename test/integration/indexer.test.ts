@@ -1,6 +1,7 @@
 import { Contract, Wallet, type ContractTransactionResponse } from 'ethers';
 import type { Pool } from 'pg';
 import { appFactoryInterface, appInterface, encodeActionId } from '../../src/chain/contracts';
+import { receiptBlockTime } from '../../src/chain/pooled-provider';
 import { ChainRegistry, type Chain } from '../../src/chain/registry';
 import { ChainIndexer } from '../../src/indexer/chain-indexer';
 import { BlockTimesByHash } from '../../src/indexer/block-times';
@@ -200,6 +201,32 @@ describe('the indexer of a Laurel server, fed by Laurel’s own builders', () =>
       },
     ]);
   });
+
+  it('takes a reward’s block time from the node’s receipt in execute-and-wait: no header is read for it', async () => {
+    const chain = laurel.services.chains.list()[0]!;
+    const send = jest.spyOn(chain.provider, 'send');
+    try {
+      const receipt = await build('/reward/XP', {
+        action_id: 'stamped',
+        receiver: Wallet.createRandom().address,
+        amount: 1,
+      });
+      const asked = send.mock.calls.map(([method]) => method);
+      expect(asked).toContain('eth_getTransactionReceipt');
+      expect(asked).not.toContain('eth_getBlockByHash');
+      // In the index before the answer (read-your-writes), with its block's own time.
+      const { rows } = await pool.query<{ time: number; block_number: number }>(
+        `SELECT extract(epoch FROM block_time)::int AS time, block_number::int FROM completed_actions
+         WHERE transaction_hash = $1`,
+        [receipt.hash],
+      );
+      expect(rows).toHaveLength(1);
+      const block = await laurel.chain!.provider.getBlock(rows[0]!.block_number);
+      expect(rows[0]!.time).toBe(block!.timestamp);
+    } finally {
+      send.mockRestore();
+    }
+  });
 });
 
 describe('ChainIndexer', () => {
@@ -383,6 +410,25 @@ describe('ChainIndexer', () => {
     } finally {
       send.mockRestore();
     }
+  });
+
+  it('keeps the block time a node sends on a receipt’s logs, and none from a node that sends none', async () => {
+    const chain = chainWith(1);
+    const sent = await reward(Wallet.createRandom().address, 1n, 'stamped');
+    const block = (await testChain.provider.getBlock(sent.blockHash))!;
+    const receipt = (await chain.provider.getTransactionReceipt(sent.hash))!;
+    expect(receiptBlockTime(receipt)).toBe(block.timestamp);
+
+    const raw = (await chain.provider.send('eth_getTransactionReceipt', [sent.hash])) as {
+      logs: Record<string, unknown>[];
+    };
+    const unstamped = { ...raw, logs: raw.logs.map(({ blockTimestamp: _dropped, ...log }) => log) };
+    const network = await chain.provider.getNetwork();
+    expect(
+      receiptBlockTime(chain.provider._wrapTransactionReceipt(unstamped as never, network)),
+    ).toBeUndefined();
+    // A receipt ethers made elsewhere (not through the chain's provider) has none either.
+    expect(receiptBlockTime(sent)).toBeUndefined();
   });
 
   it('indexes only blocks with the chain’s confirmations, so a shallower reorg never reaches the index', async () => {

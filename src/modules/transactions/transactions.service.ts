@@ -12,6 +12,7 @@ import {
   releaseUnsentNonces,
 } from '../../chain/nonces';
 import { minedRevertReason } from '../../chain/reverts';
+import { receiptBlockTime } from '../../chain/pooled-provider';
 import { receiptJson, waitForReceipt } from '../../chain/receipts';
 import { SenderSignals } from '../../chain/sender-signals';
 import { parseSignedTransaction } from '../../chain/signed-transactions';
@@ -181,7 +182,9 @@ export class TransactionsService {
     // A successful receipt's events go into the index while it is recorded (neither needs the other).
     await Promise.all([
       this.recordReceipt(chain.chainId, receipt),
-      receipt.status === 1 ? this.deps.indexer.ingestReceipt(chain, receipt) : undefined,
+      receipt.status === 1
+        ? this.deps.indexer.ingestReceipt(chain, receipt, receiptBlockTime(receipt))
+        : undefined,
     ]);
     if (receipt.status === 1) {
       return {
