@@ -6,6 +6,7 @@ import { chainConfigOf, startTestChain, type TestChain } from '../helpers/chain'
 import { client, type Unsigned } from '../helpers/flow';
 import { runDueJobs } from '../helpers/jobs';
 import { request, startTestLaurel, type TestLaurel } from '../helpers/laurel';
+import { waitUntil } from '../helpers/wait';
 
 /**
  * A JSON-RPC hop in front of anvil that behaves like a flaky link for eth_sendRawTransaction: `late`
@@ -170,8 +171,12 @@ it('marks an ambiguous broadcast the node never got dropped after the bounded ti
   expect(sent).toMatchObject({ status: 503, body: { transactionHash: hash } });
   expect(await rowOf(hash)).toMatchObject({ status: 'pending' });
 
-  // TRANSACTION_DROP_AFTER_SECONDS is 1 here: once it has passed, the receipt job decides.
-  await new Promise((resolve) => setTimeout(resolve, 1100));
+  // TRANSACTION_DROP_AFTER_SECONDS is 1 here: once it has been pending that long (by its row's
+  // clock, which the job reads), the receipt job decides.
+  await waitUntil('the transaction to be pending for 1 s', async () => {
+    const { updatedAt } = (await rowOf(hash))!;
+    return Date.now() - updatedAt.getTime() >= 1000;
+  });
   await runDueJobs(laurel);
   expect(await rowOf(hash)).toMatchObject({ status: 'dropped' });
   const rebuilt = await buildApp(apiKey, 'Takes the freed nonce');
