@@ -4,7 +4,7 @@
  * schema engine (scripts/prisma-diff.mjs). Usage: npm run db:migration -- <name> [--from FILE]
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -67,6 +67,7 @@ async function main(): Promise<void> {
     console.log(`wrote ${path.relative(root, directory)}/migration.sql`);
   } finally {
     await server?.stop();
+    rmSync(scratch, { recursive: true, force: true });
   }
 }
 

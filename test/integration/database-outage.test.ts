@@ -21,6 +21,8 @@ import { waitUntil } from '../helpers/wait';
  * it was finishing as the database went must not end the process).
  */
 let dataDir: string;
+/** Laurel's own data folder (its database is the one in `dataDir`). */
+let laurelDir: string;
 let database: EmbeddedPostgresHandle;
 let laurel: StartedLaurel;
 
@@ -38,7 +40,8 @@ beforeAll(async () => {
   dataDir = makeDataDir();
   database = await startDatabase();
   await migrate(database.databaseUrl);
-  laurel = await startLaurelProcess(makeDataDir(), {
+  laurelDir = makeDataDir();
+  laurel = await startLaurelProcess(laurelDir, {
     DATABASE_URL: database.databaseUrl,
     LOCAL_CHAIN: 'off',
     LOG_FORMAT: 'json',
@@ -48,7 +51,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (laurel) await stopLaurelProcess(laurel, 'SIGTERM');
   await database?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  for (const folder of [dataDir, laurelDir]) rmSync(folder, { recursive: true, force: true });
 });
 
 it('answers 503 while the database is gone, and recovers by itself once it is back', async () => {

@@ -1,13 +1,19 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { migrate, readMigrations } from '../../src/db/migrator';
 import { createEmptyDatabase } from '../helpers/database';
 
+const folders: string[] = [];
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
 function migrationsFolder(files: Record<string, string>): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'laurel-migrations-'));
+  folders.push(dir);
   for (const [name, sql] of Object.entries(files)) {
     mkdirSync(path.join(dir, name));
     writeFileSync(path.join(dir, name, 'migration.sql'), sql);
