@@ -100,6 +100,16 @@ export function processesUsing(folder: string): string[] {
     .filter((line) => line.includes(folder) && !line.includes('ps -eo'));
 }
 
+/**
+ * The status of a plain request, its body read to the end: a body left unread keeps its
+ * connection open after the test, and with it the test worker.
+ */
+export async function statusOf(url: string, init?: RequestInit): Promise<number> {
+  const response = await fetch(url, init);
+  await response.arrayBuffer();
+  return response.status;
+}
+
 /** One JSON-RPC call (to anvil). */
 export async function rpc<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
   const response = await fetch(url, {

@@ -10,6 +10,7 @@ import {
   startLaurelProcess,
   stopLaurelProcess,
   type StartedLaurel,
+  statusOf,
 } from '../helpers/laurel-process';
 import { waitUntil } from '../helpers/wait';
 
@@ -116,7 +117,7 @@ it('answers 503 while the database is gone, and recovers by itself once it is ba
   await waitUntil('the database to answer again', async () =>
     (await request(laurel.url, 'GET', '/v1/keys', { apiKey })).status === 200 ? true : undefined,
   );
-  expect((await fetch(`${laurel.url}/ready`)).status).toBe(200);
+  expect(await statusOf(`${laurel.url}/ready`)).toBe(200);
   expect((await graphql(laurel.url, '{ apiKeys { id } }', { apiKey })).body.data).toEqual({
     apiKeys: [expect.objectContaining({ id: expect.any(String) })],
   });

@@ -14,6 +14,7 @@ import {
   startLaurelProcess,
   stopLaurelProcess,
   type StartedLaurel,
+  statusOf,
 } from '../helpers/laurel-process';
 import { waitUntil } from '../helpers/wait';
 
@@ -70,7 +71,7 @@ it('SIGKILL of node alone: postgres and anvil do not outlive it, and the next st
 
   const second = await start(dataDir);
   expect(second.output()).not.toMatch(/cleaned/);
-  expect((await fetch(`${second.url}/ready`)).status).toBe(200);
+  expect(await statusOf(`${second.url}/ready`)).toBe(200);
   expect(await stopLaurelProcess(second, 'SIGTERM')).toBe(0);
   expect(processesUsing(dataDir)).toEqual([]);
 }, 180_000);
@@ -94,13 +95,13 @@ it('orphans of a Laurel that died with its watchdog are stopped by the next star
   expect(cleaned).toEqual([
     `laurel: cleaned     stopped PostgreSQL (pid ${orphans[0]}) and anvil (pid ${orphans[1]}) left running on ${dataDir} by a Laurel that died`,
   ]);
-  expect((await fetch(`${second.url}/ready`)).status).toBe(200);
+  expect(await statusOf(`${second.url}/ready`)).toBe(200);
 
   // A second Laurel on the same folder is refused while this one runs.
   const intruder = spawnLaurel(dataDir);
   expect(await intruder.exited).toBe(1);
   expect(intruder.output()).toContain(`another Laurel (pid ${second.child.pid}) is using ${dataDir}`);
-  expect((await fetch(`${second.url}/ready`)).status).toBe(200);
+  expect(await statusOf(`${second.url}/ready`)).toBe(200);
 
   expect(await stopLaurelProcess(second, 'SIGTERM')).toBe(0);
   expect(processesUsing(dataDir)).toEqual([]);

@@ -6,6 +6,7 @@ import { freePort } from '../../src/embedded/postgres';
 import { createLogger } from '../../src/logger';
 import { issueApiKey } from '../helpers/auth';
 import { request, startTestLaurel, type TestLaurel } from '../helpers/laurel';
+import { statusOf } from '../helpers/laurel-process';
 import { waitUntil } from '../helpers/wait';
 import { answerChallenge, startWebhookReceiver } from '../helpers/webhook-receiver';
 
@@ -184,7 +185,7 @@ describe('a worker-only process', () => {
       const home = await request<{ links: { href: string }[] }>(worker.url, 'GET', '/');
       expect(home.body.links.map((link) => link.href)).toEqual(['/health', '/ready', '/metrics']);
       // No API at all (openapi.json describes processes that serve it): a plain request.
-      expect((await fetch(`${worker.url}/v1/chains`)).status).toBe(404);
+      expect(await statusOf(`${worker.url}/v1/chains`)).toBe(404);
     } finally {
       await worker.stop();
     }

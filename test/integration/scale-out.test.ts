@@ -10,6 +10,7 @@ import {
   startLaurelProcess,
   stopLaurelProcess,
   type StartedLaurel,
+  statusOf,
 } from '../helpers/laurel-process';
 import { answerChallenge, startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
 import { waitUntil } from '../helpers/wait';
@@ -79,7 +80,7 @@ it('says which roles run; a worker process serves its probes only', async () => 
   expect(worker.output()).not.toContain('GraphQL');
   expect((await request(worker.url, 'GET', '/ready')).status).toBe(200);
   // No API at all (openapi.json describes processes that serve it): a plain request.
-  expect((await fetch(`${worker.url}/key/challenge`, { method: 'POST' })).status).toBe(404);
+  expect(await statusOf(`${worker.url}/key/challenge`, { method: 'POST' })).toBe(404);
 });
 
 it('20 parallel builds for one sender over both API processes get distinct consecutive nonces, and all execute; the worker delivers each transaction event once', async () => {

@@ -10,6 +10,7 @@ import {
   spawnLaurel,
   startLaurelProcess,
   stopLaurelProcess,
+  statusOf,
 } from '../helpers/laurel-process';
 import { waitUntil } from '../helpers/wait';
 
@@ -36,7 +37,7 @@ it('starts with nothing configured, stops cleanly, and restarts on the same data
   expect(first.output()).toMatch(/postgres\s+embedded PostgreSQL/);
   expect(first.output()).toMatch(/chain\s+local \(chain id 31337\)/);
   expect(first.output()).toMatch(/REST\s+http:\/\/\S+\/v1/);
-  expect((await fetch(`${first.url}/health`)).status).toBe(200);
+  expect(await statusOf(`${first.url}/health`)).toBe(200);
   const typename = await fetch(`${first.url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
