@@ -18,7 +18,7 @@ import {
   type TransactionReceiptParams,
 } from 'ethers';
 import type { JsonRpcRequest } from './rpc-endpoint';
-import { RpcPool, type RpcPoolOptions } from './rpc-pool';
+import { logBlockTime, RpcPool, type RpcPoolOptions } from './rpc-pool';
 
 /** The error code of the placeholder reply of a call no provider could answer (see getRpcError). */
 const NO_PROVIDER_ANSWERED = -32099;
@@ -78,10 +78,9 @@ export class PooledJsonRpcProvider extends JsonRpcProvider {
   // ethers passes the node's reply as it came, before its formatting drops what it does not know.
   override _wrapTransactionReceipt(value: TransactionReceiptParams, network: Network): TransactionReceipt {
     const receipt = super._wrapTransactionReceipt(value, network);
-    const raw = value as unknown as { logs?: readonly { blockTimestamp?: unknown }[] };
-    const stamp = raw.logs?.[0]?.blockTimestamp;
-    const time = typeof stamp === 'string' ? Number(stamp) : NaN;
-    if (Number.isSafeInteger(time) && time >= 0) receiptBlockTimes.set(receipt, time);
+    const [log] = (value as unknown as { logs?: readonly { blockTimestamp?: unknown }[] }).logs ?? [];
+    const time = log ? logBlockTime(log) : undefined;
+    if (time !== undefined) receiptBlockTimes.set(receipt, time);
     return receipt;
   }
 

@@ -76,6 +76,16 @@ export interface RawLog {
   blockTimestamp?: string;
 }
 
+/**
+ * The time of a log's block (seconds since the epoch) when the node put it on the log
+ * (`blockTimestamp`: anvil, reth and recent geth do, in eth_getLogs and in receipts); undefined
+ * when it did not, or sent something that is no time.
+ */
+export function logBlockTime(log: { blockTimestamp?: unknown }): number | undefined {
+  const time = typeof log.blockTimestamp === 'string' ? Number(log.blockTimestamp) : NaN;
+  return Number.isSafeInteger(time) && time >= 0 ? time : undefined;
+}
+
 export interface LogFilter {
   fromBlock: number;
   toBlock: number;

@@ -1,6 +1,7 @@
 /** One block range of a chain: its Laurel events fetched, decoded and prepared for writing. */
 import { blockHeaders, type BlockHeader } from '../chain/block-headers';
 import type { Chain } from '../chain/registry';
+import { logBlockTime } from '../chain/rpc-pool';
 import { blockTimesOf } from './block-times';
 import type { TrackedBlock } from './index-store';
 import { prepareIndexWrites, type BlockTimes, type PreparedWrites } from './index-writer';
@@ -81,7 +82,7 @@ async function logsOf(
         blockNumber,
         logIndex: Number(log.logIndex),
         transactionHash: log.transactionHash,
-        blockTime: log.blockTimestamp === undefined ? undefined : Number(log.blockTimestamp),
+        blockTime: logBlockTime(log),
       });
     }
   }
