@@ -104,9 +104,10 @@ export function liveValues<T>(options: LiveValueOptions<T>): AsyncIterableIterat
         if (!changed) await waitForChange();
         // Again after each sleep: a timer may fire a little early (libuv counts from the time its
         // loop cached when the sleep began).
-        for (let wait = lastReadAt + options.minIntervalMs - Date.now(); wait > 0 && !closed;) {
+        for (;;) {
+          const wait = lastReadAt + options.minIntervalMs - Date.now();
+          if (wait <= 0 || closed) break;
           await sleep(wait, undefined, { signal: abort.signal }).catch(() => undefined);
-          wait = lastReadAt + options.minIntervalMs - Date.now();
         }
         if (closed) break;
         changed = false;
