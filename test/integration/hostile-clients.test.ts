@@ -225,13 +225,12 @@ describe('client mistakes answer 4xx, never 5xx', () => {
   });
 
   it('accepts a real gzip body', async () => {
-    const result = await fetch(`${laurel.url}/key/challenge`, {
+    const status = await statusOf(`${laurel.url}/key/challenge`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' },
       body: gzipSync(body),
     });
-    expect(result.status).toBe(200);
-    await result.arrayBuffer();
+    expect(status).toBe(200);
   });
 
   it('answers a malformed percent-encoding in a path with 400', async () => {
