@@ -108,21 +108,24 @@ function assertPortFree(port: number, host = ANVIL_HOST): Promise<void> {
   });
 }
 
-// Children still running: killed synchronously if this process exits without stopping them.
-const liveChildren = new Set<ChildProcess>();
+// Children still running, each with the temporary cache folder to remove (null beside a state
+// file: the next start empties that one): killed synchronously, and their temporary folders
+// removed, if this process exits without stopping them.
+const liveChildren = new Map<ChildProcess, string | null>();
 let exitHookInstalled = false;
-function trackChild(child: ChildProcess): void {
-  liveChildren.add(child);
+function trackChild(child: ChildProcess, temporaryCache: string | null): void {
+  liveChildren.set(child, temporaryCache);
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     process.once('exit', () => {
-      // SIGTERM, not SIGKILL: anvil still dumps its state after we are gone.
-      for (const c of liveChildren) {
+      for (const [c, cache] of liveChildren) {
+        // SIGTERM, not SIGKILL: anvil still dumps its state after we are gone.
         try {
           c.kill('SIGTERM');
         } catch {
           // already gone
         }
+        if (cache) fs.rmSync(cache, { recursive: true, force: true });
       }
     });
   }
@@ -243,7 +246,7 @@ async function startOnce(binary: string, port: number, opts: StartAnvilOptions):
   // Detached: a process group of its own, so a terminal's Ctrl-C reaches Laurel (which stops anvil
   // in its turn, after what uses it) and not anvil directly.
   const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true, detached: true });
-  trackChild(child);
+  trackChild(child, opts.stateFile ? null : cachePath);
   const releaseGuard = child.pid ? guardChildProcess(child.pid, 'SIGTERM') : () => undefined;
 
   const recent: string[] = [];

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -13,6 +14,7 @@ import {
   type AnvilInstance,
 } from '../../src/embedded/anvil';
 import { anvilDevPrivateKeys, anvilProvider, mined } from '../helpers/chain';
+import { buildService } from '../helpers/laurel-process';
 import { waitUntil } from '../helpers/wait';
 
 const [deployerKey, ownerKey] = anvilDevPrivateKeys(2);
@@ -115,6 +117,36 @@ describe('embedded anvil', () => {
     await waitUntil('anvil to keep states on disk', async () => files(cachePath) > 0);
     await anvil.stop();
     expect(fs.existsSync(cachePath)).toBe(false);
+  });
+
+  it('removes that folder too when the process that started it exits without stopping it', async () => {
+    buildService();
+    // A process that starts anvil (as built), says where its folder is, and exits at once.
+    const script = `
+      const fs = require('node:fs');
+      require(${JSON.stringify(path.resolve(__dirname, '../../dist/src/embedded/anvil'))})
+        .startAnvil()
+        .then((anvil) => {
+          const args = fs.readFileSync('/proc/' + anvil.pid + '/cmdline', 'utf8').split('\\0');
+          console.log(JSON.stringify({ pid: anvil.pid, cachePath: args[args.indexOf('--cache-path') + 1] }));
+          process.exit(0);
+        });`;
+    const output = execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    const { pid, cachePath } = JSON.parse(output.trim().split('\n').pop()!) as {
+      pid: number;
+      cachePath: string;
+    };
+    expect(path.dirname(cachePath)).toBe(os.tmpdir());
+    expect(fs.existsSync(cachePath)).toBe(false);
+    // Its anvil was told to stop as that process exited.
+    const running = () => {
+      try {
+        return fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]![0] !== 'Z';
+      } catch {
+        return false;
+      }
+    };
+    await waitUntil('the orphaned anvil to stop', async () => !running());
   });
 
   it('keeps them beside a state file, in a folder that a start empties of what a killed anvil left', async () => {
