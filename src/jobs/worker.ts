@@ -35,15 +35,33 @@ function workerLogger(log: Logger, faults: ThrottledLog, metrics: LaurelMetrics 
  * waiting and drops its error listener first, so a connection still closing when PostgreSQL shuts
  * down used to raise an unhandled 'error' and exit Laurel with code 1 (the start/stop flake). This
  * pool keeps its listeners for its whole life and is ended (awaited) by its owner.
+ *
+ * Its sessions plan without sorts where they can (WORKER_SESSION_SETTINGS).
  */
 export function createWorkerPool(databaseUrl: string, max: number, faults: ThrottledLog): Pool {
   const pool = createPool(databaseUrl, { max });
   const onError = (error: Error) =>
     faults.write('warn', 'worker_connection', { err: error.message }, 'worker database connection lost');
   pool.on('error', onError);
-  pool.on('connect', (client) => client.on('error', onError));
+  pool.on('connect', (client) => {
+    client.on('error', onError);
+    // Queued before any statement of the pool's user; a session whose SET fails is already lost.
+    client.query(WORKER_SESSION_SETTINGS).catch(onError);
+  });
   return pool;
 }
+
+/**
+ * graphile-worker fetches a job with a prepared statement (`ORDER BY priority, run_at LIMIT 1 FOR
+ * UPDATE SKIP LOCKED`) whose plan each connection keeps until the jobs table is next analyzed. When
+ * that happens while the queue is nearly empty (a drained queue: the usual state), the planner may
+ * keep a plan that reads every available job and sorts them, on every fetch, instead of reading
+ * `jobs_main_index` in order: half the fetches of `npm run bench:webhooks` did, at 2–3 times the
+ * cost, and the cost grows with a backlog until the next ANALYZE (docs/benchmarks.md). No statement
+ * on these sessions gains more from a sort than the fetch loses; a query with no other plan still
+ * sorts. SET rather than a startup option: a session-mode pooler refuses `options`.
+ */
+export const WORKER_SESSION_SETTINGS = 'SET enable_sort = off';
 
 /**
  * The graphile-worker options of Laurel's workers besides the pool, tasks and logger: the defaults

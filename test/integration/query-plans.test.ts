@@ -1,5 +1,8 @@
-import { Client } from 'pg';
+import { Logger as WorkerLogger, runMigrations } from 'graphile-worker';
+import { Client, type ClientBase } from 'pg';
 import { migrate } from '../../src/db/migrator';
+import { createWorkerPool } from '../../src/jobs/worker';
+import { createLogger, ThrottledLog } from '../../src/logger';
 import { createEmptyDatabase } from '../helpers/database';
 
 /**
@@ -78,6 +81,85 @@ describe('plans of the statements on transactions', () => {
       expect(await indexesOfGenericPlans(client)).toEqual(expected);
     } finally {
       await client.end();
+      await database.drop();
+    }
+  });
+});
+
+/**
+ * graphile-worker's job fetch (the select of batchGetJobs in graphile-worker/dist/sql/getJobs.js,
+ * with its default queue clause), as a worker's connection prepares it.
+ */
+const JOB_FETCH = `
+  SELECT jobs.job_queue_id, jobs.priority, jobs.run_at, jobs.id
+    FROM graphile_worker._private_jobs AS jobs
+   WHERE jobs.is_available = true
+     AND run_at <= now()
+     AND task_id = any($1::int[])
+     AND (jobs.job_queue_id IS NULL
+          OR jobs.job_queue_id IN (SELECT id FROM graphile_worker._private_job_queues AS job_queues
+                                    WHERE job_queues.is_available = true FOR UPDATE SKIP LOCKED))
+   ORDER BY priority ASC, run_at ASC
+   LIMIT 1
+   FOR UPDATE SKIP LOCKED`;
+
+/**
+ * The fetch's generic plan made while the queue is drained and analyzed (as autovacuum leaves it),
+ * then run against a backlog of 2,000 jobs: the plan a connection keeps until the next ANALYZE.
+ * Returns the plan's text and the buffer pages it read.
+ */
+async function fetchPlanOnBacklog(client: ClientBase): Promise<{ plan: string; pages: number }> {
+  await client.query('VACUUM ANALYZE graphile_worker._private_jobs');
+  await client.query('SET plan_cache_mode = force_generic_plan');
+  await client.query(`PREPARE job_fetch (int[]) AS ${JOB_FETCH}`);
+  await client.query('BEGIN');
+  try {
+    // Planned (and kept) on the empty table, as a worker's first fetch after the ANALYZE is.
+    await client.query('EXECUTE job_fetch (ARRAY[1])');
+    await client.query(
+      `SELECT graphile_worker.add_jobs(array_agg(('bench', '{}'::json, null, null, null, null, null, null)::graphile_worker.job_spec))
+         FROM generate_series(1, 2000)`,
+    );
+    const { rows: tasks } = await client.query<{ ids: string }>(
+      'SELECT array_agg(id)::text AS ids FROM graphile_worker._private_tasks',
+    );
+    const { rows } = await client.query<{ 'QUERY PLAN': string }>(
+      `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) EXECUTE job_fetch ('${tasks[0]!.ids}')`,
+    );
+    const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+    const pages = Number(/Buffers: shared hit=(\d+)/.exec(plan)?.[1] ?? NaN);
+    return { plan, pages };
+  } finally {
+    await client.query('ROLLBACK');
+    await client.query('DEALLOCATE job_fetch');
+  }
+}
+
+describe("graphile-worker's job fetch on the worker's connections", () => {
+  it('reads jobs_main_index in order, never sorting the backlog, when planned on a drained queue', async () => {
+    const database = await createEmptyDatabase();
+    const silent = new WorkerLogger(() => () => undefined);
+    const pool = createWorkerPool(database.url, 1, new ThrottledLog(createLogger('silent')));
+    const plain = new Client({ connectionString: database.url });
+    try {
+      await runMigrations({ connectionString: database.url, logger: silent });
+      await plain.connect();
+      // What the setting prevents: a plain session keeps a plan that sorts every available job.
+      const unset = await fetchPlanOnBacklog(plain);
+      expect(unset.plan).toMatch(/Sort/);
+
+      const worker = await pool.connect();
+      try {
+        const { plan, pages } = await fetchPlanOnBacklog(worker);
+        expect(plan).not.toMatch(/Sort/);
+        expect(plan).toMatch(/Index Scan using jobs_(main|no_queue)_index/);
+        expect(pages).toBeLessThan(unset.pages / 5);
+      } finally {
+        worker.release();
+      }
+    } finally {
+      await plain.end();
+      await pool.end();
       await database.drop();
     }
   });
