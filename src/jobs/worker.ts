@@ -39,15 +39,17 @@ function workerLogger(log: Logger, faults: ThrottledLog, metrics: LaurelMetrics 
  * Its sessions plan without sorts where they can (WORKER_SESSION_SETTINGS).
  */
 export function createWorkerPool(databaseUrl: string, max: number, faults: ThrottledLog): Pool {
-  const pool = createPool(databaseUrl, { max });
+  const pool = createPool(databaseUrl, {
+    max,
+    // Awaited before the connection is handed out; a failure fails that checkout, as a failed connect.
+    onConnect: async (client) => {
+      await client.query(WORKER_SESSION_SETTINGS);
+    },
+  });
   const onError = (error: Error) =>
     faults.write('warn', 'worker_connection', { err: error.message }, 'worker database connection lost');
   pool.on('error', onError);
-  pool.on('connect', (client) => {
-    client.on('error', onError);
-    // Queued before any statement of the pool's user; a session whose SET fails is already lost.
-    client.query(WORKER_SESSION_SETTINGS).catch(onError);
-  });
+  pool.on('connect', (client) => client.on('error', onError));
   return pool;
 }
 
@@ -59,7 +61,8 @@ export function createWorkerPool(databaseUrl: string, max: number, faults: Throt
  * `jobs_main_index` in order: half the fetches of `npm run bench:webhooks` did, at 2–3 times the
  * cost, and the cost grows with a backlog until the next ANALYZE (docs/benchmarks.md). No statement
  * on these sessions gains more from a sort than the fetch loses; a query with no other plan still
- * sorts. SET rather than a startup option: a session-mode pooler refuses `options`.
+ * sorts. SET (pg-pool's onConnect) rather than a startup option: a session-mode pooler refuses
+ * `options`.
  */
 export const WORKER_SESSION_SETTINGS = 'SET enable_sort = off';
 
