@@ -31,7 +31,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { Wallet } from 'ethers';
 import { Pool } from 'pg';
-import { runMigrations, Logger as WorkerLogger } from 'graphile-worker';
 import { DEFAULT_WORKER_CONCURRENCY, loadConfig } from '../src/config';
 import { connectDatabase, type PrismaClient } from '../src/db/prisma';
 import { migrate } from '../src/db/migrator';
@@ -39,7 +38,7 @@ import { startEmbeddedPostgres } from '../src/embedded/postgres';
 import { jobs } from '../src/jobs/jobs';
 import { emitWebhookEvent } from '../src/modules/webhooks/webhooks.repository';
 import { createLogger } from '../src/logger';
-import { startJobWorker, workerRunOptions } from '../src/jobs/worker';
+import { migrateWorkerSchema, startJobWorker, workerRunOptions } from '../src/jobs/worker';
 import { startLaurel } from '../src/server/laurel';
 import { createServerCertificate } from '../src/modules/webhooks/certificates';
 import { envInt } from './lib/env';
@@ -329,7 +328,7 @@ async function main(): Promise<void> {
   try {
     await migrate(postgres.databaseUrl);
     for (const connectionString of [postgres.databaseUrl, emptyDatabaseUrl.toString()]) {
-      await runMigrations({ connectionString, logger: new WorkerLogger(() => () => undefined) });
+      await migrateWorkerSchema(connectionString, createLogger('warn'));
     }
     const accountAddress = Wallet.createRandom().address;
     await prisma.account.create({ data: { address: accountAddress } });

@@ -1,4 +1,11 @@
-import { Logger as WorkerLogger, parseCrontab, run, type Runner, type TaskList } from 'graphile-worker';
+import {
+  Logger as WorkerLogger,
+  parseCrontab,
+  run,
+  runMigrations,
+  type Runner,
+  type TaskList,
+} from 'graphile-worker';
 import type { Pool } from 'pg';
 import { isDatabaseUnavailable } from '../db/availability';
 import { createPool } from '../db/connection';
@@ -64,7 +71,18 @@ export function createWorkerPool(databaseUrl: string, max: number, faults: Throt
  * sorts. SET (pg-pool's onConnect) rather than a startup option: a session-mode pooler refuses
  * `options`.
  */
-export const WORKER_SESSION_SETTINGS = 'SET enable_sort = off';
+const WORKER_SESSION_SETTINGS = 'SET enable_sort = off';
+
+const silentWorkerLogger = new WorkerLogger(() => () => undefined);
+
+/**
+ * Installs or upgrades graphile-worker's own schema (its migrations, quietly) on a session of its
+ * own: requests enqueue jobs even in a process that runs no worker.
+ */
+export async function migrateWorkerSchema(databaseUrl: string, log: Logger): Promise<void> {
+  const pool = createWorkerPool(databaseUrl, 1, new ThrottledLog(log));
+  await runMigrations({ pgPool: pool, logger: silentWorkerLogger }).finally(() => pool.end());
+}
 
 /**
  * The graphile-worker options of Laurel's workers besides the pool, tasks and logger: the defaults

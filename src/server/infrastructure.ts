@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { Logger as WorkerLogger, runMigrations as runWorkerMigrations } from 'graphile-worker';
 import { wantsLocalChain, type Config } from '../config';
 import { migrate } from '../db/migrator';
 import { databaseHost } from '../db/connection';
@@ -8,11 +7,9 @@ import { ReadReplicas } from '../db/read-replicas';
 import { lockDataFolder, stopOrphans } from '../embedded/data-folder';
 import { resolveDataDirectory, startEmbeddedPostgres } from '../embedded/postgres';
 import type { SupervisorReport } from '../embedded/supervisor';
-import { createWorkerPool } from '../jobs/worker';
-import { ThrottledLog, type Logger } from '../logger';
+import { migrateWorkerSchema } from '../jobs/worker';
+import type { Logger } from '../logger';
 import type { Lifecycle } from './lifecycle';
-
-const silentWorkerLogger = new WorkerLogger(() => () => undefined);
 
 /** Where the embedded anvil keeps its chain. */
 export function anvilStateFile(config: Config): string {
@@ -93,11 +90,7 @@ export async function startInfrastructure(
   }
 
   const migrations = await migrate(sessionUrl);
-  // graphile-worker's own schema: requests enqueue jobs even in a process that runs no worker.
-  const migrationPool = createWorkerPool(sessionUrl, 1, new ThrottledLog(log));
-  await runWorkerMigrations({ pgPool: migrationPool, logger: silentWorkerLogger }).finally(() =>
-    migrationPool.end(),
-  );
+  await migrateWorkerSchema(sessionUrl, log);
   progress(
     `migrations  ${migrations.applied.length ? `applied ${migrations.applied.join(', ')}` : 'database is up to date'}`,
   );

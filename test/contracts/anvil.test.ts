@@ -19,6 +19,12 @@ import { waitUntil } from '../helpers/wait';
 
 const [deployerKey, ownerKey] = anvilDevPrivateKeys(2);
 
+/** The folder a running anvil was given for its states (`--cache-path`, from Linux /proc). */
+function cachePathOf(pid: number): string {
+  const args = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  return args[args.indexOf('--cache-path') + 1]!;
+}
+
 async function withChain<T>(
   anvil: AnvilInstance,
   fn: (wallets: { deployer: Wallet; owner: Wallet }) => Promise<T>,
@@ -107,8 +113,7 @@ describe('embedded anvil', () => {
 
   it('keeps the states of older blocks in a folder of its own, removed once it stops', async () => {
     const anvil = await start();
-    const args = fs.readFileSync(`/proc/${anvil.pid}/cmdline`, 'utf8').split('\0');
-    const cachePath = args[args.indexOf('--cache-path') + 1]!;
+    const cachePath = cachePathOf(anvil.pid);
     expect(path.dirname(cachePath)).toBe(os.tmpdir());
     // anvil moves states to disk once it holds about 500 blocks in memory.
     const provider = anvilProvider(anvil.rpcUrl);
@@ -141,7 +146,9 @@ describe('embedded anvil', () => {
     // Its anvil was told to stop as that process exited.
     const running = () => {
       try {
-        return fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]![0] !== 'Z';
+        // The state follows the command name, which may hold spaces or parentheses.
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return stat[stat.lastIndexOf(')') + 2] !== 'Z';
       } catch {
         return false;
       }
@@ -155,8 +162,7 @@ describe('embedded anvil', () => {
     fs.mkdirSync(path.dirname(leftover), { recursive: true });
     fs.writeFileSync(leftover, 'left by an anvil killed with its Laurel');
     const anvil = await start({ stateFile });
-    const args = fs.readFileSync(`/proc/${anvil.pid}/cmdline`, 'utf8').split('\0');
-    expect(args[args.indexOf('--cache-path') + 1]).toBe(path.join(dir, 'with-states', 'states'));
+    expect(cachePathOf(anvil.pid)).toBe(path.join(dir, 'with-states', 'states'));
     expect(fs.existsSync(leftover)).toBe(false);
     await anvil.stop();
     expect(fs.existsSync(path.join(dir, 'with-states', 'states'))).toBe(false);

@@ -1,7 +1,6 @@
-import { Logger as WorkerLogger, runMigrations } from 'graphile-worker';
 import { Client, type ClientBase } from 'pg';
 import { migrate } from '../../src/db/migrator';
-import { createWorkerPool } from '../../src/jobs/worker';
+import { createWorkerPool, migrateWorkerSchema } from '../../src/jobs/worker';
 import { createLogger, ThrottledLog } from '../../src/logger';
 import { createEmptyDatabase } from '../helpers/database';
 
@@ -138,11 +137,11 @@ async function fetchPlanOnBacklog(client: ClientBase): Promise<{ plan: string; p
 describe("graphile-worker's job fetch on the worker's connections", () => {
   it('reads jobs_main_index in order, never sorting the backlog, when planned on a drained queue', async () => {
     const database = await createEmptyDatabase();
-    const silent = new WorkerLogger(() => () => undefined);
-    const pool = createWorkerPool(database.url, 1, new ThrottledLog(createLogger('silent')));
+    const log = createLogger('silent');
+    const pool = createWorkerPool(database.url, 1, new ThrottledLog(log));
     const plain = new Client({ connectionString: database.url });
     try {
-      await runMigrations({ connectionString: database.url, logger: silent });
+      await migrateWorkerSchema(database.url, log);
       await plain.connect();
       // What the setting prevents: a plain session keeps a plan that sorts every available job.
       const unset = await fetchPlanOnBacklog(plain);
