@@ -43,18 +43,23 @@ export async function enqueueJob<P>(
   await client.$executeRaw`SELECT ${addJobCall(job, payload, options)}`;
 }
 
-/** The call that removes a pending job by its key (a job already running is left to finish). */
+/**
+ * The call that removes a pending job by its key (a job already running is left to finish):
+ * graphile_worker.remove_job through laurel_remove_job, whose plans read the key's index however
+ * the queue's size has changed since they were made (the migration job_key_lookups_by_index).
+ */
 export function removeJobCall(jobKey: string): Prisma.Sql {
-  return Prisma.sql`graphile_worker.remove_job(${jobKey}::text)`;
+  return Prisma.sql`laurel_remove_job(${jobKey}::text)`;
 }
 
 /**
  * True (in SQL) when the job with this key waits to run at `notBefore` or later, not locked by a
- * worker: a job that will run after whatever the caller's statement commits.
+ * worker: a job that will run after whatever the caller's statement commits. A function, for the
+ * same reason as removeJobCall: inlined in a caller's prepared statement, the lookup kept the plan
+ * made on a drained queue and read every queued job.
  */
 export function jobWaitingCondition(jobKey: string, notBefore: Date): Prisma.Sql {
-  return Prisma.sql`EXISTS (SELECT 1 FROM graphile_worker.jobs
-                             WHERE key = ${jobKey}::text AND locked_at IS NULL AND run_at >= ${notBefore}::timestamptz)`;
+  return Prisma.sql`laurel_job_waiting(${jobKey}::text, ${notBefore}::timestamptz)`;
 }
 
 /** Removes a pending job by its key (a job already running is left to finish). */

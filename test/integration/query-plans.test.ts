@@ -163,3 +163,70 @@ describe("graphile-worker's job fetch on the worker's connections", () => {
     }
   });
 });
+
+/** Buffer pages a statement read, run under EXPLAIN ANALYZE (a function's own statements included). */
+async function pagesRead(client: ClientBase, sql: string): Promise<number> {
+  const { rows } = await client.query<{ 'QUERY PLAN': string }>(
+    `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) ${sql}`,
+  );
+  const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+  return Number(/Buffers: shared hit=(\d+)/.exec(plan)?.[1] ?? NaN);
+}
+
+describe('job lookups by key (a receipt removes its tracking job and looks for a waiting check)', () => {
+  it('read the key index, however many jobs were queued after the plan was made', async () => {
+    const database = await createEmptyDatabase();
+    // Plans are per connection (a PL/pgSQL function's too): one for graphile-worker's own calls,
+    // one for Laurel's.
+    const plain = new Client({ connectionString: database.url });
+    const laurel = new Client({ connectionString: database.url });
+    try {
+      await migrateWorkerSchema(database.url, createLogger('silent'));
+      await migrate(database.url);
+      await plain.connect();
+      await laurel.connect();
+      await plain.query('VACUUM ANALYZE graphile_worker._private_jobs');
+      // What recordReceipt's statement inlined before: an EXISTS kept as a generic plan.
+      await plain.query('SET plan_cache_mode = force_generic_plan');
+      await plain.query(`PREPARE inlined_waiting (text) AS SELECT EXISTS (SELECT 1 FROM graphile_worker.jobs
+                           WHERE key = $1 AND locked_at IS NULL AND run_at >= now())`);
+      await plain.query('RESET plan_cache_mode');
+      // Planned (and kept) on the drained queue: more calls than PostgreSQL makes custom plans for
+      // before it settles on a generic one.
+      for (let i = 0; i < 10; i += 1) {
+        await plain.query('SELECT graphile_worker.remove_job($1)', [`none-${i}`]);
+        await plain.query(`EXECUTE inlined_waiting ('none-${i}')`);
+        await laurel.query('SELECT laurel_remove_job($1), laurel_job_waiting($1, now())', [`none-${i}`]);
+      }
+      await plain.query(
+        `SELECT graphile_worker.add_jobs(array_agg(('t', '{}'::json, null, null, null, 'key-' || n, null, null)::graphile_worker.job_spec))
+           FROM generate_series(1, 20000) AS n`,
+      );
+
+      const before = {
+        remove: await pagesRead(plain, `SELECT graphile_worker.remove_job('key-7')`),
+        waiting: await pagesRead(plain, `EXECUTE inlined_waiting ('key-9')`),
+      };
+      const after = {
+        remove: await pagesRead(laurel, `SELECT laurel_remove_job('key-8')`),
+        waiting: await pagesRead(laurel, `SELECT laurel_job_waiting('key-10', now())`),
+      };
+      // The queue is about 270 pages: the plain plans read all of it, Laurel's a few index pages
+      // (and the removed job's heap page and its function's catalog rows).
+      expect(before.remove).toBeGreaterThan(200);
+      expect(before.waiting).toBeGreaterThan(200);
+      expect(after.remove).toBeLessThan(before.remove / 5);
+      expect(after.waiting).toBeLessThan(before.waiting / 5);
+      // Still what they were: the job is gone, and a waiting job is found.
+      const { rows } = await laurel.query<{ removed: boolean; waiting: boolean }>(
+        `SELECT NOT EXISTS (SELECT 1 FROM graphile_worker.jobs WHERE key = 'key-8') AS removed,
+                laurel_job_waiting('key-11', now() - interval '1 hour') AS waiting`,
+      );
+      expect(rows[0]).toEqual({ removed: true, waiting: true });
+    } finally {
+      await plain.end();
+      await laurel.end();
+      await database.drop();
+    }
+  });
+});
