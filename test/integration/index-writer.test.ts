@@ -76,3 +76,35 @@ describe('badge holder counts', () => {
     expect(await holders()).toBe(1);
   });
 });
+
+describe('token balances', () => {
+  it('are updated in place (HOT: no index entry per update), with room left on their pages for it', async () => {
+    const TOKEN = '0x00000000000000000000000000000000000000C1';
+    const holders = Array.from({ length: 300 }, (_, i) => holder(1000 + i));
+    const mint = (to: string): IndexEvent => ({
+      type: 'tokenTransfer',
+      token: TOKEN,
+      from: ZERO_ADDRESS,
+      to,
+      value: 5n,
+      blockNumber: 2,
+      logIndex: (logIndex += 1),
+      transactionHash: `0x${'0'.repeat(64)}`,
+    });
+    await write(holders.map(mint));
+    // A later range moves every one of those balances.
+    await db.query('BEGIN');
+    try {
+      await writeIndexEvents(db, CHAIN, holders.map(mint), new Map([[2, 0]]));
+      const { rows } = await db.query<{ updated: string; hot: string; balances: string[] }>(
+        `SELECT pg_stat_get_xact_tuples_updated('token_balances'::regclass)::text AS updated,
+                pg_stat_get_xact_tuples_hot_updated('token_balances'::regclass)::text AS hot,
+                (SELECT array_agg(DISTINCT balance::text) FROM token_balances WHERE token_address = $1) AS balances`,
+        [TOKEN],
+      );
+      expect(rows[0]).toEqual({ updated: '300', hot: '300', balances: ['10'] });
+    } finally {
+      await db.query('COMMIT');
+    }
+  });
+});
