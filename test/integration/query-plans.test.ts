@@ -86,6 +86,18 @@ describe('plans of the statements on transactions', () => {
 });
 
 /**
+ * `sql` run under EXPLAIN ANALYZE: its plan's text and the buffer pages it read (a function's own
+ * statements included).
+ */
+async function explainAnalyzed(client: ClientBase, sql: string): Promise<{ plan: string; pages: number }> {
+  const { rows } = await client.query<{ 'QUERY PLAN': string }>(
+    `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) ${sql}`,
+  );
+  const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+  return { plan, pages: Number(/Buffers: shared hit=(\d+)/.exec(plan)?.[1] ?? NaN) };
+}
+
+/**
  * graphile-worker's job fetch (the select of batchGetJobs in graphile-worker/dist/sql/getJobs.js,
  * with its default queue clause), as a worker's connection prepares it.
  */
@@ -122,12 +134,7 @@ async function fetchPlanOnBacklog(client: ClientBase): Promise<{ plan: string; p
     const { rows: tasks } = await client.query<{ ids: string }>(
       'SELECT array_agg(id)::text AS ids FROM graphile_worker._private_tasks',
     );
-    const { rows } = await client.query<{ 'QUERY PLAN': string }>(
-      `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) EXECUTE job_fetch ('${tasks[0]!.ids}')`,
-    );
-    const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
-    const pages = Number(/Buffers: shared hit=(\d+)/.exec(plan)?.[1] ?? NaN);
-    return { plan, pages };
+    return await explainAnalyzed(client, `EXECUTE job_fetch ('${tasks[0]!.ids}')`);
   } finally {
     await client.query('ROLLBACK');
     await client.query('DEALLOCATE job_fetch');
@@ -164,15 +171,6 @@ describe("graphile-worker's job fetch on the worker's connections", () => {
   });
 });
 
-/** Buffer pages a statement read, run under EXPLAIN ANALYZE (a function's own statements included). */
-async function pagesRead(client: ClientBase, sql: string): Promise<number> {
-  const { rows } = await client.query<{ 'QUERY PLAN': string }>(
-    `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) ${sql}`,
-  );
-  const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
-  return Number(/Buffers: shared hit=(\d+)/.exec(plan)?.[1] ?? NaN);
-}
-
 describe('job lookups by key (a receipt removes its tracking job and looks for a waiting check)', () => {
   it('read the key index, however many jobs were queued after the plan was made', async () => {
     const database = await createEmptyDatabase();
@@ -206,12 +204,12 @@ describe('job lookups by key (a receipt removes its tracking job and looks for a
       );
 
       const before = {
-        remove: await pagesRead(plain, `SELECT graphile_worker.remove_job('key-7')`),
-        waiting: await pagesRead(plain, `EXECUTE inlined_waiting ('key-9')`),
+        remove: (await explainAnalyzed(plain, `SELECT graphile_worker.remove_job('key-7')`)).pages,
+        waiting: (await explainAnalyzed(plain, `EXECUTE inlined_waiting ('key-9')`)).pages,
       };
       const after = {
-        remove: await pagesRead(laurel, `SELECT laurel_remove_job('key-8')`),
-        waiting: await pagesRead(laurel, `SELECT laurel_job_waiting('key-10', now())`),
+        remove: (await explainAnalyzed(laurel, `SELECT laurel_remove_job('key-8')`)).pages,
+        waiting: (await explainAnalyzed(laurel, `SELECT laurel_job_waiting('key-10', now())`)).pages,
       };
       // The queue is about 270 pages: the plain plans read all of it, Laurel's a few index pages
       // (and the removed job's heap page and its function's catalog rows).
