@@ -2,14 +2,19 @@
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
+/**
+ * Whether `pid` is a running process. A zombie (exited, not yet reaped by its parent: an orphan
+ * whose new parent does not wait for it) has stopped for good, and counts as gone.
+ */
 export function processIsAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     // EPERM: it exists but belongs to another user (the `postgres` user, for instance).
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  const state = processStatFields(pid)?.[0]; // field 3
+  return state !== 'Z' && state !== 'X';
 }
 
 /** The process's command line (Linux /proc), or undefined where that cannot be read. */
@@ -23,10 +28,17 @@ export function processCommandLine(pid: number): string | undefined {
 
 /** When the process started, in clock ticks since boot (Linux /proc): tells a recycled pid apart. */
 export function processStartTime(pid: number): string | undefined {
+  return processStatFields(pid)?.[19]; // field 22
+}
+
+/**
+ * The fields of /proc/<pid>/stat from the third (the state) on, or undefined where that cannot be
+ * read. They follow the command name, which may hold spaces and parentheses.
+ */
+function processStatFields(pid: number): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may contain spaces) start at field 3; start time is 22.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return undefined;
   }

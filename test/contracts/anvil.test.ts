@@ -13,6 +13,7 @@ import {
   startAnvil,
   type AnvilInstance,
 } from '../../src/embedded/anvil';
+import { processIsAlive } from '../../src/embedded/processes';
 import { anvilDevPrivateKeys, anvilProvider, mined } from '../helpers/chain';
 import { buildService } from '../helpers/laurel-process';
 import { waitUntil } from '../helpers/wait';
@@ -143,17 +144,8 @@ describe('embedded anvil', () => {
     };
     expect(path.dirname(cachePath)).toBe(os.tmpdir());
     expect(fs.existsSync(cachePath)).toBe(false);
-    // Its anvil was told to stop as that process exited.
-    const running = () => {
-      try {
-        // The state follows the command name, which may hold spaces or parentheses.
-        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-        return stat[stat.lastIndexOf(')') + 2] !== 'Z';
-      } catch {
-        return false;
-      }
-    };
-    await waitUntil('the orphaned anvil to stop', async () => !running());
+    // Its anvil was told to stop as that process exited (it may stay a zombie, which is gone too).
+    await waitUntil('the orphaned anvil to stop', () => !processIsAlive(pid));
   });
 
   it('keeps them beside a state file, in a folder that a start empties of what a killed anvil left', async () => {
