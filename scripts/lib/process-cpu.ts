@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { processStatFields } from '../../src/embedded/processes';
 
 /** Clock ticks per second of /proc's CPU times. */
 let ticksPerSecond: number | undefined;
@@ -11,16 +12,12 @@ interface ProcStat {
   ticks: number;
 }
 
+/** Fields 4 (ppid) and 14-17 (CPU times) of /proc/<pid>/stat; undefined once the process has exited. */
 function readStat(pid: number): ProcStat | undefined {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name (field 2) may hold spaces: fields are counted after its closing parenthesis.
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    const [utime, stime, cutime, cstime] = [11, 12, 13, 14].map((index) => Number(fields[index]));
-    return { pid, ppid: Number(fields[1]), ticks: utime! + stime! + cutime! + cstime! };
-  } catch {
-    return undefined; // exited meanwhile
-  }
+  const fields = processStatFields(pid);
+  if (!fields) return undefined;
+  const [utime, stime, cutime, cstime] = [11, 12, 13, 14].map((index) => Number(fields[index]));
+  return { pid, ppid: Number(fields[1]), ticks: utime! + stime! + cutime! + cstime! };
 }
 
 /**

@@ -35,7 +35,7 @@ export function processStartTime(pid: number): string | undefined {
  * The fields of /proc/<pid>/stat from the third (the state) on, or undefined where that cannot be
  * read. They follow the command name, which may hold spaces and parentheses.
  */
-function processStatFields(pid: number): string[] | undefined {
+export function processStatFields(pid: number): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
