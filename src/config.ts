@@ -365,6 +365,15 @@ export const envSchema = z.object({
   SUBSCRIPTIONS_PER_KEY: positiveInt(20).describe(
     'GraphQL subscriptions: how many an API key may hold open at once in one API process (over it, a new one is refused with `TOO_MANY_SUBSCRIPTIONS`)',
   ),
+  WEBSOCKETS_PER_KEY: positiveInt(20).describe(
+    'GraphQL subscriptions: WebSocket connections one API key may hold open at once in one API process, within `HTTP_MAX_CONNECTIONS` (over it, a new one is closed with 4429)',
+  ),
+  WEBSOCKET_PING_INTERVAL_MS: positiveInt(12_000).describe(
+    'GraphQL subscriptions: every WebSocket is pinged this often; one that has not answered the previous ping by then is cut',
+  ),
+  WEBSOCKET_INIT_TIMEOUT_MS: positiveInt(3_000).describe(
+    'GraphQL subscriptions: a WebSocket must send `connection_init` within this (else it is closed with 4408)',
+  ),
   METRICS: z
     .enum(['on', 'off'])
     .default('on')
@@ -493,6 +502,12 @@ export interface Config {
     pushIntervalMs: number;
     /** Subscriptions one API key may hold open at once in one process. */
     perKey: number;
+    /** WebSocket connections one API key may hold open at once in one process. */
+    socketsPerKey: number;
+    /** How often every WebSocket is pinged; one that did not answer the previous ping is cut. */
+    pingIntervalMs: number;
+    /** How long a WebSocket has to send connection_init. */
+    initTimeoutMs: number;
   };
   metrics: {
     enabled: boolean;
@@ -565,6 +580,12 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, cwd = proces
   if (!e.DATABASE_URL && (e.DATABASE_DIRECT_URL || e.DATABASE_READ_URL)) {
     throw new ConfigError(
       `Invalid configuration: ${e.DATABASE_DIRECT_URL ? 'DATABASE_DIRECT_URL' : 'DATABASE_READ_URL'}: needs DATABASE_URL (the embedded PostgreSQL has no pooler or replica)`,
+    );
+  }
+  // One key must never be able to hold every connection of the process.
+  if (e.WEBSOCKETS_PER_KEY >= e.HTTP_MAX_CONNECTIONS) {
+    throw new ConfigError(
+      'Invalid configuration: WEBSOCKETS_PER_KEY: must be less than HTTP_MAX_CONNECTIONS (one key cannot hold every connection)',
     );
   }
   const directUrl = e.DATABASE_DIRECT_URL ?? e.DATABASE_URL;
@@ -640,7 +661,13 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, cwd = proces
       allowedAddresses: e.BADGE_METADATA_ALLOWED_ADDRESSES ?? [],
     },
     readCacheBytes: e.READ_CACHE_MB * 1024 * 1024,
-    subscriptions: { pushIntervalMs: e.SUBSCRIPTION_PUSH_INTERVAL_MS, perKey: e.SUBSCRIPTIONS_PER_KEY },
+    subscriptions: {
+      pushIntervalMs: e.SUBSCRIPTION_PUSH_INTERVAL_MS,
+      perKey: e.SUBSCRIPTIONS_PER_KEY,
+      socketsPerKey: e.WEBSOCKETS_PER_KEY,
+      pingIntervalMs: e.WEBSOCKET_PING_INTERVAL_MS,
+      initTimeoutMs: e.WEBSOCKET_INIT_TIMEOUT_MS,
+    },
     metrics: { enabled: e.METRICS === 'on', port: e.METRICS_PORT, token: e.METRICS_TOKEN },
   };
 }

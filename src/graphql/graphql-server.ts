@@ -17,7 +17,7 @@ import { formatGraphQLError } from './format-error';
 import { GRAPHQL_LIMITS, graphqlArmor, requestCostPlugin } from './limits';
 import { operationLogPlugin } from './operation-log';
 import { playgroundAssets, playgroundPage } from './playground';
-import { serveSubscriptions } from './subscriptions';
+import { serveSubscriptions, type SubscriptionBounds } from './subscriptions';
 
 export interface GraphQLEndpointOptions {
   schema: GraphQLSchema;
@@ -29,7 +29,7 @@ export interface GraphQLEndpointOptions {
   /** The request's context, as the HTTP layer made it. */
   contextOf: (res: Parameters<RequestHandler>[1]) => RequestContext;
   /** Subscriptions over WebSocket on the same path: the HTTP server whose upgrades carry them. */
-  subscriptions?: { server: Server; perKey: number; log: Logger; metrics?: LaurelMetrics };
+  subscriptions?: SubscriptionBounds & { server: Server; log: Logger; metrics?: LaurelMetrics };
 }
 
 export interface GraphQLEndpoint {

@@ -7,6 +7,7 @@ import { isDatabaseUnavailable } from '../db/availability';
 import { AppError, DatabaseUnavailableError } from '../errors';
 import { graphqlErrorBody } from '../graphql/format-error';
 import { mountGraphQL, type GraphQLEndpoint } from '../graphql/graphql-server';
+import type { SubscriptionBounds } from '../graphql/subscriptions';
 import { ThrottledLog, type Logger } from '../logger';
 import { statusClass, type LaurelMetrics } from '../metrics';
 import { renderInternalError, SHAPE_A } from '../operations/error-shapes';
@@ -39,7 +40,7 @@ export interface ApiSurfaceOptions {
   /** The OpenAPI document, served at /openapi.json and rendered at /docs. */
   openApiDocument: object;
   /** GraphQL subscriptions over WebSocket at /graphql: upgrades of this HTTP server. */
-  subscriptions?: { server: Server; perKey: number };
+  subscriptions?: SubscriptionBounds & { server: Server };
 }
 
 export interface HttpAppOptions {

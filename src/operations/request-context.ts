@@ -31,10 +31,19 @@ export interface AuthenticatedContext extends RequestContext {
   account: AuthenticatedAccount;
 }
 
+/** What holds keys in live use (WebSockets): told when one of them is revoked, in any process. */
+export interface RevocationWatcher {
+  /** The ids of the keys it holds (looked up after revocations may have been missed). */
+  keys(): Iterable<string>;
+  revoked(apiKeyId: string): void;
+}
+
 /** What the transports need from the auth module to authenticate and count requests. */
 export interface RequestAuthenticator {
   /** Resolves an X-API-KEY value; throws UnauthenticatedError for an unknown or revoked key. */
   authenticate(apiKey: string): Promise<AuthenticatedAccount>;
   /** Spends `cost` of the account's request budget; throws RateLimitedError over it. */
   countRequest(account: AuthenticatedAccount, cost?: number): Promise<void>;
+  /** Tells `watcher` of every revocation of a key, in any process; returns what stops it. */
+  watchRevocations(watcher: RevocationWatcher): () => void;
 }

@@ -56,7 +56,13 @@ export async function serveHttp(
             ),
             authenticator: modules.authenticator,
             modules: modules.api,
-            subscriptions: { server: ports.main.server, perKey: config.subscriptions.perKey },
+            subscriptions: {
+              server: ports.main.server,
+              perKey: config.subscriptions.perKey,
+              socketsPerKey: config.subscriptions.socketsPerKey,
+              pingIntervalMs: config.subscriptions.pingIntervalMs,
+              initTimeoutMs: config.subscriptions.initTimeoutMs,
+            },
           }
         : undefined,
     // Names what fails, never why: /ready needs no key, and errors carry internal addresses.

@@ -8,8 +8,14 @@ import { RequestBudgets } from './request-budgets';
 /** Accounts and API keys: wallet-signed challenges, keys, request authentication and rate limits. */
 export const authModule = defineModule({
   name: 'auth',
-  service: ({ prisma, pool, config, log }) =>
-    new AuthService(new AuthRepository(prisma), config, new RequestBudgets(pool, config.auth, log), log),
+  service: ({ prisma, pool, config, notifications, log }) =>
+    new AuthService(
+      new AuthRepository(prisma),
+      config,
+      new RequestBudgets(pool, config.auth, log),
+      notifications,
+      log,
+    ),
   resolver: AuthResolver,
   authRoutes: authRootRoutes,
   routes: authApiRoutes,

@@ -1,11 +1,12 @@
-import type { PrismaClient } from '../../db/prisma';
+import { Prisma, type PrismaClient } from '../../db/prisma';
 import type { ApiKeyInfo } from './auth.types';
+import { keyRevocationNotice, type RevokedKeys } from './key-revocations';
 
 /** Why a key could not be stored (the caller turns these into its documented errors). */
 export type IssueRefusal = 'challenge_used' | 'too_many_keys';
 
 /** Every statement on the accounts tables: challenges, API keys, accounts and their housekeeping. */
-export class AuthRepository {
+export class AuthRepository implements RevokedKeys {
   constructor(private readonly prisma: PrismaClient) {}
 
   async createChallenge(challenge: {
@@ -92,13 +93,27 @@ export class AuthRepository {
     }));
   }
 
-  /** Revokes the account's key (idempotent); null when the account has no such key. */
+  /**
+   * Revokes the account's key (idempotent) and tells every process, in the same statement; null
+   * when the account has no such key.
+   */
   async revokeKey(address: string, id: string): Promise<ApiKeyInfo | null> {
     const [key] = await this.prisma.$queryRaw<ApiKeyInfo[]>`
-      UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now())
-      WHERE id = ${id}::uuid AND account_address = ${address}
-      RETURNING id::text AS id, prefix, created_at, last_used_at, revoked_at`;
+      WITH revoked AS (
+        UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now())
+        WHERE id = ${id}::uuid AND account_address = ${address}
+        RETURNING id, prefix, created_at, last_used_at, revoked_at
+      )
+      SELECT id::text AS id, prefix, created_at, last_used_at, revoked_at
+        FROM revoked, LATERAL (SELECT ${keyRevocationNotice(Prisma.sql`revoked.id`)}) AS notice`;
     return key ?? null;
+  }
+
+  /** Of the keys `ids`, those revoked. */
+  async revokedAmong(ids: string[]): Promise<string[]> {
+    const rows = await this.prisma.$queryRaw<{ id: string }[]>`
+      SELECT id::text AS id FROM api_keys WHERE id = ANY(${ids}::uuid[]) AND revoked_at IS NOT NULL`;
+    return rows.map((row) => row.id);
   }
 
   /**

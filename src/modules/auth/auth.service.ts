@@ -4,16 +4,25 @@ import { LRUCache } from 'lru-cache';
 import type { Config } from '../../config';
 import { AppError, NotFoundError, UnauthenticatedError, type DocumentedFailure } from '../../errors';
 import type { Logger } from '../../logger';
-import type { AuthenticatedAccount, RequestAuthenticator } from '../../operations/request-context';
+import type { NotificationSession } from '../../db/notifications';
+import type {
+  AuthenticatedAccount,
+  RequestAuthenticator,
+  RevocationWatcher,
+} from '../../operations/request-context';
 import { generateApiKey, hashApiKey, isWellFormedApiKey, sameKeyHash } from './api-key';
 import type { AuthRepository } from './auth.repository';
 import type { ApiKeyInfo } from './auth.types';
 import { buildChallengeMessage } from './challenge-message';
+import { KeyRevocations } from './key-revocations';
 import type { RequestBudgets } from './request-budgets';
 
 export const SIGNATURE_VERIFICATION_FAILED = 'Signature verification failed';
 
-/** How long a process may go on accepting a key another process revoked. */
+/**
+ * How long a process may go on accepting a key another process revoked while it does not hear
+ * revocations (its LISTEN session is down); otherwise it forgets the key when told.
+ */
 export const AUTHENTICATED_KEY_TTL_MS = 1_000;
 /** Keys remembered at most (the busiest ones; least recently used first out). */
 const AUTHENTICATED_KEYS_CACHED = 10_000;
@@ -78,13 +87,22 @@ export class AuthService implements RequestAuthenticator {
     ttl: AUTHENTICATED_KEY_TTL_MS,
   });
 
+  private readonly revocations: KeyRevocations;
+
   constructor(
     private readonly repository: AuthRepository,
     private readonly config: Config,
     private readonly budgets: RequestBudgets,
+    notifications: NotificationSession,
     log: Logger,
   ) {
     this.log = log.child({ module: 'auth' });
+    this.revocations = new KeyRevocations(
+      notifications,
+      repository,
+      (apiKeyId) => this.forget(apiKeyId),
+      this.log,
+    );
   }
 
   /**
@@ -147,7 +165,8 @@ export class AuthService implements RequestAuthenticator {
   /**
    * Resolves an X-API-KEY value. A valid key is remembered for AUTHENTICATED_KEY_TTL_MS (bounded
    * LRU): a revocation holds from the very next request in the process that revoked it (which
-   * forgets the key at once) and within that time in every other process.
+   * forgets the key at once), as soon as its notification arrives in every other process, and
+   * within that time in one that does not hear notifications.
    */
   async authenticate(apiKey: string): Promise<AuthenticatedAccount> {
     if (!isWellFormedApiKey(apiKey)) throw new UnauthenticatedError('Invalid API key');
@@ -185,14 +204,28 @@ export class AuthService implements RequestAuthenticator {
     return this.repository.listKeys(address);
   }
 
-  /** Revokes one of the account's keys (idempotent); another account's key is "not found". */
+  /** Tells `watcher` of every key revoked, by any process (see KeyRevocations). */
+  watchRevocations(watcher: RevocationWatcher): () => void {
+    return this.revocations.watch(watcher);
+  }
+
+  /**
+   * Revokes one of the account's keys (idempotent); another account's key is "not found". Every
+   * process is told (its WebSockets of the key close); this one before it answers.
+   */
   async revokeApiKey(address: string, id: string): Promise<ApiKeyInfo> {
     const key = await this.repository.revokeKey(address, id);
     if (!key) throw new NotFoundError(API_KEY_NOT_FOUND.codes[0], 'API key not found');
-    for (const [hash, account] of this.authenticated.entries()) {
-      if (account.apiKeyId === key.id) this.authenticated.delete(hash);
-    }
+    this.revocations.revoked(key.id);
     this.log.info({ address, apiKeyId: id }, 'API key revoked');
     return key;
+  }
+
+  /** Forgets a remembered key (null: every key). */
+  private forget(apiKeyId: string | null): void {
+    if (apiKeyId === null) return this.authenticated.clear();
+    for (const [hash, account] of this.authenticated.entries()) {
+      if (account.apiKeyId === apiKeyId) this.authenticated.delete(hash);
+    }
   }
 }
