@@ -9,6 +9,8 @@ export interface Closed {
 
 export interface SubscriptionClient {
   client: Client;
+  /** Resolves once Laurel acknowledged the connection (its key accepted). */
+  connected: Promise<void>;
   /** Resolves with the close code and reason once the connection is closed. */
   closed: Promise<Closed>;
   dispose(): Promise<void>;
@@ -21,6 +23,8 @@ export interface SubscriptionClient {
 export function subscriptionClient(url: string, apiKey?: string): SubscriptionClient {
   let resolveClosed!: (closed: Closed) => void;
   const closed = new Promise<Closed>((resolve) => (resolveClosed = resolve));
+  let resolveConnected!: () => void;
+  const connected = new Promise<void>((resolve) => (resolveConnected = resolve));
   const client = createClient({
     url: `${url.replace(/^http/, 'ws')}/graphql`,
     webSocketImpl: WebSocket,
@@ -29,13 +33,14 @@ export function subscriptionClient(url: string, apiKey?: string): SubscriptionCl
     lazy: false,
     onNonLazyError: () => undefined,
     on: {
+      connected: () => resolveConnected(),
       closed: (event) => {
         const { code, reason } = event as { code: number; reason: string | Buffer };
         resolveClosed({ code, reason: String(reason) });
       },
     },
   });
-  return { client, closed, dispose: () => client.dispose() as Promise<void> };
+  return { client, connected, closed, dispose: () => client.dispose() as Promise<void> };
 }
 
 /** What one subscription received. */
