@@ -228,7 +228,7 @@ export class LaurelMetrics {
   );
   readonly subscriptionsRefused = this.counter(
     'laurel_subscriptions_refused_total',
-    'WebSocket connections and subscriptions refused, by reason (unauthenticated, rate_limited, too_many_subscriptions, invalid)',
+    'WebSocket connections and subscriptions refused, by reason (unauthenticated, rate_limited, too_many_subscriptions, too_many_websockets, invalid)',
     ['reason'],
   );
 

@@ -55,7 +55,7 @@ export class AuthResolver {
     input: revokeApiKeySchema,
     output: ApiKeyInfo,
     description:
-      'Revokes one of the logged-in account’s API keys: refused at once by this process, within a second by any other (DELETE /keys/:id)',
+      'Revokes one of the logged-in account’s API keys: refused at once by this process, within a second by any other, and its WebSockets closed in every process (DELETE /keys/:id)',
   })
   async revokeApiKey(args: RevokeApiKeyInput, ctx: AuthenticatedContext): Promise<ApiKeyInfo> {
     return this.auth.revokeApiKey(ctx.account.address, args.id);
