@@ -232,6 +232,8 @@ export function serveSubscriptions(options: SubscriptionServerOptions): Subscrip
         // graphql-ws's own close (4403) comes after ours and is ignored.
         return false;
       }
+      // Gone while its key was checked: its close was handled already, it would never be released.
+      if (socket.readyState !== socket.OPEN) return false;
       // Counted with no wait after the check: a burst of connections cannot pass the cap together.
       const held = byKey.get(account.apiKeyId) ?? new Set<Connection>();
       if (held.size >= options.socketsPerKey) {
@@ -294,8 +296,9 @@ export function serveSubscriptions(options: SubscriptionServerOptions): Subscrip
         // The key again (remembered for a second at most, forgotten at its revocation).
         await authenticator.authenticate(connection.apiKey);
       } catch (error) {
-        closeRefused(socket, error);
-        return refused([refusal(error)]);
+        // A refused key ends the connection; a key that cannot be checked now, this subscription.
+        if (error instanceof AppError) closeRefused(socket, error);
+        return refused([refusal(isDatabaseUnavailable(error) ? new DatabaseUnavailableError() : error)]);
       }
       try {
         await charge(connection);
