@@ -12,6 +12,7 @@ import {
   type StartedLaurel,
   statusOf,
 } from '../helpers/laurel-process';
+import { subscribe, subscriptionClient } from '../helpers/subscriptions';
 import { answerChallenge, startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
 import { waitUntil } from '../helpers/wait';
 
@@ -186,6 +187,34 @@ it('a key revoked through one API process is refused by it at once and by the ot
     status: 401,
     body: { status: 'failed', error: 'API key revoked' },
   });
+});
+
+it('a key revoked through one API process closes its WebSockets on both within a second (4401)', async () => {
+  const wallet = Wallet.createRandom();
+  const keep = await issueApiKey(api1.url, wallet);
+  const revoked = await issueApiKey(api2.url, wallet);
+  const listed = await request<{ keys: { id: string }[] }>(api1.url, 'GET', '/v1/keys', { apiKey: keep });
+  const sockets = [subscriptionClient(api1.url, revoked), subscriptionClient(api2.url, revoked)];
+  try {
+    const held = sockets.map((connected) =>
+      subscribe<{ profileChanged: { xp_balance: string } }>(
+        connected,
+        'subscription { profileChanged(chain: "local") { xp_balance } }',
+      ),
+    );
+    await waitUntil('both subscriptions pushed', () => held.every((received) => received.values.length > 0));
+    const closedAt: number[] = [];
+    for (const connected of sockets) void connected.closed.then(() => closedAt.push(Date.now()));
+    const revokedAt = Date.now();
+    const deleted = await request(api1.url, 'DELETE', `/v1/keys/${listed.body.keys[1].id}`, { apiKey: keep });
+    expect(deleted.status).toBe(200);
+    for (const connected of sockets) {
+      expect(await connected.closed).toEqual({ code: 4401, reason: 'API key revoked' });
+    }
+    expect(Math.max(...closedAt) - revokedAt).toBeLessThan(1_000);
+  } finally {
+    await Promise.all(sockets.map((connected) => connected.dispose()));
+  }
 });
 
 it('the rate limit is one budget across processes', async () => {
