@@ -20,7 +20,17 @@ export interface OutboundHttpsOptions {
   userAgent: string;
   /** CA certificates (PEM) trusted besides Node's own store and NODE_EXTRA_CA_CERTS. */
   extraCaCertificates?: string[];
+  /** A kept-alive connection idle this long is closed (default DEFAULT_OUTBOUND_AGENT.idleSocketMs). */
+  idleSocketMs?: number;
+  /** Connections open at most, over every host (default DEFAULT_OUTBOUND_AGENT.maxSockets). */
+  maxSockets?: number;
 }
+
+/**
+ * The connection bounds of a client (OUTBOUND_IDLE_SOCKET_MS, OUTBOUND_MAX_SOCKETS): hosts are
+ * named by users, so without them every host ever called would keep a connection for good.
+ */
+export const DEFAULT_OUTBOUND_AGENT = { idleSocketMs: 15_000, maxSockets: 256 } as const;
 
 export interface OutboundRequest {
   method: 'GET' | 'POST';
@@ -152,6 +162,9 @@ export class OutboundHttpsClient {
     const { RequestFilteringHttpsAgent } = await import('request-filtering-agent');
     const agent = new RequestFilteringHttpsAgent({
       keepAlive: true,
+      // Node's agent closes a kept-alive socket idle this long (a call in flight has its own deadline).
+      timeout: options.idleSocketMs ?? DEFAULT_OUTBOUND_AGENT.idleSocketMs,
+      maxTotalSockets: options.maxSockets ?? DEFAULT_OUTBOUND_AGENT.maxSockets,
       ...(options.extraCaCertificates?.length && { ca: trustedCertificates(options.extraCaCertificates) }),
       allowPrivateIPAddress: options.allowPrivateNetworks,
       allowIPAddressList: options.allowedAddresses ?? [],
@@ -224,6 +237,7 @@ export class OutboundHttpsClient {
       const send = (again: boolean) => {
         const request = https.request(parsed, { method: call.method, agent: this.agent, headers }, resolve);
         started(request);
+        this.makeRoomFor(request);
         // The call's deadline destroys the request with its own error, never a reset: not sent again.
         request.once('error', (error) =>
           again && failedOnReusedConnection(request, error) ? send(false) : reject(error),
@@ -232,6 +246,21 @@ export class OutboundHttpsClient {
       };
       send(true);
     });
+  }
+
+  /**
+   * A request the agent queued because its sockets are at their bound: Node's agent would let it
+   * wait for one of them to close, while sockets of other hosts sit idle. The oldest idle one is
+   * closed instead, which hands the request its room at once.
+   */
+  private makeRoomFor(request: ClientRequest): void {
+    const queued = Object.values(this.agent.requests).some((waiting) =>
+      (waiting as unknown[] | undefined)?.includes(request),
+    );
+    if (!queued) return;
+    Object.values(this.agent.freeSockets)
+      .find((sockets) => sockets?.length)?.[0]
+      ?.destroy();
   }
 
   destroy(): void {

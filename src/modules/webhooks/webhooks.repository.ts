@@ -56,8 +56,17 @@ export async function emitWebhookEvent(db: SqlClient, input: WebhookEventInput):
 export class WebhooksRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
-  create(accountAddress: string, url: string, events: string[]): Promise<WebhookRow> {
-    return this.prisma.webhook.create({ data: { accountAddress, url, events } });
+  /**
+   * Creates the webhook unless the account has `max` already (null then). The account's row is
+   * locked meanwhile (not its key: writes that reference it go on), so concurrent creations of
+   * one account are counted one after the other.
+   */
+  create(accountAddress: string, url: string, events: string[], max: number): Promise<WebhookRow | null> {
+    return this.prisma.$transaction(async (db) => {
+      await db.$queryRaw`SELECT 1 FROM accounts WHERE address = ${accountAddress} FOR NO KEY UPDATE`;
+      if ((await db.webhook.count({ where: { accountAddress } })) >= max) return null;
+      return db.webhook.create({ data: { accountAddress, url, events } });
+    });
   }
 
   list(accountAddress: string): Promise<WebhookRow[]> {
@@ -97,7 +106,7 @@ export class WebhooksRepository {
   /** A page of the webhook's logs, newest first, each with its event. */
   async logsPage(
     webhookId: number,
-    page: number,
+    offset: number,
     pageSize: number,
   ): Promise<{ total: number; rows: WebhookLogRow[] }> {
     const where = { webhookId };
@@ -106,7 +115,7 @@ export class WebhooksRepository {
       this.prisma.webhookLog.findMany({
         where,
         orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-        skip: (page - 1) * pageSize,
+        skip: offset,
         take: pageSize,
         include: { delivery: { include: { event: true } } },
       }),
