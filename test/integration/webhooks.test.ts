@@ -118,7 +118,7 @@ describe('POST /webhook', () => {
     try {
       const { secrets, deliverer, firstAttempts } = laurel.modules.serviceOf(webhooksModule);
       const service = new WebhooksService({
-        limits: { perAccount: 20 },
+        limits: { perAccount: 20, retentionDays: 30 },
         repository: new WebhooksRepository(unreachable.prisma),
         secrets,
         deliverer,

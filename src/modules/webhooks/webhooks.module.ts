@@ -34,7 +34,7 @@ export const webhooksModule = defineModule({
       secrets,
       deliverer,
       firstAttempts,
-      limits: { perAccount: config.webhooks.perAccount },
+      limits: { perAccount: config.webhooks.perAccount, retentionDays: config.webhooks.retentionDays },
     });
   },
   resolver: WebhooksResolver,

@@ -130,6 +130,21 @@ export class WebhooksRepository {
     });
   }
 
+  /**
+   * Deletes up to `limit` of the oldest events recorded more than `days` ago, with their
+   * deliveries and logged attempts, unless one of their deliveries is still pending; returns how
+   * many. Read by id (the order they were recorded in), so a run never scans the whole table.
+   */
+  pruneEvents(days: number, limit: number): Promise<number> {
+    return this.prisma.$executeRaw`
+      DELETE FROM webhook_events e
+      WHERE e.id IN (SELECT id FROM webhook_events ORDER BY id LIMIT ${limit})
+        AND e.created_at < now() - make_interval(days => ${days}::int)
+        AND NOT EXISTS (
+          SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'pending'
+        )`;
+  }
+
   /** A `test` event for the webhook and its one delivery (no job: the call is made at once). */
   async createTestDelivery(webhook: WebhookRow): Promise<{ deliveryId: bigint; idempotencyKey: string }> {
     return this.prisma.$transaction(async (db) => {

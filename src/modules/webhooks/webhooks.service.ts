@@ -18,13 +18,15 @@ import type { WebhookInfo, WebhookLogEntry, WebhookLogPage } from './webhooks.ty
 /** Ids beyond the columns' range name nothing (rather than failing the query). */
 const MAX_INT4 = 2 ** 31 - 1;
 const MAX_INT8 = 2n ** 63n - 1n;
+/** Events deleted per statement when pruning. */
+const PRUNE_BATCH = 5_000;
 
 export interface WebhooksServiceDeps {
   repository: WebhooksRepository;
   secrets: WebhookSecrets;
   deliverer: WebhookDeliverer;
   firstAttempts: FirstAttempts;
-  limits: { perAccount: number };
+  limits: { perAccount: number; retentionDays: number };
 }
 
 /** A webhook as the interface shows it. */
@@ -277,6 +279,20 @@ export class WebhooksService {
     if (attempt === 'disabled') throw new WebhookDisabledError();
     if (!attempt) throw new WebhookNotFoundError();
     return logEntry(attempt, log.delivery.event);
+  }
+
+  /**
+   * Housekeeping (maintenance__prune): events older than WEBHOOK_LOG_RETENTION_DAYS go with their
+   * deliveries and logs, in statements of PRUNE_BATCH events (short transactions).
+   */
+  async pruneExpired(): Promise<Record<string, number>> {
+    let events = 0;
+    let deleted: number;
+    do {
+      deleted = await this.deps.repository.pruneEvents(this.deps.limits.retentionDays, PRUNE_BATCH);
+      events += deleted;
+    } while (deleted === PRUNE_BATCH);
+    return { 'webhook events (with their deliveries and logs)': events };
   }
 
   private async owned(id: number, accountAddress: string): Promise<WebhookRow> {
