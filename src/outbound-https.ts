@@ -151,6 +151,19 @@ function readBounded(response: IncomingMessage, limit: number): Promise<Buffer> 
   });
 }
 
+/**
+ * When requests wait because the agent's sockets are at their bound, Node's agent lets them wait
+ * for one to close, while sockets of other hosts may sit idle (kept alive): the oldest idle one is
+ * closed instead, and its room goes to a waiting request at once.
+ */
+function makeRoom(agent: https.Agent): void {
+  const waiting = Object.values(agent.requests).some((queue) => queue?.length);
+  if (!waiting) return;
+  Object.values(agent.freeSockets)
+    .find((sockets) => sockets?.length)?.[0]
+    ?.destroy();
+}
+
 export class OutboundHttpsClient {
   private constructor(
     private readonly agent: https.Agent,
@@ -169,6 +182,8 @@ export class OutboundHttpsClient {
       allowPrivateIPAddress: options.allowPrivateNetworks,
       allowIPAddressList: options.allowedAddresses ?? [],
     });
+    // After Node's own listener, which hands a freed socket to a request of its host, if any.
+    agent.on('free', () => makeRoom(agent));
     return new OutboundHttpsClient(agent, options.userAgent);
   }
 
@@ -237,7 +252,7 @@ export class OutboundHttpsClient {
       const send = (again: boolean) => {
         const request = https.request(parsed, { method: call.method, agent: this.agent, headers }, resolve);
         started(request);
-        this.makeRoomFor(request);
+        makeRoom(this.agent);
         // The call's deadline destroys the request with its own error, never a reset: not sent again.
         request.once('error', (error) =>
           again && failedOnReusedConnection(request, error) ? send(false) : reject(error),
@@ -246,21 +261,6 @@ export class OutboundHttpsClient {
       };
       send(true);
     });
-  }
-
-  /**
-   * A request the agent queued because its sockets are at their bound: Node's agent would let it
-   * wait for one of them to close, while sockets of other hosts sit idle. The oldest idle one is
-   * closed instead, which hands the request its room at once.
-   */
-  private makeRoomFor(request: ClientRequest): void {
-    const queued = Object.values(this.agent.requests).some((waiting) =>
-      (waiting as unknown[] | undefined)?.includes(request),
-    );
-    if (!queued) return;
-    Object.values(this.agent.freeSockets)
-      .find((sockets) => sockets?.length)?.[0]
-      ?.destroy();
   }
 
   destroy(): void {

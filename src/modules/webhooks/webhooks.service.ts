@@ -145,7 +145,8 @@ class WebhookDisabledError extends AppError {
 export const WEBHOOK_LIMIT_REACHED: DocumentedFailure = {
   status: 409,
   codes: ['webhook_limit_reached'],
-  description: '`webhook limit reached: …`: the account has `WEBHOOKS_PER_ACCOUNT` webhooks; delete one first',
+  description:
+    '`webhook limit reached: …`: the account has `WEBHOOKS_PER_ACCOUNT` webhooks; delete one first',
 };
 
 /**
@@ -240,11 +241,11 @@ export class WebhooksService {
     const outcome = await unlessDeleted(this.deps.deliverer.verify(id));
     if (!outcome) throw new WebhookNotFoundError();
     const webhook = await this.get(id, accountAddress);
-    if (!outcome.activated) {
+    if (!outcome.activated || webhook.disabled) {
       const { codes, status } = WEBHOOK_VERIFICATION_FAILED;
-      throw new AppError(codes[0], outcome.reason ?? 'verification failed', status, {
-        webhook,
-      });
+      // Answered, but a PATCH changed the url meanwhile: the new one is not verified.
+      const reason = outcome.reason ?? 'the url changed during its verification: verify the new url';
+      throw new AppError(codes[0], reason, status, { webhook });
     }
     return webhook;
   }
