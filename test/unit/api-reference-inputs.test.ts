@@ -20,7 +20,10 @@ describe('what the API reference states of inputs', () => {
     expect(PAGE_NUMBER_DIGITS.test('99999999999999999999')).toBe(false);
     for (let n = 0; n <= 1000; n += 1) {
       for (const text of [String(n), `00${n}`]) {
-        expect({ text, page: PAGE_NUMBER_DIGITS.test(text) }).toEqual({ text, page: n >= 1 && n <= MAX_PAGE_NUMBER });
+        expect({ text, page: PAGE_NUMBER_DIGITS.test(text) }).toEqual({
+          text,
+          page: n >= 1 && n <= MAX_PAGE_NUMBER,
+        });
         expect({ text, pageSize: LOGS_PAGE_SIZE_DIGITS.test(text) }).toEqual({
           text,
           pageSize: n >= 1 && n <= MAX_LOGS_PAGE_SIZE,
