@@ -14,8 +14,9 @@ import type { WebhooksResolver } from './webhooks.resolver';
 /**
  * The webhook paths: every failure in Shape A `{status:'failed', error, ...}` (the interface's
  * messages for creation: only HTTPS urls allowed, invalid url, webhook events not found, database
- * operation failed; and Laurel's own: webhook limit reached). /webhook/secret comes before /webhook/:id. A created webhook answers 201 (as
- * the original service does); PUT /webhook/:id is PATCH's operation (the original's update path).
+ * operation failed; and Laurel's own: webhook limit reached). /webhook/secret comes before
+ * /webhook/:id. A created webhook answers 201 (as the original service does); PUT /webhook/:id is
+ * PATCH's operation (the original's update path).
  */
 const UPDATE_WEBHOOK: RestRoute<WebhooksResolver> = {
   method: 'patch',

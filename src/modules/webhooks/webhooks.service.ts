@@ -1,12 +1,12 @@
 import type { Prisma } from '../../db/prisma';
 import { AppError, NotFoundError, type DocumentedFailure } from '../../errors';
+import { pageOf } from '../../validation';
 import type { WebhookAttemptLog } from './webhook-deliveries.repository';
 import type { WebhookDeliverer } from './webhook-deliverer';
 import type { FirstAttempts } from './webhook-first-attempts';
 import { SUBSCRIBABLE_EVENTS } from './webhook-events';
 import type { WebhookSecrets } from './webhook-secrets';
 import type { WebhookRow, WebhooksRepository } from './webhooks.repository';
-import { pageOf } from '../../validation';
 import {
   DEFAULT_LOGS_PAGE_SIZE,
   type CreateWebhookInput,
