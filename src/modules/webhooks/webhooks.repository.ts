@@ -133,13 +133,15 @@ export class WebhooksRepository {
   /**
    * Deletes up to `limit` of the oldest events recorded more than `days` ago, with their
    * deliveries and logged attempts, unless one of their deliveries is still pending; returns how
-   * many. Read by id (the order they were recorded in), so a run never scans the whole table.
+   * many. The oldest are read by id (the order they were recorded in) and deleted by id, so a run
+   * reads about `limit` rows whatever the table holds.
    */
   pruneEvents(days: number, limit: number): Promise<number> {
     return this.prisma.$executeRaw`
       DELETE FROM webhook_events e
-      WHERE e.id IN (SELECT id FROM webhook_events ORDER BY id LIMIT ${limit})
-        AND e.created_at < now() - make_interval(days => ${days}::int)
+      WHERE e.id = ANY(ARRAY(
+          SELECT id FROM (SELECT id, created_at FROM webhook_events ORDER BY id LIMIT ${limit}) oldest
+          WHERE created_at < now() - make_interval(days => ${days}::int)))
         AND NOT EXISTS (
           SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'pending'
         )`;
