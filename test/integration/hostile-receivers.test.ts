@@ -525,7 +525,8 @@ describe('the outbound connections', () => {
         expect(await client.post(receiver.url('/'), '{}', {})).toMatchObject({ successful: true });
       }
       expect(open()).toBeGreaterThan(0);
-      await waitUntil('every idle connection closed', () => open() === 0, 5_000);
+      // Well before the receivers' own keep-alive timeout (Node's 5 s) would close them.
+      await waitUntil('every idle connection closed', () => open() === 0, 2_000);
     } finally {
       client.destroy();
     }
