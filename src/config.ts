@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { BlockList, isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_OUTBOUND_AGENT } from './outbound-https';
 
 const addressPattern = /^0x[0-9a-fA-F]{40}$/;
 
@@ -144,14 +146,30 @@ const commaSeparated = () =>
       .filter(Boolean),
   );
 
-/** Whether calls to hosts users name may reach non-public addresses (`auto`: in a development setup). */
+/**
+ * Whether calls to hosts users name may reach non-public addresses (`auto`: in a development setup
+ * that listens on loopback only, where no one else can name them).
+ */
 const privateNetworksAllowance = (calls: string) =>
   z
     .enum(['true', 'false', 'auto'])
     .default('auto')
     .describe(
-      `\`true\`: ${calls} may reach loopback, private and link-local addresses (tests); \`auto\`: only in a development setup (the local chain and no \`CHAINS\`)`,
+      `\`true\`: ${calls} may reach loopback, private and link-local addresses (tests); \`auto\`: only in a development setup (the local chain and no \`CHAINS\`) listening on loopback (\`HOST\` 127.0.0.1, ::1 or localhost)`,
     );
+
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+LOOPBACK.addSubnet('::ffff:127.0.0.0', 104, 'ipv6');
+
+/** Whether HOST binds loopback only (so only this machine's clients reach Laurel). */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  if (bare === 'localhost') return true;
+  const family = isIP(bare);
+  return family !== 0 && LOOPBACK.check(bare, family === 4 ? 'ipv4' : 'ipv6');
+}
 
 /** What DATABASE_URL leads to: see DATABASE_POOLER and src/db/connection.ts. */
 export type PoolerMode = 'session' | 'transaction';
@@ -300,6 +318,18 @@ export const envSchema = z.object({
       "name of the body-HMAC header of webhook calls (another service's name, e.g. `x-openformat-signature`, lets its receivers work unchanged)",
     ),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: privateNetworksAllowance('webhook calls'),
+  WEBHOOKS_PER_ACCOUNT: positiveInt(20).describe(
+    'webhooks an account may have; `POST /webhook` past it answers 409 `webhook limit reached` (each webhook gets a call per event)',
+  ),
+  WEBHOOK_LOG_RETENTION_DAYS: positiveInt(30).describe(
+    "days webhook events are kept with their deliveries and logged attempts (receivers' answers included); `maintenance__prune` deletes older ones once none of their deliveries is pending",
+  ),
+  OUTBOUND_IDLE_SOCKET_MS: positiveInt(DEFAULT_OUTBOUND_AGENT.idleSocketMs).describe(
+    'a kept-alive connection of webhook calls or badge metadata fetches idle this long is closed',
+  ),
+  OUTBOUND_MAX_SOCKETS: positiveInt(DEFAULT_OUTBOUND_AGENT.maxSockets).describe(
+    'connections webhook calls (and, apart, badge metadata fetches) hold open at most over every host; a call past it waits for one within its deadline, and idle connections of other hosts are closed to make room',
+  ),
   WEBHOOK_RETRY_BASE_MS: positiveInt(60_000).describe(
     'first retry delay of a failed webhook call; each next one is 4 times longer (±25 % jitter)',
   ),
@@ -465,6 +495,10 @@ export interface Config {
     signatureHeader: string;
     /** Allow calls to loopback, private, link-local, ... addresses (tests, local development). */
     allowPrivateNetworks: boolean;
+    /** Webhooks one account may have. */
+    perAccount: number;
+    /** Days events, deliveries and logged attempts are kept (pending deliveries until they end). */
+    retentionDays: number;
     /**
      * Trust the development CA of the data folder for webhook calls (a development setup only), so
      * that a receiver on this machine (`npm run demo`) can be verified.
@@ -481,6 +515,8 @@ export interface Config {
     firstAttempts: number;
   };
   indexer: { pollIntervalMs: number; maxBlockRange: number };
+  /** The connections of each client that calls hosts users name (webhooks, badge metadata). */
+  outbound: { idleSocketMs: number; maxSockets: number };
   badgeMetadata: {
     /** `ipfs://<path>` is fetched from `<ipfsGateway><path>`; ends with `/`. */
     ipfsGateway: string;
@@ -595,8 +631,9 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, cwd = proces
   }
   // Laurel on its own local chain and nothing else: a developer's machine, not a deployment.
   const developmentSetup = chains.length === 0 && runsLocalChain(e.LOCAL_CHAIN, chains.length);
+  // Reachable from elsewhere, anyone could name a private address: only an explicit `true` then.
   const allowance = (setting: 'true' | 'false' | 'auto') =>
-    setting === 'auto' ? developmentSetup : setting === 'true';
+    setting === 'auto' ? developmentSetup && isLoopbackHost(e.HOST) : setting === 'true';
   return {
     port: e.PORT,
     host: e.HOST,
@@ -644,12 +681,15 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, cwd = proces
       secretEncryptionKey: e.WEBHOOK_SECRET_ENCRYPTION_KEY,
       signatureHeader: e.WEBHOOK_SIGNATURE_HEADER,
       allowPrivateNetworks: allowance(e.WEBHOOK_ALLOW_PRIVATE_NETWORKS),
+      perAccount: e.WEBHOOKS_PER_ACCOUNT,
+      retentionDays: e.WEBHOOK_LOG_RETENTION_DAYS,
       trustDevelopmentCa: developmentSetup,
       retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
       deliveryLeaseSeconds: e.WEBHOOK_DELIVERY_LEASE_SECONDS,
       firstAttempts: e.WEBHOOK_FIRST_ATTEMPTS,
     },
     indexer: { pollIntervalMs: e.INDEXER_POLL_INTERVAL_MS, maxBlockRange: e.INDEXER_MAX_BLOCK_RANGE },
+    outbound: { idleSocketMs: e.OUTBOUND_IDLE_SOCKET_MS, maxSockets: e.OUTBOUND_MAX_SOCKETS },
     badgeMetadata: {
       ipfsGateway: e.BADGE_METADATA_IPFS_GATEWAY.replace(/\/?$/, '/'),
       timeoutMs: e.BADGE_METADATA_TIMEOUT_MS,

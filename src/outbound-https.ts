@@ -20,7 +20,17 @@ export interface OutboundHttpsOptions {
   userAgent: string;
   /** CA certificates (PEM) trusted besides Node's own store and NODE_EXTRA_CA_CERTS. */
   extraCaCertificates?: string[];
+  /** A kept-alive connection idle this long is closed (default DEFAULT_OUTBOUND_AGENT.idleSocketMs). */
+  idleSocketMs?: number;
+  /** Connections open at most, over every host (default DEFAULT_OUTBOUND_AGENT.maxSockets). */
+  maxSockets?: number;
 }
+
+/**
+ * The connection bounds of a client (OUTBOUND_IDLE_SOCKET_MS, OUTBOUND_MAX_SOCKETS): hosts are
+ * named by users, so without them every host ever called would keep a connection for good.
+ */
+export const DEFAULT_OUTBOUND_AGENT = { idleSocketMs: 15_000, maxSockets: 256 } as const;
 
 export interface OutboundRequest {
   method: 'GET' | 'POST';
@@ -141,6 +151,19 @@ function readBounded(response: IncomingMessage, limit: number): Promise<Buffer> 
   });
 }
 
+/**
+ * When requests wait because the agent's sockets are at their bound, Node's agent lets them wait
+ * for one to close, while sockets of other hosts may sit idle (kept alive): the oldest idle one is
+ * closed instead, and its room goes to a waiting request at once.
+ */
+function makeRoom(agent: https.Agent): void {
+  const waiting = Object.values(agent.requests).some((queue) => queue?.length);
+  if (!waiting) return;
+  Object.values(agent.freeSockets)
+    .find((sockets) => sockets?.length)?.[0]
+    ?.destroy();
+}
+
 export class OutboundHttpsClient {
   private constructor(
     private readonly agent: https.Agent,
@@ -152,10 +175,15 @@ export class OutboundHttpsClient {
     const { RequestFilteringHttpsAgent } = await import('request-filtering-agent');
     const agent = new RequestFilteringHttpsAgent({
       keepAlive: true,
+      // Node's agent closes a kept-alive socket idle this long (a call in flight has its own deadline).
+      timeout: options.idleSocketMs ?? DEFAULT_OUTBOUND_AGENT.idleSocketMs,
+      maxTotalSockets: options.maxSockets ?? DEFAULT_OUTBOUND_AGENT.maxSockets,
       ...(options.extraCaCertificates?.length && { ca: trustedCertificates(options.extraCaCertificates) }),
       allowPrivateIPAddress: options.allowPrivateNetworks,
       allowIPAddressList: options.allowedAddresses ?? [],
     });
+    // After Node's own listener, which hands a freed socket to a request of its host, if any.
+    agent.on('free', () => makeRoom(agent));
     return new OutboundHttpsClient(agent, options.userAgent);
   }
 
@@ -224,6 +252,7 @@ export class OutboundHttpsClient {
       const send = (again: boolean) => {
         const request = https.request(parsed, { method: call.method, agent: this.agent, headers }, resolve);
         started(request);
+        makeRoom(this.agent);
         // The call's deadline destroys the request with its own error, never a reset: not sent again.
         request.once('error', (error) =>
           again && failedOnReusedConnection(request, error) ? send(false) : reject(error),

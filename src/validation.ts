@@ -46,6 +46,53 @@ export function digitsSchema(expected: string, example: string, pattern = /^\d+$
 }
 
 /**
+ * The deepest page of every paged listing (leaderboard, webhook logs): each page skips the rows of
+ * those before it, so a deeper one would make the database walk more rows than anyone pages
+ * through. The API reference states it (the pattern); past it is a 400 like any other pattern.
+ */
+export const MAX_PAGE_NUMBER = 10_000;
+/** The largest page of every paged listing. */
+export const MAX_PAGE_SIZE = 100;
+
+/** Digits of a number from 1 to `max` (a power of ten), leading zeros read as Number() reads them. */
+export function digitsFromOneTo(max: number): RegExp {
+  const zeros = Math.log10(max);
+  if (!Number.isInteger(zeros) || zeros < 1) throw new Error(`${max} is not a power of ten above 1`);
+  return new RegExp(`^0*(?:[1-9]\\d{0,${zeros - 1}}|1${'0'.repeat(zeros)})$`);
+}
+
+/** 1 to MAX_PAGE_NUMBER in digits. */
+export const PAGE_NUMBER_DIGITS = digitsFromOneTo(MAX_PAGE_NUMBER);
+/** 1 to MAX_PAGE_SIZE in digits. */
+export const PAGE_SIZE_DIGITS = digitsFromOneTo(MAX_PAGE_SIZE);
+
+/** The `page` and `page_size` parameters of a paged listing (both optional). */
+export function pagingFields(defaultPageSize: number) {
+  return {
+    page: digitsSchema(`a page number from 1 to ${MAX_PAGE_NUMBER}`, '2', PAGE_NUMBER_DIGITS)
+      .optional()
+      .describe(`Page number, 1..${MAX_PAGE_NUMBER} (default 1)`),
+    page_size: digitsSchema(
+      `a number of entries from 1 to ${MAX_PAGE_SIZE}`,
+      String(defaultPageSize),
+      PAGE_SIZE_DIGITS,
+    )
+      .optional()
+      .describe(`Entries per page, 1..${MAX_PAGE_SIZE} (default ${defaultPageSize})`),
+  };
+}
+
+/** A page asked for through pagingFields, as numbers (the defaults when left out), and its offset. */
+export function pageOf(
+  input: { page?: string; page_size?: string },
+  defaultPageSize: number,
+): { page: number; pageSize: number; offset: number } {
+  const page = input.page === undefined ? 1 : Number(input.page);
+  const pageSize = input.page_size === undefined ? defaultPageSize : Number(input.page_size);
+  return { page, pageSize, offset: (page - 1) * pageSize };
+}
+
+/**
  * A decimal amount as GraphQL's `Decimal` scalar parses it: the exact text the client sent. Only
  * GraphQL produces these (a JSON body cannot), so REST keeps the interface's JSON numbers.
  */

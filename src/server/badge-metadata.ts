@@ -19,6 +19,7 @@ export async function startBadgeMetadataClient(
     allowedAddresses: config.badgeMetadata.allowedAddresses,
     userAgent: `Laurel-Metadata/${LAUREL_VERSION}`,
     extraCaCertificates: developmentCa ? [developmentCa.pair.cert] : [],
+    ...config.outbound,
   });
   lifecycle.onStop('badge metadata client', async () => client.destroy());
   return client;

@@ -148,7 +148,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       receiptChecks: transactions,
       deliveries: modules.serviceOf(webhooksModule).deliverer,
       badgeMetadata: modules.serviceOf(badgesModule).metadata,
-      housekeeping: [modules.serviceOf(authModule)],
+      housekeeping: [modules.serviceOf(authModule), modules.serviceOf(webhooksModule)],
       deliveryLeaseSeconds: config.webhooks.deliveryLeaseSeconds,
     };
     if (metrics) {

@@ -33,6 +33,7 @@ export async function startWebhookInfrastructure(
     allowPrivateNetworks: config.webhooks.allowPrivateNetworks,
     userAgent: `Laurel-Webhooks/${LAUREL_VERSION}`,
     extraCaCertificates: developmentCa ? [developmentCa.pair.cert] : [],
+    ...config.outbound,
   });
   lifecycle.onStop('webhook client', async () => client.destroy());
   return { client, secretEncryptionKey: encryption.key };

@@ -25,6 +25,8 @@ export interface WebhookReceiver {
   calls: ReceivedCall[];
   /** TLS connections accepted so far (each one a handshake). */
   readonly connections: number;
+  /** TLS connections open now. */
+  readonly openConnections: number;
   /** Answers calls to `path` with `handler` (default: 200 `{}`). */
   route(path: string, handler: ReceiverHandler): void;
   /** Resolves with the calls to `path` once there are `count` of them (polls, with a deadline). */
@@ -63,6 +65,47 @@ export function redirectTo(location: string): ReceiverHandler {
 /** Never answers (the connection is closed when the receiver stops). */
 export const neverAnswer: ReceiverHandler = () => undefined;
 
+// Hostile receivers: what a receiver can answer that Laurel must store safely and survive.
+
+/** `status` with exactly these bytes as the body (NUL bytes, invalid UTF-8, ...). */
+export function answerBytes(status: number, body: Buffer, contentType = 'application/json'): ReceiverHandler {
+  return (_call, response) => response.writeHead(status, { 'content-type': contentType }).end(body);
+}
+
+/** 200 with a body of `bytes` bytes (containing NUL bytes), written as fast as the client reads. */
+export function answerHuge(bytes: number): ReceiverHandler {
+  const chunk = Buffer.alloc(64 * 1024, 'a\u0000');
+  return (_call, response) => {
+    let sent = 0;
+    // The client stops reading at its bound and drops the connection: not an error here.
+    response.on('error', () => undefined);
+    const pump = () => {
+      while (sent < bytes && !response.destroyed) {
+        sent += chunk.length;
+        if (!response.write(chunk)) return void response.once('drain', pump);
+      }
+      response.end();
+    };
+    response.writeHead(200, { 'content-type': 'text/plain' });
+    pump();
+  };
+}
+
+/** 200 and then one byte every `intervalMs`, never ending the body. */
+export function trickle(intervalMs: number): ReceiverHandler {
+  return (_call, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    const timer = setInterval(() => response.write(' '), intervalMs);
+    response.on('close', () => clearInterval(timer));
+  };
+}
+
+/** Each call answered by the next handler; the last one answers every call after. */
+export function inTurn(...handlers: ReceiverHandler[]): ReceiverHandler {
+  let next = 0;
+  return (call, response) => handlers[Math.min(next++, handlers.length - 1)]!(call, response);
+}
+
 export async function startWebhookReceiver(
   options: { certificate?: 'trusted' | 'expired' | 'self-signed' } = {},
 ): Promise<WebhookReceiver> {
@@ -100,6 +143,9 @@ export async function startWebhookReceiver(
     calls,
     get connections() {
       return connections;
+    },
+    get openConnections() {
+      return sockets.size;
     },
     url: (path) => `https://127.0.0.1:${port}${path}`,
     route: (path, handler) => routes.set(path, handler),

@@ -162,7 +162,7 @@ it('takes GraphQL paging as Int (REST keeps digit strings)', async () => {
     apiKey,
   });
   expect(negative.body.errors?.[0]).toMatchObject({
-    message: 'page: Invalid: expected a page number from 1 in digits only, e.g. 2',
+    message: 'page: Invalid: expected a page number from 1 to 10000 in digits only, e.g. 2',
     extensions: { code: 'BAD_USER_INPUT' },
   });
   const rest = await call('GET', '/leaderboard?chain=local&page=two');

@@ -222,8 +222,23 @@ describe('GET /v1/leaderboard', () => {
     ]);
     const beyond = await leaderboard(`app_id=${appId}&page=3&page_size=2`);
     expect(beyond.body).toEqual([]);
+    const lastPage = await leaderboard(`app_id=${appId}&page=10000&page_size=100`);
+    expect(lastPage).toMatchObject({ status: 200, body: [] });
+    // Past the documented maxima (10000 pages of 100): the zod result, never a 500.
     const farBeyond = await leaderboard(`app_id=${appId}&page=${'9'.repeat(30)}&page_size=${'9'.repeat(30)}`);
-    expect(farBeyond).toMatchObject({ status: 200, body: [] });
+    expect(farBeyond).toMatchObject({
+      status: 400,
+      body: {
+        success: false,
+        error: {
+          issues: ['page', 'page_size'].map((param) => ({
+            validation: 'regex',
+            code: 'invalid_string',
+            path: [param],
+          })),
+        },
+      },
+    });
   });
 
   it('without app_id ranks XP across apps; token_address (or its alias token_id) ranks another token', async () => {
@@ -263,7 +278,7 @@ describe('leaderboard messages', () => {
     );
     expect(messages).toEqual([
       'Invalid: expected seconds since the epoch in digits only, e.g. 1767225600',
-      'Invalid: expected a page number from 1 in digits only, e.g. 2',
+      'Invalid: expected a page number from 1 to 10000 in digits only, e.g. 2',
     ]);
   });
 });

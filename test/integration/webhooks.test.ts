@@ -35,7 +35,12 @@ beforeAll(async () => {
     // execute-and-wait hands over to the receipt job after 2 s.
     startTestLaurel({
       chain: true,
-      env: { WEBHOOK_RETRY_BASE_MS: '3600000', EXECUTE_WAIT_TIMEOUT_SECONDS: '2' },
+      // The owner registers a webhook per case, more than an account may by default.
+      env: {
+        WEBHOOK_RETRY_BASE_MS: '3600000',
+        EXECUTE_WAIT_TIMEOUT_SECONDS: '2',
+        WEBHOOKS_PER_ACCOUNT: '100',
+      },
     }),
     startWebhookReceiver(),
   ]);
@@ -118,6 +123,7 @@ describe('POST /webhook', () => {
     try {
       const { secrets, deliverer, firstAttempts } = laurel.modules.serviceOf(webhooksModule);
       const service = new WebhooksService({
+        limits: { perAccount: 20, retentionDays: 30 },
         repository: new WebhooksRepository(unreachable.prisma),
         secrets,
         deliverer,

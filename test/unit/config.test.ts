@@ -9,6 +9,48 @@ const chain = {
   factoryAddress: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
 };
 
+describe('private networks for webhook calls and badge metadata fetches', () => {
+  const allowances = (env: Record<string, string>) => {
+    const config = loadConfig(env);
+    return [config.webhooks.allowPrivateNetworks, config.badgeMetadata.allowPrivateNetworks];
+  };
+
+  it.each(['127.0.0.1', '127.0.0.2', '::1', '[::1]', 'localhost', 'LOCALHOST', '::ffff:127.0.0.1'])(
+    'are allowed by default in a development setup listening on loopback (HOST=%s)',
+    (host) => {
+      expect(allowances({ HOST: host })).toEqual([true, true]);
+    },
+  );
+
+  it.each(['0.0.0.0', '::', '192.168.1.10', '10.0.0.2', 'laurel.internal', '128.0.0.1'])(
+    'are refused by default in a development setup listening elsewhere (HOST=%s)',
+    (host) => {
+      expect(allowances({ HOST: host })).toEqual([false, false]);
+      // The development CA is still trusted: it only lets a certificate of this machine verify.
+      expect(loadConfig({ HOST: host }).webhooks.trustDevelopmentCa).toBe(true);
+    },
+  );
+
+  it('are allowed anywhere when set explicitly, and refused when so set', () => {
+    const explicit = {
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      BADGE_METADATA_ALLOW_PRIVATE_NETWORKS: 'true',
+    };
+    expect(allowances({ ...explicit, HOST: '0.0.0.0' })).toEqual([true, true]);
+    expect(allowances({ ...explicit, HOST: '0.0.0.0', CHAINS: JSON.stringify([chain]) })).toEqual([
+      true,
+      true,
+    ]);
+    expect(
+      allowances({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false', BADGE_METADATA_ALLOW_PRIVATE_NETWORKS: 'false' }),
+    ).toEqual([false, false]);
+  });
+
+  it('are refused by default wherever a chain is configured, on loopback too', () => {
+    expect(allowances({ HOST: '127.0.0.1', CHAINS: JSON.stringify([chain]) })).toEqual([false, false]);
+  });
+});
+
 describe('loadConfig', () => {
   it('has documented defaults and starts the local chain when none is configured', () => {
     const config = loadConfig({}, '/srv/laurel');
@@ -19,6 +61,8 @@ describe('loadConfig', () => {
     expect(wantsLocalChain(config)).toBe(true);
     expect(config.transactions.executeWaitTimeoutSeconds).toBe(30);
     expect(config.workerConcurrency).toBe(32);
+    expect(config.outbound).toEqual({ idleSocketMs: 15_000, maxSockets: 256 });
+    expect(config.webhooks).toMatchObject({ perAccount: 20, retentionDays: 30 });
   });
 
   it('reads chains from CHAINS and then skips the local chain', () => {

@@ -16,6 +16,8 @@ describe('webhook configuration', () => {
       secretEncryptionKey: undefined,
       signatureHeader: 'x-laurel-signature',
       allowPrivateNetworks: false,
+      perAccount: 20,
+      retentionDays: 30,
       trustDevelopmentCa: false,
       retryBaseMs: 60_000,
       deliveryLeaseSeconds: 30,
@@ -44,12 +46,16 @@ describe('webhook configuration', () => {
         WEBHOOK_RETRY_BASE_MS: '50',
         WEBHOOK_DELIVERY_LEASE_SECONDS: '5',
         WEBHOOK_FIRST_ATTEMPTS: '0',
+        WEBHOOKS_PER_ACCOUNT: '3',
+        WEBHOOK_LOG_RETENTION_DAYS: '7',
         CHAINS: chains,
       }).webhooks,
     ).toEqual({
       secretEncryptionKey: key,
       signatureHeader: 'x-other-signature',
       allowPrivateNetworks: true,
+      perAccount: 3,
+      retentionDays: 7,
       trustDevelopmentCa: false,
       retryBaseMs: 50,
       deliveryLeaseSeconds: 5,
@@ -61,6 +67,10 @@ describe('webhook configuration', () => {
     ['WEBHOOK_SIGNATURE_HEADER', 'not a header'],
     ['WEBHOOK_ALLOW_PRIVATE_NETWORKS', 'yes'],
     ['WEBHOOK_RETRY_BASE_MS', '0'],
+    ['WEBHOOKS_PER_ACCOUNT', '0'],
+    ['WEBHOOK_LOG_RETENTION_DAYS', '-1'],
+    ['OUTBOUND_MAX_SOCKETS', '0'],
+    ['OUTBOUND_IDLE_SOCKET_MS', 'soon'],
   ])('names %s when it is invalid', (variable, value) => {
     expect(() => loadConfig({ [variable]: value })).toThrow(variable);
   });

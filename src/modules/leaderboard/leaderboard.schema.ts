@@ -1,10 +1,8 @@
 import { DEV_CHAIN_EXAMPLES } from '../../chain/deploy';
 import { z } from 'zod';
-import { addressSchema, chainSchema, digitsSchema } from '../../validation';
+import { addressSchema, chainSchema, digitsSchema, pageOf, pagingFields } from '../../validation';
 
 export const DEFAULT_PAGE_SIZE = 10;
-export const MAX_PAGE_SIZE = 100;
-const MAX_PAGE = 1_000_000_000;
 
 /**
  * GET /leaderboard. `token_id` is accepted as an alias of `token_address` (clients of services with
@@ -27,21 +25,17 @@ export const leaderboardSchema = z
     end: digitsSchema('seconds since the epoch', '1767311999')
       .describe('Window end, seconds since the epoch, inclusive')
       .optional(),
-    page: digitsSchema('a page number from 1', '2').describe('Page, from 1 (default 1)').optional(),
-    page_size: digitsSchema('a number of entries', '10')
-      .describe(`Entries per page (default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE})`)
-      .optional(),
+    ...pagingFields(DEFAULT_PAGE_SIZE),
   })
-  .transform(({ token_id, token_address, start, end, page, page_size, ...rest }) => ({
-    ...rest,
-    token_address: token_address ?? token_id,
-    start: start === undefined ? undefined : Number(start),
-    end: end === undefined ? undefined : Number(end),
-    // Pages past a billion are empty anyway; the cap keeps OFFSET an exact integer.
-    page: Math.min(MAX_PAGE, Math.max(1, page === undefined ? 1 : Number(page))),
-    page_size: Math.min(
-      MAX_PAGE_SIZE,
-      Math.max(1, page_size === undefined ? DEFAULT_PAGE_SIZE : Number(page_size)),
-    ),
-  }));
+  .transform(({ token_id, token_address, start, end, page, page_size, ...rest }) => {
+    const paged = pageOf({ page, page_size }, DEFAULT_PAGE_SIZE);
+    return {
+      ...rest,
+      token_address: token_address ?? token_id,
+      start: start === undefined ? undefined : Number(start),
+      end: end === undefined ? undefined : Number(end),
+      page: paged.page,
+      page_size: paged.pageSize,
+    };
+  });
 export type LeaderboardInput = z.output<typeof leaderboardSchema>;

@@ -123,10 +123,15 @@ export class WebhookDeliverer {
     return { activated: reason === null, reason, log };
   }
 
-  /** Sends a delivery's event again now, same idempotency key, as a new logged attempt. */
-  async resend(deliveryId: bigint): Promise<WebhookAttemptLog | null> {
+  /**
+   * Sends a delivery's event again now, same idempotency key, as a new logged attempt; `disabled`
+   * (nothing sent) while its webhook is disabled: its url is not verified (new, or changed by
+   * PATCH) or it was deactivated, and only the `test` call goes to it then.
+   */
+  async resend(deliveryId: bigint): Promise<WebhookAttemptLog | null | 'disabled'> {
     const delivery = await this.deps.deliveries.load(deliveryId);
     if (!delivery) return null;
+    if (delivery.disabled) return 'disabled';
     const { result } = await this.send(delivery);
     this.count(delivery.attempts + 1, result);
     return this.recordNow(deliveryId, delivery.url, result, 'manual');

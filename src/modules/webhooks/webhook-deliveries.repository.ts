@@ -96,10 +96,12 @@ const RECORD_AND_LOAD_SQL = `
     FROM delivery
     RETURNING *
   ), activated AS (
-    -- disabled_at keeps the time it was last disabled (the interface's timestamp, never null).
+    -- disabled_at keeps the time it was last disabled (the interface's timestamp, never null). Only
+    -- the url that answered the challenge is activated: one changed meanwhile stays disabled.
     UPDATE webhooks SET disabled = false, updated_at = now()
     FROM delivery
     WHERE webhooks.id = delivery.webhook_id AND delivery.kind = 'verification' AND delivery.status = 'succeeded'
+      AND webhooks.url = delivery.url
     RETURNING 1
   ), deactivated AS (
     UPDATE webhooks SET disabled = true, disabled_at = now(), updated_at = now()
@@ -173,6 +175,11 @@ interface Waiter<T> {
   reject(error: unknown): void;
 }
 
+function resolveLoads(loads: Map<string, Waiter<LoadedDelivery | undefined>[]>, row: StatementRow): void {
+  const found = new Map(row.loaded.map(({ deliveryId, ...delivery }) => [deliveryId, delivery]));
+  for (const [key, waiters] of loads) for (const waiter of waiters) waiter.resolve(found.get(key));
+}
+
 /**
  * The statements of delivery attempts: loading a delivery with what its call needs, and
  * recording attempts. Job attempts go through a per-process batch: while one statement is on its
@@ -208,7 +215,9 @@ export class WebhookDeliveriesRepository {
 
   /** Records one attempt now and returns its log row; null when the delivery is gone (webhook deleted). */
   async recordNow(attempt: AttemptRecord): Promise<WebhookAttemptLog | null> {
-    const row = await this.execute([], [attempt], true);
+    const row = await this.execute([], [attempt], true).catch((error: unknown) =>
+      this.recordWithoutReceiverText(attempt, error, true),
+    );
     const log = row.logs?.[0];
     if (!log) return null;
     return {
@@ -256,16 +265,67 @@ export class WebhookDeliveriesRepository {
         records.map((entry) => entry.attempt),
         false,
       );
-      const found = new Map(row.loaded.map(({ deliveryId, ...delivery }) => [deliveryId, delivery]));
-      for (const [key, waiters] of loads) for (const waiter of waiters) waiter.resolve(found.get(key));
+      resolveLoads(loads, row);
       for (const { waiter } of records) waiter.resolve();
     } catch (error) {
-      for (const waiters of loads.values()) for (const waiter of waiters) waiter.reject(error);
-      for (const { waiter } of records) waiter.reject(error);
+      // One statement for every account's attempts: a row it refuses must not fail the others
+      // (their jobs would run again and call their receivers twice). Each goes on its own then.
+      await this.settleOneByOne(loads, records, error);
     } finally {
       this.inFlight = false;
       if (this.loads.size || this.records.length) this.scheduleFlush();
     }
+  }
+
+  /** After a batch failed: the loads in a statement of their own, then each attempt alone. */
+  private async settleOneByOne(
+    loads: Map<string, Waiter<LoadedDelivery | undefined>[]>,
+    records: { attempt: AttemptRecord; waiter: Waiter<void> }[],
+    batchError: unknown,
+  ): Promise<void> {
+    const single = loads.size + records.length === 1;
+    if (loads.size) {
+      await this.execute([...loads.keys()], [], false).then(
+        (row) => resolveLoads(loads, row),
+        (error: unknown) => {
+          for (const waiters of loads.values()) for (const waiter of waiters) waiter.reject(error);
+        },
+      );
+    }
+    for (const { attempt, waiter } of records) {
+      await (single ? Promise.reject(batchError) : this.execute([], [attempt], false))
+        .catch((error: unknown) => this.recordWithoutReceiverText(attempt, error, false))
+        .then(() => waiter.resolve(), waiter.reject);
+    }
+  }
+
+  /**
+   * An attempt the database refused for its content (SQLSTATE class 22, data exception) is recorded
+   * again without the receiver's text, so that it still counts (the delivery moves on, the webhook
+   * can be deactivated) and its job is not run again to make a new call. Any other error stands.
+   */
+  private recordWithoutReceiverText(
+    attempt: AttemptRecord,
+    error: unknown,
+    returnLogs: boolean,
+  ): Promise<StatementRow> {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code !== 'string' || !code.startsWith('22')) return Promise.reject(error);
+    const { result } = attempt;
+    return this.execute(
+      [],
+      [
+        {
+          ...attempt,
+          result: {
+            ...result,
+            responseBody: null,
+            errorMessage: `the receiver's answer could not be stored (SQLSTATE ${code})`,
+          },
+        },
+      ],
+      returnLogs,
+    );
   }
 
   private async execute(

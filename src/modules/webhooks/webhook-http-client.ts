@@ -4,6 +4,7 @@ import {
   retryAfterSeconds,
   type OutboundHttpsOptions,
 } from '../../outbound-https';
+import { storableText } from '../../storable-text';
 
 /** The interface's limits on one webhook call. */
 export const WEBHOOK_CALL_TIMEOUT_MS = 5000;
@@ -17,7 +18,10 @@ export interface WebhookCallResult {
   /** The final response's status code; null when no response arrived. */
   responseCode: number | null;
   contentType: string | null;
-  /** The start of the final response's body (at most WEBHOOK_RESPONSE_BODY_LIMIT bytes). */
+  /**
+   * The start of the final response's body (at most WEBHOOK_RESPONSE_BODY_LIMIT bytes read), as
+   * storable text (storableText: no NUL, valid UTF-8).
+   */
   responseBody: string | null;
   errorMessage: string | null;
   /** Seconds asked for by a `Retry-After` on a 429 or 503 answer. */
@@ -64,13 +68,15 @@ export class WebhookHttpClient {
         bodyLimit: WEBHOOK_RESPONSE_BODY_LIMIT,
       });
       const { status } = response;
+      const contentType = response.headers['content-type'];
       const successful = status >= 200 && status < 300;
       return finish(
         {
           successful,
           responseCode: status,
-          contentType: response.headers['content-type'] ?? null,
-          responseBody: response.body.toString('utf8'),
+          contentType: contentType === undefined ? null : storableText(contentType),
+          // What a receiver answers is stored and shown: sanitised here, where it is read, for every kind of call.
+          responseBody: storableText(response.body),
           errorMessage: successful ? null : `receiver answered HTTP ${status}`,
         },
         retryAfterSeconds(response),
@@ -82,7 +88,7 @@ export class WebhookHttpClient {
         responseCode: null,
         contentType: null,
         responseBody: null,
-        errorMessage: error.message,
+        errorMessage: storableText(error.message),
       });
     }
   }

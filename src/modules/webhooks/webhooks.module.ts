@@ -29,7 +29,13 @@ export const webhooksModule = defineModule({
       leaseSeconds: config.webhooks.deliveryLeaseSeconds,
       log: webhooksLog,
     });
-    return new WebhooksService({ repository, secrets, deliverer, firstAttempts });
+    return new WebhooksService({
+      repository,
+      secrets,
+      deliverer,
+      firstAttempts,
+      limits: { perAccount: config.webhooks.perAccount, retentionDays: config.webhooks.retentionDays },
+    });
   },
   resolver: WebhooksResolver,
   routes: webhooksRoutes,

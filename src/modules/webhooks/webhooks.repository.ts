@@ -56,8 +56,17 @@ export async function emitWebhookEvent(db: SqlClient, input: WebhookEventInput):
 export class WebhooksRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
-  create(accountAddress: string, url: string, events: string[]): Promise<WebhookRow> {
-    return this.prisma.webhook.create({ data: { accountAddress, url, events } });
+  /**
+   * Creates the webhook unless the account has `max` already (null then). The account's row is
+   * locked meanwhile (not its key: writes that reference it go on), so concurrent creations of
+   * one account are counted one after the other.
+   */
+  create(accountAddress: string, url: string, events: string[], max: number): Promise<WebhookRow | null> {
+    return this.prisma.$transaction(async (db) => {
+      await db.$queryRaw`SELECT 1 FROM accounts WHERE address = ${accountAddress} FOR NO KEY UPDATE`;
+      if ((await db.webhook.count({ where: { accountAddress } })) >= max) return null;
+      return db.webhook.create({ data: { accountAddress, url, events } });
+    });
   }
 
   list(accountAddress: string): Promise<WebhookRow[]> {
@@ -97,7 +106,7 @@ export class WebhooksRepository {
   /** A page of the webhook's logs, newest first, each with its event. */
   async logsPage(
     webhookId: number,
-    page: number,
+    offset: number,
     pageSize: number,
   ): Promise<{ total: number; rows: WebhookLogRow[] }> {
     const where = { webhookId };
@@ -106,7 +115,7 @@ export class WebhooksRepository {
       this.prisma.webhookLog.findMany({
         where,
         orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-        skip: (page - 1) * pageSize,
+        skip: offset,
         take: pageSize,
         include: { delivery: { include: { event: true } } },
       }),
@@ -119,6 +128,23 @@ export class WebhooksRepository {
       where: { id: logId, webhookId },
       include: { delivery: { include: { event: true } } },
     });
+  }
+
+  /**
+   * Deletes up to `limit` of the oldest events recorded more than `days` ago, with their
+   * deliveries and logged attempts, unless one of their deliveries is still pending; returns how
+   * many. The oldest are read by id (the order they were recorded in) and deleted by id, so a run
+   * reads about `limit` rows whatever the table holds.
+   */
+  pruneEvents(days: number, limit: number): Promise<number> {
+    return this.prisma.$executeRaw`
+      DELETE FROM webhook_events e
+      WHERE e.id = ANY(ARRAY(
+          SELECT id FROM (SELECT id, created_at FROM webhook_events ORDER BY id LIMIT ${limit}) oldest
+          WHERE created_at < now() - make_interval(days => ${days}::int)))
+        AND NOT EXISTS (
+          SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'pending'
+        )`;
   }
 
   /** A `test` event for the webhook and its one delivery (no job: the call is made at once). */

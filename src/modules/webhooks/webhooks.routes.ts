@@ -1,5 +1,7 @@
 import { SHAPE_A } from '../../operations/error-shapes';
 import {
+  WEBHOOK_DISABLED,
+  WEBHOOK_LIMIT_REACHED,
   WEBHOOK_LOG_NOT_FOUND,
   WEBHOOK_NOT_FOUND,
   WEBHOOK_NOT_STORED,
@@ -12,8 +14,9 @@ import type { WebhooksResolver } from './webhooks.resolver';
 /**
  * The webhook paths: every failure in Shape A `{status:'failed', error, ...}` (the interface's
  * messages for creation: only HTTPS urls allowed, invalid url, webhook events not found, database
- * operation failed). /webhook/secret comes before /webhook/:id. A created webhook answers 201 (as
- * the original service does); PUT /webhook/:id is PATCH's operation (the original's update path).
+ * operation failed; and Laurel's own: webhook limit reached). /webhook/secret comes before
+ * /webhook/:id. A created webhook answers 201 (as the original service does); PUT /webhook/:id is
+ * PATCH's operation (the original's update path).
  */
 const UPDATE_WEBHOOK: RestRoute<WebhooksResolver> = {
   method: 'patch',
@@ -47,7 +50,7 @@ export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
     path: '/webhook',
     operation: 'createWebhook',
     errors: SHAPE_A,
-    failures: [WEBHOOK_REJECTED, WEBHOOK_NOT_STORED],
+    failures: [WEBHOOK_REJECTED, WEBHOOK_LIMIT_REACHED, WEBHOOK_NOT_STORED],
     envelope: 'status',
     resultField: 'webhook',
     status: 201,
@@ -108,7 +111,7 @@ export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
     path: '/webhook/:id/logs/:log_id/retry',
     operation: 'retryWebhookLog',
     errors: SHAPE_A,
-    failures: [WEBHOOK_NOT_FOUND, WEBHOOK_LOG_NOT_FOUND],
+    failures: [WEBHOOK_NOT_FOUND, WEBHOOK_LOG_NOT_FOUND, WEBHOOK_DISABLED],
     envelope: 'status',
     resultField: 'log',
   },

@@ -1,7 +1,7 @@
 import { ID } from 'type-graphql';
 import { z } from 'zod';
 import { withGraphQLType } from '../../operations/graphql-args';
-import { digitsSchema } from '../../validation';
+import { digitsSchema, pagingFields } from '../../validation';
 import { SUBSCRIBABLE_EVENTS } from './webhook-events';
 
 /** A webhook's id as REST paths and GraphQL give it (digits), as a number. */
@@ -53,22 +53,13 @@ export type UpdateWebhookInput = z.output<typeof updateWebhookSchema>;
 /** GET /webhooks, GET and POST /webhook/secret: no input. */
 export const noInputSchema = z.object({});
 
-/** The largest page of logs: LOGS_PAGE_SIZE_DIGITS's bound. */
-export const MAX_LOGS_PAGE_SIZE = 100;
-/** 1 to MAX_LOGS_PAGE_SIZE in digits (leading zeros read as Number() reads them). */
-export const LOGS_PAGE_SIZE_DIGITS = /^0*(?:[1-9]\d?|100)$/;
-/** 1 or more in digits. */
-export const PAGE_NUMBER_DIGITS = /^0*[1-9]\d*$/;
+/** The page size of the logs when none is asked for. */
+export const DEFAULT_LOGS_PAGE_SIZE = 20;
 
 /** GET /webhook/:id/logs?page&page_size, query webhookLogs. */
 export const webhookLogsSchema = z.object({
   id: webhookIdSchema,
-  page: digitsSchema('a page number from 1', '2', PAGE_NUMBER_DIGITS)
-    .optional()
-    .describe('Page number, from 1 (default 1)'),
-  page_size: digitsSchema(`a number of entries from 1 to ${MAX_LOGS_PAGE_SIZE}`, '20', LOGS_PAGE_SIZE_DIGITS)
-    .optional()
-    .describe(`Entries per page, 1..${MAX_LOGS_PAGE_SIZE} (default 20)`),
+  ...pagingFields(DEFAULT_LOGS_PAGE_SIZE),
 });
 export type WebhookLogsInput = z.output<typeof webhookLogsSchema>;
 

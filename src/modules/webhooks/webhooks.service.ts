@@ -1,24 +1,32 @@
 import type { Prisma } from '../../db/prisma';
 import { AppError, NotFoundError, type DocumentedFailure } from '../../errors';
+import { pageOf } from '../../validation';
 import type { WebhookAttemptLog } from './webhook-deliveries.repository';
 import type { WebhookDeliverer } from './webhook-deliverer';
 import type { FirstAttempts } from './webhook-first-attempts';
 import { SUBSCRIBABLE_EVENTS } from './webhook-events';
 import type { WebhookSecrets } from './webhook-secrets';
 import type { WebhookRow, WebhooksRepository } from './webhooks.repository';
-import { type CreateWebhookInput, type UpdateWebhookInput, type WebhookLogsInput } from './webhooks.schema';
+import {
+  DEFAULT_LOGS_PAGE_SIZE,
+  type CreateWebhookInput,
+  type UpdateWebhookInput,
+  type WebhookLogsInput,
+} from './webhooks.schema';
 import type { WebhookInfo, WebhookLogEntry, WebhookLogPage } from './webhooks.types';
 
-const DEFAULT_LOGS_PAGE_SIZE = 20;
 /** Ids beyond the columns' range name nothing (rather than failing the query). */
 const MAX_INT4 = 2 ** 31 - 1;
 const MAX_INT8 = 2n ** 63n - 1n;
+/** Events deleted per statement when pruning. */
+const PRUNE_BATCH = 5_000;
 
 export interface WebhooksServiceDeps {
   repository: WebhooksRepository;
   secrets: WebhookSecrets;
   deliverer: WebhookDeliverer;
   firstAttempts: FirstAttempts;
+  limits: { perAccount: number; retentionDays: number };
 }
 
 /** A webhook as the interface shows it. */
@@ -116,6 +124,31 @@ export const WEBHOOK_LOG_NOT_FOUND: DocumentedFailure = {
   description: '`webhook log not found`: the webhook has no log entry with this id',
 };
 
+export const WEBHOOK_DISABLED: DocumentedFailure = {
+  status: 409,
+  codes: ['webhook_disabled'],
+  description:
+    '`webhook is disabled: …`: a retry goes only to a verified url; a new or changed url (PATCH) or a deactivated webhook must answer POST /webhook/:id/test first',
+};
+
+/** A retry of a disabled webhook's log: nothing is sent to an unverified (or deactivated) url. */
+class WebhookDisabledError extends AppError {
+  constructor() {
+    super(
+      WEBHOOK_DISABLED.codes[0],
+      'webhook is disabled: verify its url with POST /webhook/:id/test before retrying',
+      WEBHOOK_DISABLED.status,
+    );
+  }
+}
+
+export const WEBHOOK_LIMIT_REACHED: DocumentedFailure = {
+  status: 409,
+  codes: ['webhook_limit_reached'],
+  description:
+    '`webhook limit reached: …`: the account has `WEBHOOKS_PER_ACCOUNT` webhooks; delete one first',
+};
+
 /**
  * Runs work on a webhook that another request may delete meanwhile: a row gone (Prisma P2025), a
  * reference to it refused (P2003, SQLSTATE 23503) or the deliverer's own word means 404, not 500.
@@ -160,7 +193,15 @@ export class WebhooksService {
   async create(input: CreateWebhookInput, accountAddress: string): Promise<WebhookInfo> {
     const url = checkedUrl(input.url);
     const events = checkedEvents(input.events);
-    const row = await databaseOperation(() => this.deps.repository.create(accountAddress, url, events));
+    const max = this.deps.limits.perAccount;
+    const row = await databaseOperation(() => this.deps.repository.create(accountAddress, url, events, max));
+    if (!row) {
+      throw new AppError(
+        WEBHOOK_LIMIT_REACHED.codes[0],
+        `webhook limit reached: an account may have ${max} webhooks; delete one before creating another`,
+        WEBHOOK_LIMIT_REACHED.status,
+      );
+    }
     return webhookInfo(row);
   }
 
@@ -200,11 +241,11 @@ export class WebhooksService {
     const outcome = await unlessDeleted(this.deps.deliverer.verify(id));
     if (!outcome) throw new WebhookNotFoundError();
     const webhook = await this.get(id, accountAddress);
-    if (!outcome.activated) {
+    if (!outcome.activated || webhook.disabled) {
       const { codes, status } = WEBHOOK_VERIFICATION_FAILED;
-      throw new AppError(codes[0], outcome.reason ?? 'verification failed', status, {
-        webhook,
-      });
+      // Answered, but a PATCH changed the url meanwhile: the new one is not verified.
+      const reason = outcome.reason ?? 'the url changed during its verification: verify the new url';
+      throw new AppError(codes[0], reason, status, { webhook });
     }
     return webhook;
   }
@@ -218,10 +259,9 @@ export class WebhooksService {
   }
 
   async logs(input: WebhookLogsInput, accountAddress: string): Promise<WebhookLogPage> {
-    const page = input.page === undefined ? 1 : Number(input.page);
-    const pageSize = input.page_size === undefined ? DEFAULT_LOGS_PAGE_SIZE : Number(input.page_size);
+    const { page, pageSize, offset } = pageOf(input, DEFAULT_LOGS_PAGE_SIZE);
     const webhook = await this.owned(Number(input.id), accountAddress);
-    const { total, rows } = await this.deps.repository.logsPage(webhook.id, page, pageSize);
+    const { total, rows } = await this.deps.repository.logsPage(webhook.id, offset, pageSize);
     return {
       total,
       page,
@@ -235,9 +275,25 @@ export class WebhooksService {
     const webhook = await this.owned(id, accountAddress);
     const log = logId <= MAX_INT8 && (await this.deps.repository.findLog(logId, webhook.id));
     if (!log) throw new NotFoundError(WEBHOOK_LOG_NOT_FOUND.codes[0], 'webhook log not found');
+    if (webhook.disabled) throw new WebhookDisabledError();
     const attempt = await this.deps.deliverer.resend(log.deliveryId);
+    if (attempt === 'disabled') throw new WebhookDisabledError();
     if (!attempt) throw new WebhookNotFoundError();
     return logEntry(attempt, log.delivery.event);
+  }
+
+  /**
+   * Housekeeping (maintenance__prune): events older than WEBHOOK_LOG_RETENTION_DAYS go with their
+   * deliveries and logs, in statements of PRUNE_BATCH events (short transactions).
+   */
+  async pruneExpired(): Promise<Record<string, number>> {
+    let events = 0;
+    let deleted: number;
+    do {
+      deleted = await this.deps.repository.pruneEvents(this.deps.limits.retentionDays, PRUNE_BATCH);
+      events += deleted;
+    } while (deleted === PRUNE_BATCH);
+    return { 'webhook events (with their deliveries and logs)': events };
   }
 
   private async owned(id: number, accountAddress: string): Promise<WebhookRow> {
