@@ -16,7 +16,7 @@ export interface ChainTextLimits {
 }
 
 /** CHAIN_TEXT_MAX_BYTES and CHAIN_TEXT_RAW_MAX_BYTES by default. */
-export const DEFAULT_CHAIN_TEXT_LIMITS: ChainTextLimits = { maxBytes: 1024, rawMaxBytes: 64 * 1024 };
+export const DEFAULT_CHAIN_TEXT_LIMITS: ChainTextLimits = { maxBytes: 2048, rawMaxBytes: 64 * 1024 };
 
 /**
  * A string read from the chain: its storable text and, when that text is not exactly the chain's

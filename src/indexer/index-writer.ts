@@ -199,7 +199,8 @@ function prepare(
         );
         // Its metadata document is fetched by a job, enqueued when this commits (unless known); a
         // base URI stored altered is not the chain's, so nothing is fetched for it.
-        if (event.baseUri.raw === null) statement('SELECT laurel_badge_metadata_wanted($1)', [event.baseUri.text]);
+        if (event.baseUri.raw === null)
+          statement('SELECT laurel_badge_metadata_wanted($1)', [event.baseUri.text]);
         break;
       case 'tokenTransfer':
         if (event.from !== ZERO_ADDRESS) balances.add([event.token, event.from], -sign * event.value);
