@@ -1,4 +1,5 @@
-import { AbiCoder, getBytes, type Interface, type JsonRpcProvider, type Result } from 'ethers';
+import { getBytes, Interface, type JsonRpcProvider, type Result } from 'ethers';
+import { remembered } from '../remembered';
 import { chainTextOf, type ChainTextLimits } from '../stored-text';
 
 /**
@@ -46,9 +47,16 @@ export async function viewText(
   limits: ChainTextLimits,
 ): Promise<string> {
   const result = await ethCall(provider, contractInterface, to, method, []);
-  const [bytes] = AbiCoder.defaultAbiCoder().decode(['bytes'], result);
+  // The same view answering `bytes` (outputs are not part of the selector): a result that does not
+  // decode rejects as viewCall's does (BAD_DATA).
+  const [bytes] = bytesView(method).decodeFunctionResult(method, result);
   return chainTextOf(getBytes(bytes as string), limits).text;
 }
+
+const bytesView = remembered(
+  (method: string) => new Interface([`function ${method}() view returns (bytes)`]),
+  100,
+);
 
 /** viewCallResult's first return value: the usual case of a view with one output. */
 export async function viewCall<T>(
