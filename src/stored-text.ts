@@ -7,6 +7,10 @@
 /** What stands for each NUL, each invalid UTF-8 sequence and each unpaired surrogate. */
 export const REPLACEMENT_CHARACTER = '\uFFFD';
 
+/** What the interface's descriptions say of a name, symbol or base URI read from the chain. */
+export const CHAIN_TEXT_NOTE =
+  'Written on the chain by its creator: NUL bytes and invalid UTF-8 read as U+FFFD, cut to CHAIN_TEXT_MAX_BYTES (docs/api-notes.md#names-from-the-chain)';
+
 /** Bounds of a name, symbol or base URI read from the chain. */
 export interface ChainTextLimits {
   /** UTF-8 bytes of the text kept (cut at a character boundary). */
