@@ -1,10 +1,23 @@
 import type { ServerResponse } from 'node:http';
-import { AbiCoder, Contract, MaxUint256, parseEther, Wallet, type Interface } from 'ethers';
+import {
+  AbiCoder,
+  Contract,
+  MaxUint256,
+  parseEther,
+  Wallet,
+  type ContractTransactionResponse,
+  type Interface,
+} from 'ethers';
 import type { Pool } from 'pg';
 import { appFactoryInterface, appInterface, encodeActionId } from '../../src/chain/contracts';
 import { jobs } from '../../src/jobs/jobs';
+import { ChainRegistry } from '../../src/chain/registry';
+import { ChainIndexer } from '../../src/indexer/chain-indexer';
 import { topics } from '../../src/indexer/log-decoder';
-import { createTestPool } from '../helpers/database';
+import { ingestReceiptLogs, type ReceiptLogs } from '../../src/indexer/receipt-ingestion';
+import { createLogger } from '../../src/logger';
+import { chainConfigOf } from '../helpers/chain';
+import { createTestDatabase, createTestPool } from '../helpers/database';
 import { client, createApp, issueApiKeys, type Client } from '../helpers/flow';
 import { runJobOnce } from '../helpers/jobs';
 import { graphql, request, startTestLaurel, type TestLaurel } from '../helpers/laurel';
@@ -61,17 +74,20 @@ function createdAddress(receipt: { logs: readonly { topics: readonly string[] }[
 }
 
 async function createAppDirectly(name: Uint8Array, from = hostile): Promise<string> {
-  const receipt = await sendRaw(from, laurel.chain!.factory, appFactoryInterface, 'createApp', [name]);
-  return createdAddress(receipt, topics.appCreated).toLowerCase();
+  return createdAddress(await createAppReceipt(name, from), topics.appCreated).toLowerCase();
+}
+
+function createAppReceipt(name: Uint8Array, from = hostile) {
+  return sendRaw(from, laurel.chain!.factory, appFactoryInterface, 'createApp', [name]);
 }
 
 /** Rewards XP with a direct App.rewardXP call: only the indexer (no receipt ingestion) puts it in. */
 async function rewardXpDirectly(wallet: Wallet, app: string, user: string, amount: bigint, action: string) {
   const contract = new Contract(app, appInterface, wallet);
-  const sent = (await contract.rewardXP(user, amount, encodeActionId(action))) as {
-    wait(): Promise<unknown>;
-  };
-  return (await sent.wait()) as { blockNumber: number; hash: string };
+  const sent = (await contract.rewardXP(user, amount, encodeActionId(action))) as ContractTransactionResponse;
+  const receipt = await sent.wait();
+  if (!receipt) throw new Error('rewardXP has no receipt');
+  return receipt;
 }
 
 type Ready = {
@@ -350,6 +366,93 @@ describe('hostile names written at the factory and the apps directly', () => {
     await pool.query(`UPDATE unindexable_events SET recorded_at = now() - interval '31 days'`);
     await runJobOnce(laurel, jobs.prune, {});
     expect((await pool.query('SELECT 1 FROM unindexable_events')).rows).toHaveLength(0);
+  });
+});
+
+describe('receipts ingested together (execute-and-wait of several accounts)', () => {
+  it('one receipt whose event PostgreSQL refuses fails none of the others; the indexer records it when it reaches it', async () => {
+    // An index of its own, ahead of which receipts are ingested, then an indexer of its own.
+    const database = await createTestDatabase();
+    const ownPool = createTestPool(database.url, 4);
+    const chain = new ChainRegistry([], 10_000).add(chainConfigOf(laurel.chain!, { name: 'receipts' }));
+    const startBlock = (await laurel.chain!.provider.getBlockNumber()) + 1;
+    const indexer = new ChainIndexer({
+      chain,
+      pool: ownPool,
+      log: createLogger('silent'),
+      pollIntervalMs: 20,
+      maxBlockRange: 50,
+      startBlock,
+      text: { maxBytes: TEXT_MAX_BYTES, rawMaxBytes: 1024 },
+    });
+    try {
+      const victim = Wallet.createRandom().address;
+      const receipts: ReceiptLogs[] = [];
+      const maxRewards: { hash: string }[] = [];
+      for (let i = 0; i < 9; i += 1) {
+        const created = await createAppReceipt(bytes(`Batch \0${i}`));
+        receipts.push(created);
+        const reward = await rewardXpDirectly(
+          hostile,
+          createdAddress(created, topics.appCreated),
+          victim,
+          MaxUint256,
+          'max',
+        );
+        maxRewards.push(reward);
+        receipts.push(reward);
+      }
+      const neighbour = await createAppReceipt(bytes('Neighbour'), goodOwner);
+      const neighbourReward = await rewardXpDirectly(
+        goodOwner,
+        createdAddress(neighbour, topics.appCreated),
+        player,
+        parseEther('2'),
+        'neighbour',
+      );
+      const ingested = await ingestReceiptLogs(
+        ownPool,
+        chain,
+        [...receipts, neighbour, neighbourReward],
+        startBlock,
+      );
+      // Every event but the ninth maximal reward: 10 apps, 8 + 1 rewards.
+      expect(ingested.events).toBe(19);
+      const actions = await ownPool.query<{ user_address: string; n: number }>(
+        'SELECT user_address, count(*)::int AS n FROM completed_actions GROUP BY 1 ORDER BY 2',
+      );
+      expect(actions.rows).toEqual([
+        { user_address: player, n: 1 },
+        { user_address: victim, n: 8 },
+      ]);
+      const names = await ownPool.query<{ name: string }>(
+        `SELECT name FROM indexed_apps WHERE name LIKE 'Batch%'`,
+      );
+      expect(names.rows.map((row) => row.name).sort()).toEqual(
+        Array.from({ length: 9 }, (_, i) => `Batch \uFFFD${i}`),
+      );
+
+      // The indexer finds the rest marked as ingested, and the refused one unmarked: it records it.
+      indexer.start();
+      await waitUntil(
+        'the indexer past the batch',
+        async () => indexer.status().cursor >= neighbourReward.blockNumber,
+      );
+      const unindexable = await ownPool.query<{ transaction_hash: string }>(
+        'SELECT transaction_hash FROM unindexable_events',
+      );
+      expect(unindexable.rows).toEqual([{ transaction_hash: maxRewards[8].hash }]);
+      expect(indexer.status().unindexable).toMatchObject({
+        events: 1,
+        latest: { transactionHash: maxRewards[8].hash },
+      });
+      const counted = await ownPool.query('SELECT 1 FROM completed_actions');
+      expect(counted.rows).toHaveLength(9);
+    } finally {
+      await indexer.stop();
+      await ownPool.end();
+      await database.drop();
+    }
   });
 });
 
