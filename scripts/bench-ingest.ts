@@ -47,6 +47,7 @@ import { createLogger } from '../src/logger';
 import { MB, sampleRss } from './lib/local-laurel';
 import { cpuSecondsOf } from './lib/process-cpu';
 import { printTopStatements, resetStatementStats, statementStatsSettings } from './lib/statement-stats';
+import { DEFAULT_CHAIN_TEXT_LIMITS } from '../src/stored-text';
 
 const EVENTS = Number(process.env.BENCH_INGEST_EVENTS ?? 100_000);
 const PER_TX = Number(process.env.BENCH_INGEST_PER_TX ?? 250);
@@ -192,7 +193,9 @@ async function main(): Promise<void> {
       const tokenLogs = toChainLogs(tokenRaw);
       const logs = [...factoryLogs, ...appLogs, ...tokenLogs];
       const decodeStarted = performance.now();
-      decoded += decodeLogs(logs, known).filter((event) => event.type === 'reward').length;
+      decoded += decodeLogs(logs, known, DEFAULT_CHAIN_TEXT_LIMITS).events.filter(
+        (event) => event.type === 'reward',
+      ).length;
       decodeMs += performance.now() - decodeStarted;
     }
     const baselineSeconds = (Date.now() - baselineStarted) / 1000;

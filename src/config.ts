@@ -3,6 +3,7 @@ import { BlockList, isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_OUTBOUND_AGENT } from './outbound-https';
+import { DEFAULT_CHAIN_TEXT_LIMITS, type ChainTextLimits } from './stored-text';
 
 const addressPattern = /^0x[0-9a-fA-F]{40}$/;
 
@@ -381,6 +382,22 @@ export const envSchema = z.object({
     ),
   INDEXER_POLL_INTERVAL_MS: positiveInt(1000).describe('how often a caught-up indexer looks for new blocks'),
   INDEXER_MAX_BLOCK_RANGE: positiveInt(2000).describe('largest block range asked of `eth_getLogs` at once'),
+  // At most 2048: base URIs are keys of b-tree indexes, whose entries PostgreSQL bounds at about 2.7 KB.
+  CHAIN_TEXT_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2048)
+    .default(DEFAULT_CHAIN_TEXT_LIMITS.maxBytes)
+    .describe(
+      'UTF-8 bytes kept of each name, symbol or base URI read from the chain (at most 2048); a longer one is cut at a character boundary, its bytes kept beside it (see docs/api-notes.md#names-from-the-chain)',
+    ),
+  CHAIN_TEXT_RAW_MAX_BYTES: positiveInt(DEFAULT_CHAIN_TEXT_LIMITS.rawMaxBytes).describe(
+    'bytes kept of the on-chain value of a name, symbol or base URI that is stored altered (not valid UTF-8, holding NUL, or cut); also of the data of an unindexable event',
+  ),
+  INDEXER_UNINDEXABLE_RETENTION_DAYS: positiveInt(30).describe(
+    'days the record of an event the indexer could not write (`unindexable_events`) is kept',
+  ),
   READ_CACHE_MB: z.coerce
     .number()
     .int()
@@ -514,7 +531,14 @@ export interface Config {
     /** First attempts a process makes itself at once after recording their event (0: none, jobs only). */
     firstAttempts: number;
   };
-  indexer: { pollIntervalMs: number; maxBlockRange: number };
+  indexer: {
+    pollIntervalMs: number;
+    maxBlockRange: number;
+    /** Days the record of an unindexable event is kept. */
+    unindexableRetentionDays: number;
+  };
+  /** Bounds of names, symbols and base URIs read from the chain (src/stored-text.ts). */
+  chainText: ChainTextLimits;
   /** The connections of each client that calls hosts users name (webhooks, badge metadata). */
   outbound: { idleSocketMs: number; maxSockets: number };
   badgeMetadata: {
@@ -688,7 +712,12 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, cwd = proces
       deliveryLeaseSeconds: e.WEBHOOK_DELIVERY_LEASE_SECONDS,
       firstAttempts: e.WEBHOOK_FIRST_ATTEMPTS,
     },
-    indexer: { pollIntervalMs: e.INDEXER_POLL_INTERVAL_MS, maxBlockRange: e.INDEXER_MAX_BLOCK_RANGE },
+    indexer: {
+      pollIntervalMs: e.INDEXER_POLL_INTERVAL_MS,
+      maxBlockRange: e.INDEXER_MAX_BLOCK_RANGE,
+      unindexableRetentionDays: e.INDEXER_UNINDEXABLE_RETENTION_DAYS,
+    },
+    chainText: { maxBytes: e.CHAIN_TEXT_MAX_BYTES, rawMaxBytes: e.CHAIN_TEXT_RAW_MAX_BYTES },
     outbound: { idleSocketMs: e.OUTBOUND_IDLE_SOCKET_MS, maxSockets: e.OUTBOUND_MAX_SOCKETS },
     badgeMetadata: {
       ipfsGateway: e.BADGE_METADATA_IPFS_GATEWAY.replace(/\/?$/, '/'),

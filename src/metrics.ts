@@ -161,6 +161,11 @@ export class LaurelMetrics {
     'Contract events written to the index',
     ['chain'],
   );
+  readonly indexerUnindexable = this.counter(
+    'laurel_indexer_unindexable_events_total',
+    'Events of Laurel contracts the indexer passed without writing them (recorded in unindexable_events)',
+    ['chain'],
+  );
   readonly indexerReorgs = this.counter(
     'laurel_indexer_reorgs_total',
     'Chain reorganisations handled by the indexer (rolled back and re-indexed)',

@@ -3,8 +3,9 @@ import { getAddress, isError } from 'ethers';
 import { checksumAddress } from '../addresses';
 import { AppError } from '../errors';
 import { creditTokenInterface } from './contracts';
+import type { ChainTextLimits } from '../stored-text';
 import type { Chain, ChainRegistry } from './registry';
-import { viewCall } from './view-call';
+import { viewCall, viewText } from './view-call';
 
 /** A Laurel credit or point token (CreditToken). */
 export interface TokenInfo {
@@ -19,7 +20,9 @@ export interface TokenInfo {
   app: string | null;
 }
 
-const FIELDS = ['name', 'symbol', 'decimals', 'isPoint', 'app'] as const;
+/** Views of a token's immutable facts; the first two are strings its app's owner chose (viewText). */
+const TEXT_FIELDS = ['name', 'symbol'] as const;
+const FIELDS = ['decimals', 'isPoint', 'app'] as const;
 
 /** A view that reverts or answers nothing means "not a Laurel token"; an unreachable node does not. */
 function unlessNotAToken<T>(call: Promise<T>): Promise<T | null> {
@@ -43,7 +46,10 @@ export class TokenDirectory {
   private readonly known = new LRUCache<string, TokenInfo>({ max: TOKEN_CACHE_SIZE });
   private readonly lookups = new Map<string, Promise<TokenInfo | null>>();
 
-  constructor(private readonly chains: ChainRegistry) {}
+  constructor(
+    private readonly chains: ChainRegistry,
+    private readonly text: ChainTextLimits,
+  ) {}
 
   async get(chain: Chain, address: string): Promise<TokenInfo | null> {
     const checksummed = checksumAddress(address);
@@ -67,6 +73,9 @@ export class TokenDirectory {
     const [code, name, symbol, decimals, isPoint, app] = await this.chains.call(chain, (provider) =>
       Promise.all([
         provider.getCode(address),
+        ...TEXT_FIELDS.map((method) =>
+          unlessNotAToken(viewText(provider, creditTokenInterface, address, method, this.text)),
+        ),
         ...FIELDS.map((method) =>
           unlessNotAToken(viewCall<unknown>(provider, creditTokenInterface, address, method)),
         ),

@@ -54,7 +54,13 @@ export interface HttpAppOptions {
   /** /metrics on this app (METRICS_PORT unset), for loopback peers or with the token. */
   metricsHere?: { token?: string };
   /** For GET /ready: `failing` names the dependencies that do not answer (no internal detail). */
-  readiness: () => Promise<{ ready: boolean; failing: string[]; checks: Record<string, unknown> }>;
+  readiness: () => Promise<{
+    ready: boolean;
+    failing: string[];
+    /** What an operator should look at without taking the process out of rotation. */
+    warnings?: string[];
+    checks: Record<string, unknown>;
+  }>;
 }
 
 /** The context of one HTTP request. */
@@ -193,10 +199,15 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       method: 'get',
       path: '/ready',
       handle: async (_req, res) => {
-        const { ready, failing, checks } = await options.readiness();
+        const { ready, failing, warnings = [], checks } = await options.readiness();
+        const warned = warnings.length > 0 ? { warnings } : {};
         res
           .status(ready ? 200 : 503)
-          .json(ready ? { status: 'ready', checks } : { status: 'not_ready', failing, checks });
+          .json(
+            ready
+              ? { status: 'ready', ...warned, checks }
+              : { status: 'not_ready', failing, ...warned, checks },
+          );
       },
     },
     ...(metrics && options.metricsHere

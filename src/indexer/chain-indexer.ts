@@ -27,6 +27,7 @@ import { isConnectionLost } from '../db/availability';
 import { inTransaction } from '../db/transaction';
 import type { Logger } from '../logger';
 import type { LaurelMetrics } from '../metrics';
+import { DEFAULT_CHAIN_TEXT_LIMITS, type ChainTextLimits } from '../stored-text';
 import { undoBlocks } from './index-rollback';
 import {
   forgetFinalBlocks,
@@ -40,11 +41,17 @@ import {
   recordBlocks,
   recordedBlockHash,
   recordedBlocks,
+  recordUnindexable,
   takeReceiptLogs,
+  unindexableSummary,
+  type TrackedBlock,
+  type UnindexableLog,
+  type UnindexableSummary,
 } from './index-store';
-import { applyIndexWrites, prepareIndexWrites, type PreparedWrites } from './index-writer';
-import type { KnownContracts } from './log-decoder';
+import { writeIndexEventsIsolated, type PreparedWrites } from './index-writer';
+import type { IndexEvent, KnownContracts } from './log-decoder';
 import { ChainMovedError, fetchRange, type FetchedRange } from './range-fetcher';
+import { journalOf } from './undo-journal';
 
 export interface ChainIndexerOptions {
   chain: Chain;
@@ -60,6 +67,8 @@ export interface ChainIndexerOptions {
   onReorganised?: (chain: Chain, ancestor: number) => void;
   /** Counts the events written (null: METRICS=off). */
   metrics?: LaurelMetrics | null;
+  /** Bounds of the names, symbols and base URIs stored (CHAIN_TEXT_*; their defaults when absent). */
+  text?: ChainTextLimits;
 }
 
 /** A reorganisation deeper than the window: the lowest recorded block, and what the chain has there. */
@@ -86,6 +95,11 @@ export interface ChainIndexerStatus {
   finalized: number | null;
   /** Set while the indexer is stopped by a reorganisation deeper than the window. */
   fork: DeepFork | null;
+  /**
+   * Events of Laurel's contracts passed without being written (table unindexable_events): a warning
+   * for an operator, not a failure (the index goes on without them). Null until read.
+   */
+  unindexable: UnindexableSummary | null;
 }
 
 /** The chain replaced a block the index holds (found at `block`). */
@@ -122,9 +136,13 @@ export class ChainIndexer {
   private cursorTime: number | null = null;
   private finalized: number | null = null;
   private fork: DeepFork | null = null;
+  private unindexable: UnindexableSummary | null = null;
   private known: KnownContracts | null = null;
+  private readonly text: ChainTextLimits;
 
-  constructor(private readonly options: ChainIndexerOptions) {}
+  constructor(private readonly options: ChainIndexerOptions) {
+    this.text = options.text ?? DEFAULT_CHAIN_TEXT_LIMITS;
+  }
 
   start(): void {
     this.loop ??= this.run();
@@ -146,6 +164,7 @@ export class ChainIndexer {
       cursorTime: this.cursorTime,
       finalized: this.finalized,
       fork: this.fork,
+      unindexable: this.unindexable,
     };
   }
 
@@ -192,6 +211,7 @@ export class ChainIndexer {
 
   private async refreshStandbyStatus(db: PoolClient): Promise<void> {
     this.cursor = (await readCursor(db, this.options.chain.chainId)) ?? this.cursor;
+    this.unindexable = await unindexableSummary(db, this.options.chain.chainId);
     this.head = await this.options.chain.provider.getBlockNumber();
   }
 
@@ -200,6 +220,7 @@ export class ChainIndexer {
     const { chain, log, maxBlockRange, pollIntervalMs, startBlock } = this.options;
     this.cursor = await inTransaction(db, () => lockCursor(db, chain.chainId, startBlock));
     this.known = await loadKnownContracts(db, chain);
+    this.unindexable = await unindexableSummary(db, chain.chainId);
     let range = maxBlockRange;
     let failures = 0;
     let forkFound = false;
@@ -244,14 +265,19 @@ export class ChainIndexer {
         const known = this.known;
         const fetchFrom = (start: number) => {
           const end = Math.min(safeHead, start - 1 + range * WRITE_BATCH_REQUESTS);
-          const fetch = fetchRange(chain, known, {
-            from: start,
-            to: end,
-            trackFrom: finalized,
-            finalized,
-            blocksPerRequest: range,
-            maxEvents: WRITE_BATCH_EVENTS,
-          });
+          const fetch = fetchRange(
+            chain,
+            known,
+            {
+              from: start,
+              to: end,
+              trackFrom: finalized,
+              finalized,
+              blocksPerRequest: range,
+              maxEvents: WRITE_BATCH_EVENTS,
+            },
+            this.text,
+          );
           return { from: start, to: end, fetch };
         };
         // A range fetched ahead is used unless it reaches past the blocks now confirmed (the head
@@ -324,7 +350,7 @@ export class ChainIndexer {
     const chainId = chain.chainId;
     const { from, to } = range;
     const started = performance.now();
-    const written = await inTransaction(db, async () => {
+    const { events: written, unindexable } = await inTransaction(db, async () => {
       const cursor = await lockCursor(db, chainId, startBlock);
       if (cursor !== this.cursor) throw new Error(`cursor moved to ${cursor} while indexing from ${from}`);
       const changes: PreparedWrites[] = [];
@@ -350,29 +376,66 @@ export class ChainIndexer {
       }
       const ingested = await takeReceiptLogs(db, chainId, to);
       // Events already ingested from receipts are left out (rarely any: then prepared again).
-      const writes = ingested.size
-        ? prepareIndexWrites(
-            chainId,
-            range.events.filter((event) => !ingested.has(positionKey(event.blockNumber, event.logIndex))),
-            range.blockTimes,
-          )
-        : range.writes;
-      await applyIndexWrites(db, ...changes, writes);
-      await recordBlocks(db, chainId, range.blocks);
+      const events = ingested.size
+        ? range.events.filter((event) => !ingested.has(positionKey(event.blockNumber, event.logIndex)))
+        : range.events;
+      // An event whose rows PostgreSQL refuses fails no other, nor the range: it is recorded instead.
+      const { written, unwritable } = await writeIndexEventsIsolated(db, chainId, events, range.blockTimes, {
+        whole: ingested.size ? undefined : range.writes,
+        before: changes,
+      });
+      const unindexable: UnindexableLog[] = [
+        ...range.undecodable,
+        ...unwritable.map(({ event, reason }) => ({ log: logOf(range, event), reason })),
+      ];
+      await recordUnindexable(db, chainId, unindexable, this.text.rawMaxBytes);
+      await recordBlocks(db, chainId, unwritable.length ? withoutEvents(range, unwritable) : range.blocks);
       await forgetFinalBlocks(db, chainId, range.finalized);
       await moveCursor(db, chainId, to);
-      return writes.events;
+      return { events: written.reduce((sum, writes) => sum + writes.events, 0), unindexable };
     });
     this.cursor = to;
     // Known when the range read the block's header (every block of the finality window) or a reward in it.
     this.cursorTime = range.blockTimes.get(to) ?? null;
     this.options.metrics?.indexerEvents.inc({ chain: chain.name }, written);
+    if (unindexable.length > 0) this.noteUnindexable(unindexable);
     const writeMs = Math.round(performance.now() - started);
     log.debug(
       { chain: chain.name, from, to, events: written, fetchMs: range.fetchMs, writeMs },
       'indexer: range',
     );
     return written;
+  }
+
+  /** Logs, counts and shows (status) events passed without being written. */
+  private noteUnindexable(unindexable: readonly UnindexableLog[]): void {
+    const { chain, log, metrics } = this.options;
+    metrics?.indexerUnindexable.inc({ chain: chain.name }, unindexable.length);
+    const latest = unindexable.reduce((a, b) =>
+      (b.log.blockNumber - a.log.blockNumber || b.log.logIndex - a.log.logIndex) > 0 ? b : a,
+    );
+    this.unindexable = {
+      events: (this.unindexable?.events ?? 0) + unindexable.length,
+      latest: {
+        block: latest.log.blockNumber,
+        transactionHash: latest.log.transactionHash,
+        logIndex: latest.log.logIndex,
+        reason: latest.reason,
+      },
+    };
+    for (const { log: event, reason } of unindexable) {
+      log.warn(
+        {
+          chain: chain.name,
+          block: event.blockNumber,
+          transactionHash: event.transactionHash,
+          logIndex: event.logIndex,
+          address: event.address,
+          reason,
+        },
+        'indexer: event not indexable, passed (recorded in unindexable_events)',
+      );
+    }
   }
 
   /** Caught up: the last recorded block the chain still has must be the one indexed. */
@@ -405,12 +468,12 @@ export class ChainIndexer {
     const to = Math.max(ancestor, Math.min(safeHead, ancestor + range));
     // The contracts the chain had up to the ancestor; those of the replaced blocks may be gone.
     const known = await loadKnownContracts(db, chain, { upToBlock: ancestor });
-    const fetched = await fetchRange(chain, known, {
-      from: ancestor + 1,
-      to,
-      trackFrom: finalized,
-      finalized,
-    });
+    const fetched = await fetchRange(
+      chain,
+      known,
+      { from: ancestor + 1, to, trackFrom: finalized, finalized },
+      this.text,
+    );
     const replacedBlocks = this.cursor - ancestor;
     await this.writeRange(db, fetched, ancestor);
     this.known = known;
@@ -469,4 +532,18 @@ export class ChainIndexer {
     }
     await this.sleep(pollIntervalMs);
   }
+}
+
+/** The log of one of a range's events. */
+function logOf(range: FetchedRange, event: IndexEvent): FetchedRange['logs'][number] {
+  return range.logs.find((log) => log.blockNumber === event.blockNumber && log.logIndex === event.logIndex)!;
+}
+
+/** The range's tracked blocks with journals leaving out `unwritable` events (never written, never undone). */
+function withoutEvents(range: FetchedRange, unwritable: readonly { event: IndexEvent }[]): TrackedBlock[] {
+  const left = new Set(unwritable.map(({ event }) => event));
+  return range.blocks.map((block) => ({
+    ...block,
+    undo: journalOf(range.events.filter((event) => event.blockNumber === block.number && !left.has(event))),
+  }));
 }

@@ -67,6 +67,8 @@ export async function undoBlocks(
   );
   await db.query(`DELETE FROM indexed_blocks WHERE chain_id = $1 AND ${where}`, params);
   await db.query(`DELETE FROM indexer_receipt_logs WHERE chain_id = $1 AND ${where}`, params);
+  // What the replaced blocks held is no longer the chain's: the blocks indexed instead record their own.
+  await db.query(`DELETE FROM unindexable_events WHERE chain_id = $1 AND ${where}`, params);
 
   const blockTimes = new Map<number, number>();
   const events: IndexEvent[] = rewards.rows.map((row) => {

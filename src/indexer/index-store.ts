@@ -5,8 +5,10 @@
  */
 import type { ClientBase, Pool } from 'pg';
 import type { Chain } from '../chain/registry';
+import { getBytes } from 'ethers';
 import { prepared } from '../db/connection';
-import { checksum, type KnownContracts, type TokenKind } from './log-decoder';
+import { storableText } from '../stored-text';
+import { checksum, type ChainLog, type KnownContracts, type TokenKind } from './log-decoder';
 
 /** The index's cursor row of a chain, created at `startBlock - 1` if missing, locked for update. */
 export async function lockCursor(db: ClientBase, chainId: number, startBlock: number): Promise<number> {
@@ -128,6 +130,22 @@ export async function receiptLogBlocks(
   return rows.map((row) => ({ number: Number(row.block_number), hash: row.block_hash }));
 }
 
+/** Removes the receipt marks of logs (at `positionKey`s) whose events were not written after all. */
+export async function unmarkReceiptLogs(
+  db: ClientBase,
+  chainId: number,
+  logs: readonly { blockNumber: number; logIndex: number }[],
+): Promise<void> {
+  if (logs.length === 0) return;
+  await db.query(
+    prepared(
+      `DELETE FROM indexer_receipt_logs WHERE chain_id = $1
+         AND (block_number, log_index) IN (SELECT * FROM unnest($2::bigint[], $3::int[]))`,
+      [chainId, logs.map((log) => log.blockNumber), logs.map((log) => log.logIndex)],
+    ),
+  );
+}
+
 /** Removes the receipt marks of blocks up to `toBlock` (the indexer reached them); returns them as `block:log` keys. */
 export async function takeReceiptLogs(
   db: ClientBase,
@@ -229,4 +247,91 @@ export async function lowestRecordedBlock(
     ),
   );
   return rows[0] ? { number: Number(rows[0].block_number), hash: rows[0].hash } : null;
+}
+
+/** A log of a Laurel contract the indexer could not write, and why. */
+export interface UnindexableLog {
+  log: ChainLog;
+  reason: string;
+}
+
+/** Longest reason kept (a database error's message, a decoding error's). */
+const REASON_MAX_CHARS = 1_000;
+
+/**
+ * Records logs the indexer passes without writing them (unindexable_events), each once: a range
+ * indexed again after a reorganisation records its own again.
+ */
+export async function recordUnindexable(
+  db: ClientBase,
+  chainId: number,
+  unindexable: readonly UnindexableLog[],
+  rawMaxBytes: number,
+): Promise<void> {
+  if (unindexable.length === 0) return;
+  const logs = unindexable.map(({ log }) => log);
+  await db.query(
+    prepared(
+      `INSERT INTO unindexable_events AS e (chain_id, block_number, transaction_hash, log_index, address, reason,
+         topics, data)
+       SELECT $1, b, h, l, a, r, string_to_array(t, ','), d
+       FROM unnest($2::bigint[], $3::varchar[], $4::int[], $5::varchar[], $6::text[], $7::text[], $8::bytea[])
+         AS x(b, h, l, a, r, t, d)
+       ON CONFLICT (chain_id, block_number, log_index) DO UPDATE SET transaction_hash = EXCLUDED.transaction_hash,
+         address = EXCLUDED.address, reason = EXCLUDED.reason, topics = EXCLUDED.topics, data = EXCLUDED.data,
+         recorded_at = now()`,
+      [
+        chainId,
+        logs.map((log) => log.blockNumber),
+        logs.map((log) => log.transactionHash),
+        logs.map((log) => log.logIndex),
+        logs.map((log) => log.address),
+        unindexable.map(({ reason }) => storableText(reason).slice(0, REASON_MAX_CHARS)),
+        logs.map((log) => log.topics.join(',')),
+        logs.map((log) => Buffer.from(getBytes(log.data)).subarray(0, rawMaxBytes)),
+      ],
+    ),
+  );
+}
+
+/** The chain's unindexable events on record: how many, and the latest. */
+export interface UnindexableSummary {
+  events: number;
+  latest: { block: number; transactionHash: string; logIndex: number; reason: string } | null;
+}
+
+export async function unindexableSummary(db: ClientBase, chainId: number): Promise<UnindexableSummary> {
+  const { rows } = await db.query<{
+    events: string;
+    block_number: string | null;
+    transaction_hash: string | null;
+    log_index: number | null;
+    reason: string | null;
+  }>(
+    prepared(
+      `SELECT count(*) OVER () AS events, block_number, transaction_hash, log_index, reason
+       FROM unindexable_events WHERE chain_id = $1 ORDER BY block_number DESC, log_index DESC LIMIT 1`,
+      [chainId],
+    ),
+  );
+  const [row] = rows;
+  if (!row) return { events: 0, latest: null };
+  return {
+    events: Number(row.events),
+    latest: {
+      block: Number(row.block_number),
+      transactionHash: row.transaction_hash!,
+      logIndex: row.log_index!,
+      reason: row.reason!,
+    },
+  };
+}
+
+/** Deletes the records of unindexable events older than `days`; returns how many. */
+export async function pruneUnindexable(db: Pool, days: number): Promise<number> {
+  const { rowCount } = await db.query(
+    `DELETE FROM unindexable_events WHERE recorded_at < now() - make_interval(days => $1)`,
+    [days],
+  );
+  return rowCount ?? 0;
 }

@@ -4,7 +4,7 @@
  * (set-based `unnest` inserts) however many events it holds. The same statements undo events of
  * reorganised blocks (prepareIndexUndo): negated amounts and holdings, operator changes reversed.
  */
-import type { ClientBase } from 'pg';
+import { DatabaseError, type ClientBase } from 'pg';
 import { XP_DECIMALS, XP_SYMBOL } from '../chain/contracts';
 import { prepared } from '../db/connection';
 import { dayOfTime, dayString } from '../utc-days';
@@ -140,15 +140,16 @@ function prepare(
     switch (event.type) {
       case 'app': {
         const time = timeOf(blockTimes, event.blockNumber);
+        const { text: name, raw: nameRaw } = event.name;
         statement(
-          `INSERT INTO indexed_apps (chain_id, address, owner, name, xp_token, block_number, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, to_timestamp($7)) ON CONFLICT DO NOTHING`,
-          [chainId, event.app, event.owner, event.name, event.xpToken, event.blockNumber, time],
+          `INSERT INTO indexed_apps (chain_id, address, owner, name, name_raw, xp_token, block_number, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, to_timestamp($8)) ON CONFLICT DO NOTHING`,
+          [chainId, event.app, event.owner, name, nameRaw, event.xpToken, event.blockNumber, time],
         );
         statement(
-          `INSERT INTO indexed_tokens (chain_id, address, app_address, kind, name, symbol, decimals, block_number)
-           VALUES ($1, $2, $3, 'xp', $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
-          [chainId, event.xpToken, event.app, event.name, XP_SYMBOL, XP_DECIMALS, event.blockNumber],
+          `INSERT INTO indexed_tokens (chain_id, address, app_address, kind, name, name_raw, symbol, decimals, block_number)
+           VALUES ($1, $2, $3, 'xp', $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
+          [chainId, event.xpToken, event.app, name, nameRaw, XP_SYMBOL, XP_DECIMALS, event.blockNumber],
         );
         break;
       }
@@ -163,15 +164,18 @@ function prepare(
         break;
       case 'token':
         statement(
-          `INSERT INTO indexed_tokens (chain_id, address, app_address, kind, name, symbol, decimals, block_number)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
+          `INSERT INTO indexed_tokens (chain_id, address, app_address, kind, name, name_raw, symbol, symbol_raw,
+             decimals, block_number)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING`,
           [
             chainId,
             event.token,
             event.app,
             event.kind,
-            event.name,
-            event.symbol,
+            event.name.text,
+            event.name.raw,
+            event.symbol.text,
+            event.symbol.raw,
             event.decimals,
             event.blockNumber,
           ],
@@ -179,12 +183,24 @@ function prepare(
         break;
       case 'badge':
         statement(
-          `INSERT INTO indexed_badges (chain_id, address, app_address, name, base_uri, block_number)
-           VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
-          [chainId, event.badge, event.app, event.name, event.baseUri, event.blockNumber],
+          `INSERT INTO indexed_badges (chain_id, address, app_address, name, name_raw, base_uri, base_uri_raw,
+             block_number)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
+          [
+            chainId,
+            event.badge,
+            event.app,
+            event.name.text,
+            event.name.raw,
+            event.baseUri.text,
+            event.baseUri.raw,
+            event.blockNumber,
+          ],
         );
-        // Its metadata document is fetched by a job, enqueued when this commits (unless known).
-        statement('SELECT laurel_badge_metadata_wanted($1)', [event.baseUri]);
+        // Its metadata document is fetched by a job, enqueued when this commits (unless known); a
+        // base URI stored altered is not the chain's, so nothing is fetched for it.
+        if (event.baseUri.raw === null)
+          statement('SELECT laurel_badge_metadata_wanted($1)', [event.baseUri.text]);
         break;
       case 'tokenTransfer':
         if (event.from !== ZERO_ADDRESS) balances.add([event.token, event.from], -sign * event.value);
@@ -294,15 +310,16 @@ function prepare(
   return { chainId, events: events.length, rewardsFromDay, removes: undo, statements };
 }
 
+/** Runs the statements of `writes` with `db`. */
+async function runStatements(db: ClientBase, writes: PreparedWrites): Promise<void> {
+  for (const { sql, params } of writes.statements) await db.query(prepared(sql, params));
+}
+
 /**
- * Runs prepared writes (of one chain) with `db`, which must be inside a transaction, and tells the
- * read caches of every process once it commits, in one notification naming the earliest day any of
- * them touched (src/indexer/index-changes.ts): every write of index rows does.
+ * Tells the read caches of every process once the transaction commits, in one notification naming
+ * the earliest day any of `changes` touched (src/indexer/index-changes.ts).
  */
-export async function applyIndexWrites(db: ClientBase, ...changes: PreparedWrites[]): Promise<void> {
-  for (const writes of changes) {
-    for (const { sql, params } of writes.statements) await db.query(prepared(sql, params));
-  }
+async function notifyWrites(db: ClientBase, changes: readonly PreparedWrites[]): Promise<void> {
   const changed = changes.filter((writes) => writes.events > 0);
   if (changed.length > 0) {
     await notifyIndexChanged(db, {
@@ -311,6 +328,79 @@ export async function applyIndexWrites(db: ClientBase, ...changes: PreparedWrite
       removed: changed.some((writes) => writes.removes),
     });
   }
+}
+
+/**
+ * Runs prepared writes (of one chain) with `db`, which must be inside a transaction, and tells the
+ * read caches of every process once it commits: every write of index rows does.
+ */
+export async function applyIndexWrites(db: ClientBase, ...changes: PreparedWrites[]): Promise<void> {
+  for (const writes of changes) await runStatements(db, writes);
+  await notifyWrites(db, changes);
+}
+
+/** An event whose rows PostgreSQL refused, and its reason. */
+export interface UnwritableEvent {
+  event: IndexEvent;
+  reason: string;
+}
+
+export interface IsolatedWrites {
+  /** What was written: the events' writes less those of the unwritable ones. */
+  written: PreparedWrites[];
+  unwritable: UnwritableEvent[];
+}
+
+/**
+ * PostgreSQL refused a statement for the values in it (SQLSTATE classes 22 data exception, 23
+ * integrity constraint, 54 program limit such as an index entry too large), not for the database's
+ * state: the same statement fails again, whereas its neighbours' rows are fine.
+ */
+function refusedForItsData(error: unknown): error is DatabaseError {
+  return error instanceof DatabaseError && /^(22|23|54)/.test(error.code ?? '');
+}
+
+/**
+ * Writes `events` (in chain order) for `chainId` with `db`, inside the caller's transaction, so that
+ * an event PostgreSQL refuses fails no other: the whole batch (`whole`, prepared ahead, or prepared
+ * here) is tried under a savepoint, and when refused for its data, rolled back to it and tried in
+ * halves (in chain order, so sums and holder counts come out the same) down to the events refused,
+ * which are returned. `before` (undone blocks) runs first, unisolated. One notification for all.
+ */
+export async function writeIndexEventsIsolated(
+  db: ClientBase,
+  chainId: number,
+  events: readonly IndexEvent[],
+  blockTimes: BlockTimes,
+  options: { whole?: PreparedWrites; before?: readonly PreparedWrites[] } = {},
+): Promise<IsolatedWrites> {
+  const before = options.before ?? [];
+  for (const writes of before) await runStatements(db, writes);
+  const isolated: IsolatedWrites = { written: [], unwritable: [] };
+  const attempt = async (part: readonly IndexEvent[], writes: PreparedWrites): Promise<void> => {
+    if (writes.statements.length === 0) return;
+    await db.query('SAVEPOINT laurel_index_batch');
+    try {
+      await runStatements(db, writes);
+      await db.query('RELEASE SAVEPOINT laurel_index_batch');
+      isolated.written.push(writes);
+    } catch (error) {
+      if (!refusedForItsData(error)) throw error;
+      await db.query('ROLLBACK TO SAVEPOINT laurel_index_batch');
+      await db.query('RELEASE SAVEPOINT laurel_index_batch');
+      if (part.length === 1) {
+        isolated.unwritable.push({ event: part[0], reason: `refused by the database: ${error.message}` });
+        return;
+      }
+      const half = Math.ceil(part.length / 2);
+      for (const piece of [part.slice(0, half), part.slice(half)]) {
+        await attempt(piece, prepareIndexWrites(chainId, piece, blockTimes));
+      }
+    }
+  };
+  await attempt(events, options.whole ?? prepareIndexWrites(chainId, events, blockTimes));
+  await notifyWrites(db, [...before, ...isolated.written]);
+  return isolated;
 }
 
 /**

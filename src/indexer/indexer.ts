@@ -5,9 +5,11 @@ import { createPool } from '../db/connection';
 import type { NotificationSession } from '../db/notifications';
 import type { Logger } from '../logger';
 import type { LaurelMetrics } from '../metrics';
+import type { ChainTextLimits } from '../stored-text';
 import { BlockTimesByHash, needsBlockTime } from './block-times';
 import { ChainIndexer, type ChainIndexerOptions, type ChainIndexerStatus } from './chain-indexer';
 import { IndexChanges } from './index-changes';
+import { pruneUnindexable } from './index-store';
 import { ingestReceiptLogs, type ReceiptLogs } from './receipt-ingestion';
 import { KeyedBatches } from '../keyed-batches';
 
@@ -30,6 +32,10 @@ export interface IndexerOptions {
   onReorganised?: (chain: Chain, ancestor: number) => void;
   /** Counts the events written (null: METRICS=off). */
   metrics?: LaurelMetrics | null;
+  /** Bounds of the names, symbols and base URIs stored (CHAIN_TEXT_*). */
+  text: ChainTextLimits;
+  /** Days the record of an unindexable event is kept. */
+  unindexableRetentionDays: number;
 }
 
 export class Indexer {
@@ -61,7 +67,7 @@ export class Indexer {
   }
 
   private chainOptions(chain: Chain): ChainIndexerOptions {
-    const { log, pollIntervalMs, maxBlockRange, onReorganised, metrics } = this.options;
+    const { log, pollIntervalMs, maxBlockRange, onReorganised, metrics, text } = this.options;
     return {
       chain,
       pool: this.pool,
@@ -71,6 +77,14 @@ export class Indexer {
       startBlock: chain.startBlock ?? 0,
       onReorganised,
       metrics,
+      text,
+    };
+  }
+
+  /** Housekeeping (maintenance__prune): the records of unindexable events past their retention. */
+  async pruneExpired(): Promise<Record<string, number>> {
+    return {
+      'unindexable events': await pruneUnindexable(this.pool, this.options.unindexableRetentionDays),
     };
   }
 
@@ -113,6 +127,7 @@ export class Indexer {
       receipts,
       chain.startBlock ?? 0,
       this.blockTimes.of,
+      this.options.text,
     ).catch((error: unknown) => {
       this.options.log.warn({ chain: chain.name, err: error }, 'indexer: receipt not ingested');
       return null;

@@ -3,7 +3,7 @@
  * from the logs themselves: the factory's AppCreated names apps (and their XP tokens), an app's
  * CreditTokenCreated and BadgeCreated name its tokens and badges.
  */
-import { AbiCoder, getAddress } from 'ethers';
+import { AbiCoder, getAddress, getBytes } from 'ethers';
 import {
   appFactoryInterface,
   appInterface,
@@ -12,6 +12,7 @@ import {
   RewardKind,
 } from '../chain/contracts';
 import { remembered } from '../remembered';
+import { chainTextOf, type ChainText, type ChainTextLimits } from '../stored-text';
 
 /** A log as eth_getLogs or a receipt gives it, normalised. */
 export interface ChainLog {
@@ -44,18 +45,18 @@ interface EventPosition {
 
 export type IndexEvent = EventPosition &
   (
-    | { type: 'app'; app: string; owner: string; name: string; xpToken: string }
+    | { type: 'app'; app: string; owner: string; name: ChainText; xpToken: string }
     | { type: 'operator'; app: string; operator: string; added: boolean }
     | {
         type: 'token';
         app: string;
         token: string;
-        name: string;
-        symbol: string;
+        name: ChainText;
+        symbol: ChainText;
         decimals: number;
         kind: TokenKind;
       }
-    | { type: 'badge'; app: string; badge: string; name: string; baseUri: string }
+    | { type: 'badge'; app: string; badge: string; name: ChainText; baseUri: ChainText }
     | {
         type: 'reward';
         app: string;
@@ -100,6 +101,15 @@ const rewardKindNames: Record<RewardKind, RewardKindName> = {
 };
 
 const abi = AbiCoder.defaultAbiCoder();
+
+/**
+ * The events' `string` parameters are read as `bytes` (the same encoding): anyone can create apps,
+ * tokens and badges through the open factory, with names that are not valid UTF-8, which ethers
+ * refuses to decode as strings. chainTextOf then decides, here and once, what is stored.
+ */
+const appCreatedData = ['bytes', 'address'];
+const creditTokenCreatedData = ['bytes', 'bytes', 'uint8', 'bool'];
+const badgeCreatedData = ['bytes', 'bytes'];
 /**
  * Checksums, remembered by the text they were computed from (an address in any case, or an
  * address topic) for the 100,000 busiest: the same users recur in every range, and a hit then
@@ -123,7 +133,9 @@ const topicAddress = remembered(
 export function discoverContracts(logs: readonly ChainLog[], known: KnownContracts): void {
   for (const log of logs) {
     if (log.topics[0] === topics.appCreated && checksum(log.address) === known.factory) {
-      const [, xpToken] = abi.decode(['string', 'address'], log.data) as unknown as [string, string];
+      // A log that does not decode is reported by decodeLogs.
+      const xpToken = tryDecode(appCreatedData, log.data)?.[1] as string | undefined;
+      if (xpToken === undefined) continue;
       known.apps.add(topicAddress(log.topics[1]));
       known.tokens.set(checksum(xpToken), 'xp');
     }
@@ -134,29 +146,60 @@ export function discoverContracts(logs: readonly ChainLog[], known: KnownContrac
     if (!known.apps.has(checksum(log.address))) continue;
     if (topic === topics.badgeCreated) known.badges.add(topicAddress(log.topics[1]));
     else {
-      const isPoint = (
-        abi.decode(['string', 'string', 'uint8', 'bool'], log.data) as unknown as boolean[]
-      )[3];
+      const isPoint = tryDecode(creditTokenCreatedData, log.data)?.[3] as boolean | undefined;
+      if (isPoint === undefined) continue;
       known.tokens.set(topicAddress(log.topics[1]), isPoint ? 'point' : 'credit');
     }
   }
 }
 
-/** Decodes the logs of known Laurel contracts, in the order given; other logs are skipped. */
-export function decodeLogs(logs: readonly ChainLog[], known: KnownContracts): IndexEvent[] {
-  const events: IndexEvent[] = [];
-  for (const log of logs) {
-    const event = decodeLog(log, known);
-    if (event) events.push(event);
+function tryDecode(types: readonly string[], data: string): unknown[] | null {
+  try {
+    return abi.decode(types, data).toArray();
+  } catch {
+    return null;
   }
-  return events;
+}
+
+/** A log of a Laurel contract that does not decode into an event, and why. */
+export interface UndecodableLog {
+  log: ChainLog;
+  reason: string;
+}
+
+export interface DecodedLogs {
+  events: IndexEvent[];
+  /** Logs of Laurel contracts whose content is not what their event says (kept out of the index). */
+  undecodable: UndecodableLog[];
+}
+
+/**
+ * Decodes the logs of known Laurel contracts, in the order given; other logs are skipped. Never
+ * throws for a log's content: such a log is returned as undecodable.
+ */
+export function decodeLogs(
+  logs: readonly ChainLog[],
+  known: KnownContracts,
+  limits: ChainTextLimits,
+): DecodedLogs {
+  const decoded: DecodedLogs = { events: [], undecodable: [] };
+  for (const log of logs) {
+    try {
+      const event = decodeLog(log, known, limits);
+      if (event) decoded.events.push(event);
+    } catch (error) {
+      decoded.undecodable.push({ log, reason: `undecodable: ${(error as Error).message}` });
+    }
+  }
+  return decoded;
 }
 
 function positionOf(log: ChainLog): EventPosition {
   return { blockNumber: log.blockNumber, logIndex: log.logIndex, transactionHash: log.transactionHash };
 }
 
-function decodeLog(log: ChainLog, known: KnownContracts): IndexEvent | null {
+function decodeLog(log: ChainLog, known: KnownContracts, limits: ChainTextLimits): IndexEvent | null {
+  const text = (value: unknown) => chainTextOf(getBytes(value as string), limits);
   const address = checksum(log.address);
   const topic = log.topics[0];
   if (topic === topics.transfer) {
@@ -174,14 +217,14 @@ function decodeLog(log: ChainLog, known: KnownContracts): IndexEvent | null {
   }
   if (topic === topics.appCreated) {
     if (address !== known.factory) return null;
-    const [name, xpToken] = abi.decode(['string', 'address'], log.data) as unknown as [string, string];
+    const [name, xpToken] = abi.decode(appCreatedData, log.data);
     return {
       ...positionOf(log),
       type: 'app',
       app: topicAddress(log.topics[1]),
       owner: topicAddress(log.topics[2]),
-      name,
-      xpToken: checksum(xpToken),
+      name: text(name),
+      xpToken: checksum(xpToken as string),
     };
   }
   if (!known.apps.has(address)) return null;
@@ -190,6 +233,8 @@ function decodeLog(log: ChainLog, known: KnownContracts): IndexEvent | null {
       // Three static words (uint8 kind, uint256 amount, bytes32 actionId): sliced, not ABI-decoded,
       // as this is the bulk of every block range.
       const { data } = log;
+      const kind = rewardKindNames[Number.parseInt(data.slice(2, 66), 16) as RewardKind];
+      if (kind === undefined || data.length !== 194) throw new Error('not a Rewarded event of an app');
       return {
         blockNumber: log.blockNumber,
         logIndex: log.logIndex,
@@ -198,7 +243,7 @@ function decodeLog(log: ChainLog, known: KnownContracts): IndexEvent | null {
         app: address,
         user: topicAddress(log.topics[2]),
         token: topicAddress(log.topics[3]),
-        kind: rewardKindNames[Number.parseInt(data.slice(2, 66), 16) as RewardKind],
+        kind,
         amount: BigInt(`0x${data.slice(66, 130)}`),
         actionName: actionNameOf(`0x${data.slice(130, 194)}`),
       };
@@ -213,30 +258,27 @@ function decodeLog(log: ChainLog, known: KnownContracts): IndexEvent | null {
         added: topic === topics.operatorAdded,
       };
     case topics.creditTokenCreated: {
-      const [name, symbol, decimals, isPoint] = abi.decode(
-        ['string', 'string', 'uint8', 'bool'],
-        log.data,
-      ) as unknown as [string, string, bigint, boolean];
+      const [name, symbol, decimals, isPoint] = abi.decode(creditTokenCreatedData, log.data);
       return {
         ...positionOf(log),
         type: 'token',
         app: address,
         token: topicAddress(log.topics[1]),
-        name,
-        symbol,
+        name: text(name),
+        symbol: text(symbol),
         decimals: Number(decimals),
         kind: isPoint ? 'point' : 'credit',
       };
     }
     case topics.badgeCreated: {
-      const [name, baseUri] = abi.decode(['string', 'string'], log.data) as unknown as [string, string];
+      const [name, baseUri] = abi.decode(badgeCreatedData, log.data);
       return {
         ...positionOf(log),
         type: 'badge',
         app: address,
         badge: topicAddress(log.topics[1]),
-        name,
-        baseUri,
+        name: text(name),
+        baseUri: text(baseUri),
       };
     }
     default:

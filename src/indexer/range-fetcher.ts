@@ -2,6 +2,7 @@
 import { blockHeaders, type BlockHeader } from '../chain/block-headers';
 import type { Chain } from '../chain/registry';
 import { logBlockTime } from '../chain/rpc-pool';
+import type { ChainTextLimits } from '../stored-text';
 import { blockTimesOf } from './block-times';
 import type { TrackedBlock } from './index-store';
 import { prepareIndexWrites, type BlockTimes, type PreparedWrites } from './index-writer';
@@ -13,6 +14,7 @@ import {
   type ChainLog,
   type IndexEvent,
   type KnownContracts,
+  type UndecodableLog,
 } from './log-decoder';
 import { getLogs, type RawLog } from './logs-client';
 import { journalOf } from './undo-journal';
@@ -29,6 +31,10 @@ export interface FetchedRange {
   from: number;
   to: number;
   events: IndexEvent[];
+  /** Logs of Laurel contracts that did not decode: recorded as unindexable. */
+  undecodable: UndecodableLog[];
+  /** The logs the events come from, in chain order. */
+  logs: ChainLog[];
   blockTimes: BlockTimes;
   /** The statements writing every event, prepared while the previous range was written. */
   writes: PreparedWrites;
@@ -162,6 +168,7 @@ export async function fetchRange(
     /** Events after which no further request is made (no limit by default). */
     maxEvents?: number;
   },
+  text: ChainTextLimits,
 ): Promise<FetchedRange> {
   const { from, finalized } = range;
   if (from > range.to) {
@@ -170,6 +177,8 @@ export async function fetchRange(
       from,
       to: range.to,
       events: [],
+      undecodable: [],
+      logs: [],
       blockTimes: new Map(),
       writes: none,
       blocks: [],
@@ -185,6 +194,7 @@ export async function fetchRange(
   const blockHashes = new Map<number, string>();
   const logs: ChainLog[] = [];
   const events: IndexEvent[] = [];
+  const undecodable: UndecodableLog[] = [];
   let to = from - 1;
   while (to < range.to && events.length < maxEvents) {
     const part = { from: to + 1, to: Math.min(range.to, to + step) };
@@ -201,7 +211,9 @@ export async function fetchRange(
     }
     const partLogs = await fetchLogs(chain, known, part.from, part.to, blockHashes);
     for (const log of partLogs) logs.push(log);
-    for (const event of decodeLogs(partLogs, known)) events.push(event);
+    const decoded = decodeLogs(partLogs, known, text);
+    for (const event of decoded.events) events.push(event);
+    for (const log of decoded.undecodable) undecodable.push(log);
     to = part.to;
   }
   const blockTimes = await blockTimesOf(chain, events, logs, headers);
@@ -222,6 +234,8 @@ export async function fetchRange(
     from,
     to,
     events,
+    undecodable,
+    logs,
     blockTimes,
     writes,
     blocks,

@@ -9,9 +9,16 @@
 import type { Pool } from 'pg';
 import type { Chain } from '../chain/registry';
 import { inTransaction } from '../db/transaction';
+import { DEFAULT_CHAIN_TEXT_LIMITS, type ChainTextLimits } from '../stored-text';
 import { needsBlockTime, readBlockTime, type BlockTimeByHash } from './block-times';
-import { writeIndexEvents } from './index-writer';
-import { loadKnownContracts, lockCursor, markReceiptLogs, positionKey } from './index-store';
+import { writeIndexEventsIsolated } from './index-writer';
+import {
+  loadKnownContracts,
+  lockCursor,
+  markReceiptLogs,
+  positionKey,
+  unmarkReceiptLogs,
+} from './index-store';
 import { checksum, decodeLogs, discoverContracts, type ChainLog } from './log-decoder';
 import { journalOf } from './undo-journal';
 
@@ -47,6 +54,7 @@ export async function ingestReceiptLogs(
   receipts: readonly ReceiptLogs[],
   startBlock = 0,
   blockTimeOf: BlockTimeByHash = readBlockTime,
+  text: ChainTextLimits = DEFAULT_CHAIN_TEXT_LIMITS,
 ): Promise<ReceiptIngested> {
   const nothing = { events: 0, rewardsFromDay: Infinity };
   const logs: ChainLog[] = receipts.flatMap((receipt) =>
@@ -69,7 +77,8 @@ export async function ingestReceiptLogs(
     timesOf(chain, timed, blocks, blockTimeOf),
   ]);
   discoverContracts(logs, known);
-  const events = decodeLogs(logs, known).filter(
+  // A log that does not decode is left to the indexer, which records it when it reaches it.
+  const events = decodeLogs(logs, known, text).events.filter(
     (event) => !timed.has(event.blockNumber) || blockTimes.has(event.blockNumber),
   );
   if (events.length === 0) return nothing;
@@ -107,8 +116,18 @@ export async function ingestReceiptLogs(
         ),
       );
       if (written.length === 0) return nothing;
-      const { rewardsFromDay } = await writeIndexEvents(db, chain.chainId, written, blockTimes);
-      return { events: written.length, rewardsFromDay };
+      // An event whose rows PostgreSQL refuses fails no other receipt of the batch; unmarked, it is
+      // left to the indexer, which records it as unindexable.
+      const isolated = await writeIndexEventsIsolated(db, chain.chainId, written, blockTimes);
+      await unmarkReceiptLogs(
+        db,
+        chain.chainId,
+        isolated.unwritable.map(({ event }) => event),
+      );
+      return {
+        events: isolated.written.reduce((sum, writes) => sum + writes.events, 0),
+        rewardsFromDay: Math.min(...isolated.written.map((writes) => writes.rewardsFromDay)),
+      };
     });
   } finally {
     db.off('error', onLost);

@@ -56,7 +56,7 @@ export function createModules(services: Services): Modules {
   const deps: ModuleDeps = {
     ...services,
     builder: new TransactionBuilder(services),
-    tokens: new TokenDirectory(services.chains),
+    tokens: new TokenDirectory(services.chains, services.config.chainText),
     serviceOf: <S>(module: LaurelModule<S>): S => {
       if (!built.has(module)) {
         if (building.has(module)) throw new Error(`module ${module.name}: its service depends on itself`);

@@ -85,9 +85,15 @@ export async function serveHttp(
         // Stopped by a reorganisation deeper than the finality window: its index no longer follows the chain.
         ...indexers.filter((status) => status.fork).map((status) => `indexer ${status.chain}`),
       ];
+      // Events passed without being written: the index goes on without them, so the process stays
+      // in rotation; an operator looks them up in unindexable_events.
+      const warnings = indexers
+        .filter((status) => status.unindexable && status.unindexable.events > 0)
+        .map((status) => `indexer ${status.chain}: ${status.unindexable!.events} unindexable events`);
       return {
         ready: failing.length === 0,
         failing,
+        warnings,
         checks: {
           database: { ok: databaseOk },
           // Not a failure: the primary serves what a replica down or behind cannot.

@@ -92,6 +92,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       chains: chains.list(),
       log: log.child({ component: 'indexer' }),
       ...config.indexer,
+      text: config.chainText,
       metrics,
       onReorganised: (chain) => {
         metrics?.indexerReorgs.inc({ chain: chain.name });
@@ -148,7 +149,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       receiptChecks: transactions,
       deliveries: modules.serviceOf(webhooksModule).deliverer,
       badgeMetadata: modules.serviceOf(badgesModule).metadata,
-      housekeeping: [modules.serviceOf(authModule), modules.serviceOf(webhooksModule)],
+      housekeeping: [modules.serviceOf(authModule), modules.serviceOf(webhooksModule), indexer],
       deliveryLeaseSeconds: config.webhooks.deliveryLeaseSeconds,
     };
     if (metrics) {

@@ -198,6 +198,7 @@ describe('the indexer of a Laurel server, fed by Laurel’s own builders', () =>
         lag: expect.any(Number),
         finalized: expect.any(Number),
         fork: null,
+        unindexable: { events: 0, latest: null },
       },
     ]);
   });

@@ -7,7 +7,14 @@ const at = (logIndex: number) => ({ blockNumber: 7, logIndex, transactionHash: '
 describe('the undo journal of a block', () => {
   it('keeps transfers and operator changes, in order, with amounts beyond 2^53', () => {
     const events: IndexEvent[] = [
-      { ...at(0), type: 'app', app: address(1), owner: address(2), name: 'A', xpToken: address(3) },
+      {
+        ...at(0),
+        type: 'app',
+        app: address(1),
+        owner: address(2),
+        name: { text: 'A', raw: null },
+        xpToken: address(3),
+      },
       { ...at(1), type: 'operator', app: address(1), operator: address(4), added: true },
       {
         ...at(2),
@@ -39,7 +46,16 @@ describe('the undo journal of a block', () => {
   it('is null for a block with nothing to journal', () => {
     expect(journalOf([])).toBeNull();
     expect(
-      journalOf([{ ...at(0), type: 'badge', app: address(1), badge: address(2), name: 'B', baseUri: '' }]),
+      journalOf([
+        {
+          ...at(0),
+          type: 'badge',
+          app: address(1),
+          badge: address(2),
+          name: { text: 'B', raw: null },
+          baseUri: { text: '', raw: null },
+        },
+      ]),
     ).toBeNull();
   });
 });

@@ -85,9 +85,13 @@ export function parseMetadataDocument(body: Buffer, maxBytes: number): MetadataF
   if (depthOf(document, METADATA_MAX_DEPTH) > METADATA_MAX_DEPTH) {
     return failure('not_json', `the document is nested more than ${METADATA_MAX_DEPTH} levels deep`);
   }
-  // PostgreSQL's jsonb cannot hold the NUL character.
-  if (JSON.stringify(document).includes('\\u0000')) {
-    return failure('not_json', 'the document holds a NUL character (\\u0000), which cannot be stored');
+  // PostgreSQL's jsonb holds neither the NUL character nor an unpaired surrogate: JSON.stringify
+  // writes both as \u escapes (and a backslash of the text itself doubled, hence the lookbehind).
+  const unstorable = /(?<!\\)(?:\\\\)*\\u(0000|d[89a-f][0-9a-f]{2})/.exec(JSON.stringify(document));
+  if (unstorable) {
+    const what =
+      unstorable[1] === '0000' ? 'a NUL character (\\u0000)' : `an unpaired surrogate (\\u${unstorable[1]})`;
+    return failure('not_json', `the document holds ${what}, which cannot be stored`);
   }
   return { ok: true, document: document as Record<string, unknown> };
 }

@@ -1,6 +1,10 @@
 import type { Pool } from 'pg';
 import { inTransaction } from '../../db/transaction';
 import { notifyIndexChanged } from '../../indexer/index-changes';
+import { storableText } from '../../stored-text';
+
+/** Characters of a failure's reason stored (a parser's message may quote the document). */
+const REASON_MAX_CHARS = 1_000;
 
 /** The next attempt at a URI: a retry or a refresh, `attempt` 1 for a refresh. */
 export interface NextAttempt {
@@ -87,7 +91,8 @@ export class BadgeMetadataRepository {
 
   /**
    * Stores why an attempt failed (a document fetched before is kept and still answered) and
-   * schedules the next attempt, in one statement.
+   * schedules the next attempt, in one statement. The reason may quote what the host sent: it is
+   * stored without NUL or unpaired surrogates, and bounded.
    */
   async recordFailure(uri: string, reason: string, next: NextAttempt): Promise<void> {
     await this.pool.query(
@@ -98,7 +103,7 @@ export class BadgeMetadataRepository {
            failed_attempts = m.failed_attempts + 1
          RETURNING 1)
        SELECT laurel_add_badge_metadata_job($1, $3, $4) FROM stored`,
-      [uri, reason, next.attempt, next.runAt],
+      [uri, storableText(reason.slice(0, REASON_MAX_CHARS)), next.attempt, next.runAt],
     );
   }
 }

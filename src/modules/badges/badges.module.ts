@@ -25,6 +25,7 @@ export const badgesModule = defineModule({
         metrics,
         log: log.child({ component: 'badge-metadata' }),
       }),
+      text: config.chainText,
     }),
   resolver: BadgesResolver,
   routes: badgesRoutes,

@@ -3,9 +3,10 @@ import { LRUCache } from 'lru-cache';
 import { appInterface, badgeInterface } from '../../chain/contracts';
 import type { Chain, ChainRegistry } from '../../chain/registry';
 import type { UnsignedTransactionJson } from '../../chain/transaction-builder';
-import { viewCall } from '../../chain/view-call';
+import { viewCall, viewText } from '../../chain/view-call';
 import { AppError, NotFoundError, type DocumentedFailure } from '../../errors';
 import type { IndexReader } from '../../indexer/read/index-reader';
+import type { ChainTextLimits } from '../../stored-text';
 import type { AppsService } from '../apps/apps.service';
 import type { BadgeMetadataRefresher } from './badge-metadata-refresher';
 import type { CreateBadgeInput, ListBadgesInput } from './badges.schema';
@@ -53,6 +54,8 @@ export interface BadgesServiceDeps {
   apps: AppsService;
   /** Fetches and keeps the badges' metadata documents (the badge_metadata__fetch job). */
   metadata: BadgeMetadataRefresher;
+  /** Names and base URIs read from the chain are kept as the index keeps them. */
+  text: ChainTextLimits;
 }
 
 /**
@@ -116,8 +119,8 @@ export class BadgesService {
           const cached = this.facts.get(key);
           if (cached) return cached;
           const [name, baseURI] = await Promise.all([
-            viewCall<string>(provider, badgeInterface, id, 'name'),
-            viewCall<string>(provider, badgeInterface, id, 'baseURI'),
+            viewText(provider, badgeInterface, id, 'name', this.deps.text),
+            viewText(provider, badgeInterface, id, 'baseURI', this.deps.text),
           ]);
           const summary = { id, name, metadataURI: baseURI === '' ? null : baseURI };
           this.facts.set(key, summary);

@@ -1,6 +1,7 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, Int, ObjectType } from 'type-graphql';
 import type { IndexedBadge } from '../../indexer/read/index-reader';
+import { CHAIN_TEXT_NOTE } from '../../stored-text';
 
 /** What every answer naming a badge says of it (GET /badges, a profile's collected badges). */
 @ObjectType()
@@ -8,10 +9,13 @@ export class BadgeFields {
   @Field({ description: 'The badge contract address' })
   id!: string;
 
-  @Field()
+  @Field({ description: `The badge name. ${CHAIN_TEXT_NOTE}` })
   name!: string;
 
-  @Field(() => String, { nullable: true, description: 'The base URI of its token URIs; null when none' })
+  @Field(() => String, {
+    nullable: true,
+    description: `The base URI of its token URIs; null when none. ${CHAIN_TEXT_NOTE}`,
+  })
   metadataURI!: string | null;
 
   @Field(() => GraphQLJSONObject, {

@@ -1,5 +1,6 @@
 import { Field, Int, ObjectType } from 'type-graphql';
 import type { IndexedToken } from '../../indexer/read/index-reader';
+import { CHAIN_TEXT_NOTE } from '../../stored-text';
 
 @ObjectType({ description: 'EIP-2612 permit data: the holder signs `hashToSign` (a raw EIP-712 digest)' })
 export class PermitData {
@@ -33,10 +34,10 @@ export class CreditTokenInfo implements IndexedToken {
   @Field({ description: 'Token address' })
   id!: string;
 
-  @Field()
+  @Field({ description: `The token name. ${CHAIN_TEXT_NOTE}` })
   name!: string;
 
-  @Field()
+  @Field({ description: `The token symbol. ${CHAIN_TEXT_NOTE}` })
   symbol!: string;
 
   @Field(() => Int)

@@ -1,5 +1,6 @@
 import { Field, Int, ObjectType } from 'type-graphql';
 import { BadgeFields } from '../badges/badges.types';
+import { CHAIN_TEXT_NOTE } from '../../stored-text';
 
 @ObjectType({ description: 'A badge collection the user holds tokens of' })
 export class CollectedBadgeInfo extends BadgeFields {}
@@ -23,7 +24,7 @@ export class CreditBalanceInfo {
   @Field({ description: 'The token address' })
   token_id!: string;
 
-  @Field()
+  @Field({ description: `The token name. ${CHAIN_TEXT_NOTE}` })
   token_name!: string;
 
   @Field({ description: 'Raw base units' })
@@ -32,7 +33,7 @@ export class CreditBalanceInfo {
   @Field({ description: 'Formatted units (decimal-adjusted)' })
   token_balance_formatted!: string;
 
-  @Field()
+  @Field({ description: `The token symbol. ${CHAIN_TEXT_NOTE}` })
   token_symbol!: string;
 
   @Field(() => Int)

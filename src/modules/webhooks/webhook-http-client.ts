@@ -4,7 +4,7 @@ import {
   retryAfterSeconds,
   type OutboundHttpsOptions,
 } from '../../outbound-https';
-import { storableText } from '../../storable-text';
+import { storableText } from '../../stored-text';
 
 /** The interface's limits on one webhook call. */
 export const WEBHOOK_CALL_TIMEOUT_MS = 5000;
