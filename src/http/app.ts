@@ -50,8 +50,8 @@ export interface HttpAppOptions {
   api?: ApiSurfaceOptions;
   /** Recorded for every request; absent: METRICS=off. */
   metrics?: LaurelMetrics;
-  /** /metrics on this app (METRICS_PORT unset), for loopback peers or with the token. */
-  metricsHere?: { token?: string };
+  /** /metrics on this app (METRICS_PORT unset): with the token, or for loopback peers not behind a proxy. */
+  metricsHere?: { token?: string; trustLoopback: boolean };
   /** For GET /ready: `failing` names the dependencies that do not answer (no internal detail). */
   readiness: () => Promise<{ ready: boolean; failing: string[]; checks: Record<string, unknown> }>;
 }

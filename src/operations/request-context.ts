@@ -37,4 +37,6 @@ export interface RequestAuthenticator {
   authenticate(apiKey: string): Promise<AuthenticatedAccount>;
   /** Spends `cost` of the account's request budget; throws RateLimitedError over it. */
   countRequest(account: AuthenticatedAccount, cost?: number): Promise<void>;
+  /** Spends one of the client address's requests without a valid key; throws RateLimitedError over it. */
+  countAnonymousRequest(clientAddress: string): Promise<void>;
 }

@@ -38,12 +38,29 @@ export async function serveHttp(
   deps: HttpDeps,
 ): Promise<void> {
   const { api: modules, prisma, chains, indexer, metrics, reads } = deps;
+  // /ready needs no key: its calls to the database and to every RPC provider (whose quota builds
+  // need) are made at most once per interval, whoever asks and however often.
+  const dependencies = sharedWithin(config.http.readyCheckIntervalMs, async () => {
+    const [databaseOk, chainHealth] = await Promise.all([
+      prisma.$queryRaw`SELECT 1`.then(
+        () => true,
+        () => false,
+      ),
+      chains.checkAll(),
+    ]);
+    // Providers by name (`base#2`) and state, never by URL (URLs carry API keys).
+    const chainChecks = chainHealth.map(({ name, ok, providers }) => ({ name, ok, providers }));
+    return { databaseOk, chainChecks };
+  });
   const schema = modules ? await buildGraphQLSchema(resolverClasses, modules.api) : null;
   const http = await createHttpApp({
     log: deps.log,
     trustProxy: config.http.trustProxy,
     metrics: metrics ?? undefined,
-    metricsHere: metrics && !ports.metrics ? { token: config.metrics.token } : undefined,
+    metricsHere:
+      metrics && !ports.metrics
+        ? { token: config.metrics.token, trustLoopback: config.http.trustProxy === undefined }
+        : undefined,
     api:
       modules && schema
         ? {
@@ -62,16 +79,7 @@ export async function serveHttp(
     // Names what fails, never why: /ready needs no key, and errors carry internal addresses.
     readiness: async () => {
       if (lifecycle.draining) return { ready: false, failing: ['shutting down'], checks: {} };
-      const databaseOk = await prisma.$queryRaw`SELECT 1`.then(
-        () => true,
-        () => false,
-      );
-      // Providers by name (`base#2`) and state, never by URL (URLs carry API keys).
-      const chainChecks = (await chains.checkAll()).map(({ name, ok, providers }) => ({
-        name,
-        ok,
-        providers,
-      }));
+      const { databaseOk, chainChecks } = await dependencies();
       const indexers = indexer.status();
       const failing = [
         ...(databaseOk ? [] : ['database']),
@@ -113,4 +121,21 @@ export async function serveHttp(
     server.closeAllConnections();
     await closed;
   });
+}
+
+/**
+ * `check` run at most once per `intervalMs`, and never twice at once: callers while it runs share
+ * its promise, and callers within the interval after it started get its result.
+ */
+function sharedWithin<T>(intervalMs: number, check: () => Promise<T>): () => Promise<T> {
+  let last: { startedAt: number; result: Promise<T>; settled: boolean } | null = null;
+  return () => {
+    const now = Date.now();
+    if (!last || (last.settled && now - last.startedAt >= intervalMs)) {
+      const run = { startedAt: now, result: check(), settled: false };
+      void run.result.finally(() => (run.settled = true)).catch(() => undefined);
+      last = run;
+    }
+    return last.result;
+  };
 }

@@ -39,6 +39,7 @@ it('answers an unexpected error with 500 JSON, no stack trace, logged with the r
       authenticator: {
         authenticate: async () => ({ address: '0x0000000000000000000000000000000000000001', apiKeyId: 'k' }),
         countRequest: async () => undefined,
+        countAnonymousRequest: async () => undefined,
       },
       modules: [
         {

@@ -170,6 +170,11 @@ export class AuthService implements RequestAuthenticator {
     await this.budgets.spendWallet(account.address, cost);
   }
 
+  /** Spends one of the client's GraphQL requests without a valid key; RateLimitedError over it. */
+  async countAnonymousRequest(clientAddress: string): Promise<void> {
+    await this.budgets.spendAnonymousGraphql(clientAddress);
+  }
+
   /** Housekeeping (maintenance__prune): expired request budgets and old challenges. */
   pruneExpired(): Promise<Record<string, number>> {
     return this.repository.pruneExpired();
