@@ -10,7 +10,7 @@ import { mountGraphQL, type GraphQLEndpoint } from '../graphql/graphql-server';
 import { ThrottledLog, type Logger } from '../logger';
 import { statusClass, type LaurelMetrics } from '../metrics';
 import { renderInternalError, SHAPE_A } from '../operations/error-shapes';
-import type { RequestAuthenticator, RequestContext } from '../operations/request-context';
+import type { RequestAuthenticator, RequestContext, RequestOrigin } from '../operations/request-context';
 import type { ApiModule } from '../operations/routes';
 import { authenticateRequests } from './authenticate';
 import { docsAssets, docsPage } from './docs-page';
@@ -73,6 +73,12 @@ class HttpRequestContext implements RequestContext {
   /** The client's address (`trust proxy` applied), worked out on first use: few operations ask. */
   get clientAddress(): string {
     return (this.address ??= this.req.ip ?? 'unknown');
+  }
+
+  /** The scheme and host the request came to, as Express reads them (`trust proxy` applied). */
+  get origin(): RequestOrigin | null {
+    const host = this.req.host;
+    return host ? { scheme: this.req.protocol, host } : null;
   }
 
   /**
