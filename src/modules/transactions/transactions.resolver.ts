@@ -27,7 +27,7 @@ export class TransactionsResolver {
     args: ExecuteTransactionInput,
     ctx: AuthenticatedContext,
   ): Promise<TransactionExecution> {
-    return this.transactions.execute(args, ctx.account, ctx.requestId);
+    return this.transactions.execute(args, ctx.requestId);
   }
 
   @Operation({
@@ -40,7 +40,7 @@ export class TransactionsResolver {
     args: ExecuteTransactionInput,
     ctx: AuthenticatedContext,
   ): Promise<TransactionExecution> {
-    return this.transactions.executeAndWait(args, ctx.account, ctx.requestId);
+    return this.transactions.executeAndWait(args, ctx.requestId);
   }
 
   @Operation({
