@@ -65,9 +65,9 @@ describe('the API key challenge message', () => {
     expect(await verifyChallengeSignature(live, `0x${'ab'.repeat(65)}`, 'api.example.com')).toBe(false);
     expect(await verifyChallengeSignature(live, '0x00', 'api.example.com')).toBe(false);
     // Expired (the message of the test above ended in 2026-01).
-    expect(await verifyChallengeSignature(message, await wallet.signMessage(message), 'api.example.com')).toBe(
-      false,
-    );
+    expect(
+      await verifyChallengeSignature(message, await wallet.signMessage(message), 'api.example.com'),
+    ).toBe(false);
   });
 
   it('is not made for a host EIP-4361 refuses', () => {

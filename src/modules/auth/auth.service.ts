@@ -66,7 +66,8 @@ function unusableHost(): ValidationError {
     {
       code: 'invalid_host',
       path: [],
-      message: 'The request names no usable host (Host header): the message to sign names the domain it came to',
+      message:
+        'The request names no usable host (Host header): the message to sign names the domain it came to',
     },
   ]);
 }
