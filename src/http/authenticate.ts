@@ -35,19 +35,20 @@ export function authenticateRequests(
   authenticator: RequestAuthenticator,
   options: { required: boolean; refuse: (res: Response, error: AppError) => void },
 ): RequestHandler {
-  const anonymous = async (req: Request, res: Response) => {
-    await authenticator.countAnonymousRequest(requestContext(res).clientAddress);
-  };
+  const anonymous = (res: Response) => authenticator.countAnonymousRequest(requestContext(res).clientAddress);
   return async (req, res, next) => {
     try {
       const apiKey = apiKeyOf(req);
       if (!apiKey) {
-        if (!options.required) return void (await anonymous(req, res), next());
+        if (!options.required) {
+          await anonymous(res);
+          return next();
+        }
         throw new UnauthenticatedError('Missing API key: send it in the X-API-KEY header');
       }
       const account = await authenticator.authenticate(apiKey).catch(async (error: unknown) => {
         if (options.required || !(error instanceof UnauthenticatedError)) throw error;
-        await anonymous(req, res);
+        await anonymous(res);
         return null;
       });
       if (account && options.required) await authenticator.countRequest(account);

@@ -22,14 +22,6 @@ export const KEY_REQUEST_BUDGET_SPENT: DocumentedFailure = {
     'Over KEY_REQUESTS_PER_CLIENT key requests a minute from this client (or KEY_CHALLENGES_PER_WALLET challenges a minute for this wallet): retry after `Retry-After` seconds',
 };
 
-/** Over the anonymous GraphQL budget: what /graphql answers a client without a valid key. */
-export const ANONYMOUS_GRAPHQL_BUDGET_SPENT: DocumentedFailure = {
-  status: 429,
-  codes: ['RATE_LIMITED'],
-  description:
-    'Over GRAPHQL_ANONYMOUS_REQUESTS_PER_CLIENT requests a minute from this client without a valid X-API-KEY: retry after `Retry-After` seconds',
-};
-
 /** Rows of every limiter live in one table, keyed `<limiter>:<key>` (see the RateLimit model). */
 const TABLE = 'rate_limits';
 
