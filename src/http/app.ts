@@ -19,6 +19,7 @@ import { metricsEndpoint } from './metrics-endpoint';
 import { clientErrorOf, readJsonBody } from './request-reading';
 import {
   dispatchRoutes,
+  failureFor,
   failureOf,
   moduleRoutes,
   requestContext,
@@ -294,7 +295,10 @@ async function mountApiSurface(
     },
     authenticate: authenticateRequests(options.authenticator, {
       required: false,
-      refuse: (res, error) => res.set(error.headers).status(error.httpStatus).json(graphqlErrorBody(error)),
+      refuse: (res, error) => {
+        res.set(error.headers);
+        sendFailure(res, error.httpStatus, graphqlErrorBody(error), failureFor(error));
+      },
     }),
     contextOf: requestContext,
     subscriptions: options.subscriptions && { ...options.subscriptions, ...observers },

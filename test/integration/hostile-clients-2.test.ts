@@ -67,6 +67,7 @@ interface Answer {
   status: number;
   headers: http.IncomingHttpHeaders;
   body: Record<string, unknown>;
+  text: string;
 }
 
 /** One request from the loopback source address `from`, with its own headers (Host included). */
@@ -99,7 +100,12 @@ function send(
         res.on('end', () => {
           const parsed: unknown =
             text && res.headers['content-type']?.includes('json') ? JSON.parse(text) : {};
-          resolve({ status: res.statusCode!, headers: res.headers, body: parsed as Record<string, unknown> });
+          resolve({
+            status: res.statusCode!,
+            headers: res.headers,
+            body: parsed as Record<string, unknown>,
+            text,
+          });
         });
       },
     );
@@ -192,6 +198,10 @@ describe('anonymous GraphQL', () => {
       ],
     });
     expect((await graphqlFrom(plain.url, '127.0.0.5', '{ __typename }', 'not-a-key')).status).toBe(429);
+    const metrics = await send(plain.url, 'GET', '/metrics');
+    expect(metrics.text).toMatch(
+      /^laurel_http_rate_limited_total\{budget="anonymous_graphql_per_client"\} 2$/m,
+    );
     // Another client, and the same client with a valid key, are not refused.
     expect((await graphqlFrom(plain.url, '127.0.0.6', '{ __typename }')).status).toBe(200);
     const withKey = await graphqlFrom(plain.url, '127.0.0.5', '{ apiKeys { id } }', apiKey);
