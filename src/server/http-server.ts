@@ -124,18 +124,16 @@ export async function serveHttp(
 }
 
 /**
- * `check` run at most once per `intervalMs`, and never twice at once: callers while it runs share
- * its promise, and callers within the interval after it started get its result.
+ * `check` started at most once per `intervalMs`: callers within the interval share the promise of
+ * the check started in it, whether it is still running or done. A check that hangs (a database
+ * gone, a provider that does not answer) is not waited for past the interval: the next caller
+ * starts a new one, so a probe sees a recovery within the interval.
  */
 function sharedWithin<T>(intervalMs: number, check: () => Promise<T>): () => Promise<T> {
-  let last: { startedAt: number; result: Promise<T>; settled: boolean } | null = null;
+  let last: { startedAt: number; result: Promise<T> } | null = null;
   return () => {
     const now = Date.now();
-    if (!last || (last.settled && now - last.startedAt >= intervalMs)) {
-      const run = { startedAt: now, result: check(), settled: false };
-      void run.result.finally(() => (run.settled = true)).catch(() => undefined);
-      last = run;
-    }
+    if (!last || now - last.startedAt >= intervalMs) last = { startedAt: now, result: check() };
     return last.result;
   };
 }
