@@ -256,6 +256,9 @@ export const envSchema = z.object({
     '`/key/challenge` + `/key/verify` calls per minute from one client address',
   ),
   KEY_CHALLENGES_PER_WALLET: positiveInt(10).describe('challenges per minute for one wallet, whoever asks'),
+  GRAPHQL_ANONYMOUS_REQUESTS_PER_CLIENT: positiveInt(60).describe(
+    '`/graphql` requests per minute from one client address without a valid `X-API-KEY` (none, or a wrong one; introspection included), shared by all Laurel processes on one database; over it: 429 `RATE_LIMITED`',
+  ),
   TRUST_PROXY: z
     .string()
     .min(1)
@@ -264,9 +267,17 @@ export const envSchema = z.object({
       'Express `trust proxy` (e.g. `loopback`, `1`, a subnet): whose `X-Forwarded-For` gives the client address',
     ),
   HTTP_REQUEST_TIMEOUT_MS: positiveInt(30_000).describe('a request must be received whole within this'),
-  HTTP_HEADERS_TIMEOUT_MS: positiveInt(10_000).describe('its headers within this'),
+  HTTP_HEADERS_TIMEOUT_MS: positiveInt(10_000).describe(
+    'its headers within this; a connection that sends nothing at all is closed after this too',
+  ),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: positiveInt(5_000).describe('idle keep-alive sockets are closed after this'),
   HTTP_MAX_CONNECTIONS: positiveInt(1_000).describe('open connections at most'),
+  HTTP_MAX_CONNECTIONS_PER_CLIENT: positiveInt(100).describe(
+    "open connections from one client address at most (WebSockets included; capped at `HTTP_MAX_CONNECTIONS`): more are closed at once. It counts the socket's peer, so behind a reverse proxy it caps the proxy: raise it there, and limit clients at the proxy",
+  ),
+  READY_CHECK_INTERVAL_MS: positiveInt(1_000).describe(
+    '`GET /ready` asks the database and each RPC provider at most once per this interval: callers within it share one check',
+  ),
   NONCE_RESERVATION_TTL_SECONDS: positiveInt(120).describe(
     'how long a nonce handed to a built transaction stays reserved if it is never broadcast',
   ),
@@ -481,6 +492,8 @@ export interface Config {
     keyRequestsPerClient: number;
     /** Challenges per minute for one wallet, whoever asks. */
     challengesPerWallet: number;
+    /** GraphQL requests per minute from one client address without a valid key. */
+    anonymousGraphqlPerClient: number;
   };
   http: {
     /** Express `trust proxy`: which proxies' X-Forwarded-For to believe for the client address. */
@@ -489,6 +502,10 @@ export interface Config {
     headersTimeoutMs: number;
     keepAliveTimeoutMs: number;
     maxConnections: number;
+    /** Open connections from one client address (the socket's peer) at most. */
+    maxConnectionsPerClient: number;
+    /** /ready's dependency checks at most once per this interval, shared by its callers. */
+    readyCheckIntervalMs: number;
   };
   transactions: {
     nonceReservationTtlSeconds: number;
@@ -682,6 +699,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, cwd = proces
       keysPerWallet: e.API_KEYS_PER_WALLET,
       keyRequestsPerClient: e.KEY_REQUESTS_PER_CLIENT,
       challengesPerWallet: e.KEY_CHALLENGES_PER_WALLET,
+      anonymousGraphqlPerClient: e.GRAPHQL_ANONYMOUS_REQUESTS_PER_CLIENT,
     },
     http: {
       trustProxy: e.TRUST_PROXY,
@@ -689,6 +707,8 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, cwd = proces
       headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
       keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
       maxConnections: e.HTTP_MAX_CONNECTIONS,
+      maxConnectionsPerClient: Math.min(e.HTTP_MAX_CONNECTIONS_PER_CLIENT, e.HTTP_MAX_CONNECTIONS),
+      readyCheckIntervalMs: e.READY_CHECK_INTERVAL_MS,
     },
     transactions: {
       nonceReservationTtlSeconds: e.NONCE_RESERVATION_TTL_SECONDS,

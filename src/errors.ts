@@ -69,7 +69,8 @@ export class UnauthenticatedError extends AppError {
 }
 
 /** Which request budget refused a request (a metric label). */
-export type RequestBudget = 'wallet' | 'key_requests_per_client' | 'challenges_per_wallet';
+export type RequestBudget =
+  'wallet' | 'key_requests_per_client' | 'challenges_per_wallet' | 'anonymous_graphql_per_client';
 
 export class RateLimitedError extends AppError {
   constructor(

@@ -11,7 +11,7 @@ import type { SubscriptionBounds } from '../graphql/subscriptions';
 import { ThrottledLog, type Logger } from '../logger';
 import { statusClass, type LaurelMetrics } from '../metrics';
 import { renderInternalError, SHAPE_A } from '../operations/error-shapes';
-import type { RequestAuthenticator, RequestContext } from '../operations/request-context';
+import type { RequestAuthenticator, RequestContext, RequestOrigin } from '../operations/request-context';
 import type { ApiModule } from '../operations/routes';
 import { authenticateRequests } from './authenticate';
 import { docsAssets, docsPage } from './docs-page';
@@ -20,6 +20,7 @@ import { metricsEndpoint } from './metrics-endpoint';
 import { clientErrorOf, readJsonBody } from './request-reading';
 import {
   dispatchRoutes,
+  failureFor,
   failureOf,
   moduleRoutes,
   requestContext,
@@ -51,8 +52,8 @@ export interface HttpAppOptions {
   api?: ApiSurfaceOptions;
   /** Recorded for every request; absent: METRICS=off. */
   metrics?: LaurelMetrics;
-  /** /metrics on this app (METRICS_PORT unset), for loopback peers or with the token. */
-  metricsHere?: { token?: string };
+  /** /metrics on this app (METRICS_PORT unset): with the token, or for loopback peers not behind a proxy. */
+  metricsHere?: { token?: string; trustLoopback: boolean };
   /** For GET /ready: `failing` names the dependencies that do not answer (no internal detail). */
   readiness: () => Promise<{
     ready: boolean;
@@ -80,6 +81,12 @@ class HttpRequestContext implements RequestContext {
   /** The client's address (`trust proxy` applied), worked out on first use: few operations ask. */
   get clientAddress(): string {
     return (this.address ??= this.req.ip ?? 'unknown');
+  }
+
+  /** The scheme and host the request came to, as Express reads them (`trust proxy` applied). */
+  get origin(): RequestOrigin | null {
+    const host = this.req.host;
+    return host ? { scheme: this.req.protocol, host } : null;
   }
 
   /**
@@ -300,7 +307,10 @@ async function mountApiSurface(
     },
     authenticate: authenticateRequests(options.authenticator, {
       required: false,
-      refuse: (res, error) => res.set(error.headers).status(error.httpStatus).json(graphqlErrorBody(error)),
+      refuse: (res, error) => {
+        res.set(error.headers);
+        sendFailure(res, error.httpStatus, graphqlErrorBody(error), failureFor(error));
+      },
     }),
     contextOf: requestContext,
     subscriptions: options.subscriptions && { ...options.subscriptions, ...observers },

@@ -25,24 +25,34 @@ function apiKeyOf(req: Request): string | undefined {
 /**
  * The one authentication path of REST and GraphQL: reads `X-API-KEY`, resolves and counts it, and
  * puts the account on the request context. `required` (REST {base_url}): a missing or invalid key
- * is refused, and the request costs one of the wallet's budget. Otherwise (GraphQL) the request
- * goes on without an account and operations that need one answer UNAUTHENTICATED; GraphQL spends
- * the budget per root field once the operation is parsed (requestCostPlugin, src/graphql/limits.ts).
+ * is refused, and the request costs one of the wallet's budget. Otherwise (GraphQL) a request
+ * without a valid key goes on without an account, at the cost of one of its client address's
+ * anonymous requests (refused over that budget), and operations that need an account answer
+ * UNAUTHENTICATED; with a key, GraphQL spends the wallet's budget per root field once the
+ * operation is parsed (requestCostPlugin, src/graphql/limits.ts).
  */
 export function authenticateRequests(
   authenticator: RequestAuthenticator,
   options: { required: boolean; refuse: (res: Response, error: AppError) => void },
 ): RequestHandler {
+  const anonymous = (res: Response) => authenticator.countAnonymousRequest(requestContext(res).clientAddress);
   return async (req, res, next) => {
     try {
       const apiKey = apiKeyOf(req);
       if (!apiKey) {
-        if (!options.required) return next();
+        if (!options.required) {
+          await anonymous(res);
+          return next();
+        }
         throw new UnauthenticatedError('Missing API key: send it in the X-API-KEY header');
       }
-      const account = await authenticator.authenticate(apiKey);
-      if (options.required) await authenticator.countRequest(account);
-      requestContext(res).account = account;
+      const account = await authenticator.authenticate(apiKey).catch(async (error: unknown) => {
+        if (options.required || !(error instanceof UnauthenticatedError)) throw error;
+        await anonymous(res);
+        return null;
+      });
+      if (account && options.required) await authenticator.countRequest(account);
+      if (account) requestContext(res).account = account;
       next();
     } catch (caught) {
       // A key cannot be checked while the database is gone: 503, in the caller's own shape.
@@ -51,7 +61,6 @@ export function authenticateRequests(
           ? new DatabaseUnavailableError()
           : caught;
       if (!(error instanceof AppError)) return next(error);
-      if (!options.required && error instanceof UnauthenticatedError) return next();
       options.refuse(res, error);
     }
   };

@@ -67,11 +67,16 @@ export function noteRoute(res: Response, route: string): void {
 export function sendError(res: Response, shapes: ErrorShapes, error: AppError): void {
   const { status, body } = renderError(shapes, error);
   res.set(error.headers);
-  sendFailure(res, status, body, {
+  sendFailure(res, status, body, failureFor(error));
+}
+
+/** What the request's log line and metrics note of an AppError it answered (a budget by name). */
+export function failureFor(error: AppError): RequestFailure {
+  return {
     code: error.code,
     message: error.message,
     ...(error instanceof RateLimitedError ? { budget: error.budget } : {}),
-  });
+  };
 }
 
 /**

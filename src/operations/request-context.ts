@@ -7,6 +7,14 @@ export interface AuthenticatedAccount {
   apiKeyId: string;
 }
 
+/** Where a request came to: Sign-In with Ethereum names it. */
+export interface RequestOrigin {
+  /** `http` or `https` (X-Forwarded-Proto behind a trusted proxy). */
+  scheme: string;
+  /** Host and port, as the Host header (X-Forwarded-Host behind a trusted proxy) names them. */
+  host: string;
+}
+
 /** What every operation receives, whether it arrived over REST or GraphQL. */
 export interface RequestContext {
   requestId: string;
@@ -14,6 +22,8 @@ export interface RequestContext {
   account: AuthenticatedAccount | null;
   /** The client's IP address (behind proxies as TRUST_PROXY allows): key issuance is limited per client. */
   clientAddress: string;
+  /** Where the request came to (TRUST_PROXY as for the client address); absent when it names no host, and over WebSocket. */
+  origin?: RequestOrigin | null;
   /**
    * Fields for the request's log line (e.g. the GraphQL operation it ran). An object filled in
    * place: Apollo hands operations a shallow copy of the context.
@@ -46,4 +56,6 @@ export interface RequestAuthenticator {
   countRequest(account: AuthenticatedAccount, cost?: number): Promise<void>;
   /** Tells `watcher` of every revocation of a key, in any process; returns what stops it. */
   watchRevocations(watcher: RevocationWatcher): () => void;
+  /** Spends one of the client address's requests without a valid key; throws RateLimitedError over it. */
+  countAnonymousRequest(clientAddress: string): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Config } from '../config';
 
 /** A listening HTTP server whose handler comes later. */
@@ -29,6 +30,7 @@ async function listen(config: Config, port: number, what: string): Promise<Liste
     (req, res) => handler(req, res),
   );
   server.maxConnections = config.http.maxConnections;
+  server.on('connection', connectionGuard(config.http.maxConnectionsPerClient, config.http.headersTimeoutMs));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, config.host, () => {
@@ -45,6 +47,36 @@ async function listen(config: Config, port: number, what: string): Promise<Liste
     server,
     url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`,
     handle: (listener) => (handler = listener),
+  };
+}
+
+/**
+ * What one client address may hold of the server's connections: at most `perClient` sockets
+ * (closed at once past it, so one client cannot take the global cap from everyone), and none that
+ * sends nothing: Node's headers timeout only starts with a request's first byte. Counted per
+ * socket, whatever it carries later (HTTP keep-alive, or a WebSocket after an upgrade), until it
+ * closes; the address is the socket's peer, not X-Forwarded-For (nothing is read yet).
+ */
+function connectionGuard(perClient: number, firstByteMs: number): (socket: Socket) => void {
+  const open = new Map<string, number>();
+  return (socket) => {
+    const address = socket.remoteAddress ?? '';
+    const count = (open.get(address) ?? 0) + 1;
+    if (count > perClient) {
+      socket.destroy();
+      return;
+    }
+    open.set(address, count);
+    const silent = setTimeout(() => {
+      if (socket.bytesRead === 0) socket.destroy();
+    }, firstByteMs);
+    silent.unref();
+    socket.once('close', () => {
+      clearTimeout(silent);
+      const left = open.get(address)! - 1;
+      if (left > 0) open.set(address, left);
+      else open.delete(address);
+    });
   };
 }
 

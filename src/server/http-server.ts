@@ -38,12 +38,29 @@ export async function serveHttp(
   deps: HttpDeps,
 ): Promise<void> {
   const { api: modules, prisma, chains, indexer, metrics, reads } = deps;
+  // /ready needs no key: its calls to the database and to every RPC provider (whose quota builds
+  // need) are made at most once per interval, whoever asks and however often.
+  const dependencies = sharedWithin(config.http.readyCheckIntervalMs, async () => {
+    const [databaseOk, chainHealth] = await Promise.all([
+      prisma.$queryRaw`SELECT 1`.then(
+        () => true,
+        () => false,
+      ),
+      chains.checkAll(),
+    ]);
+    // Providers by name (`base#2`) and state, never by URL (URLs carry API keys).
+    const chainChecks = chainHealth.map(({ name, ok, providers }) => ({ name, ok, providers }));
+    return { databaseOk, chainChecks };
+  });
   const schema = modules ? await buildGraphQLSchema(resolverClasses, modules.api) : null;
   const http = await createHttpApp({
     log: deps.log,
     trustProxy: config.http.trustProxy,
     metrics: metrics ?? undefined,
-    metricsHere: metrics && !ports.metrics ? { token: config.metrics.token } : undefined,
+    metricsHere:
+      metrics && !ports.metrics
+        ? { token: config.metrics.token, trustLoopback: config.http.trustProxy === undefined }
+        : undefined,
     api:
       modules && schema
         ? {
@@ -68,16 +85,7 @@ export async function serveHttp(
     // Names what fails, never why: /ready needs no key, and errors carry internal addresses.
     readiness: async () => {
       if (lifecycle.draining) return { ready: false, failing: ['shutting down'], checks: {} };
-      const databaseOk = await prisma.$queryRaw`SELECT 1`.then(
-        () => true,
-        () => false,
-      );
-      // Providers by name (`base#2`) and state, never by URL (URLs carry API keys).
-      const chainChecks = (await chains.checkAll()).map(({ name, ok, providers }) => ({
-        name,
-        ok,
-        providers,
-      }));
+      const { databaseOk, chainChecks } = await dependencies();
       const indexers = indexer.status();
       const failing = [
         ...(databaseOk ? [] : ['database']),
@@ -125,4 +133,19 @@ export async function serveHttp(
     server.closeAllConnections();
     await closed;
   });
+}
+
+/**
+ * `check` started at most once per `intervalMs`: callers within the interval share the promise of
+ * the check started in it, whether it is still running or done. A check that hangs (a database
+ * gone, a provider that does not answer) is not waited for past the interval: the next caller
+ * starts a new one, so a probe sees a recovery within the interval.
+ */
+function sharedWithin<T>(intervalMs: number, check: () => Promise<T>): () => Promise<T> {
+  let last: { startedAt: number; result: Promise<T> } | null = null;
+  return () => {
+    const now = Date.now();
+    if (!last || now - last.startedAt >= intervalMs) last = { startedAt: now, result: check() };
+    return last.result;
+  };
 }

@@ -44,9 +44,11 @@ export async function startTestLaurel(
     LOCAL_CHAIN: 'off',
     CHAINS: JSON.stringify(chains),
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    // Every test issues keys from 127.0.0.1: the per-client limits are tested where a test sets them.
+    // Every test issues keys and asks GraphQL from 127.0.0.1: the per-client limits are tested
+    // where a test sets them.
     KEY_REQUESTS_PER_CLIENT: '1000000',
     KEY_CHALLENGES_PER_WALLET: '1000000',
+    GRAPHQL_ANONYMOUS_REQUESTS_PER_CLIENT: '1000000',
     // Test receivers listen on loopback; the secret key stays out of the checkout's data folder.
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     WEBHOOK_SECRET_ENCRYPTION_KEY: TEST_WEBHOOK_ENCRYPTION_KEY,

@@ -79,10 +79,14 @@ describe('getting an API key', () => {
 
     const text = challenge.body.challenge;
     const lines = text.split('\n');
-    expect(lines[0]).toBe('Laurel wants you to sign in with your Ethereum account:');
+    // Sign-In with Ethereum (EIP-4361): the domain and URI the request came to, the chain's id.
+    const { host, origin } = new URL(laurel.url);
+    expect(lines[0]).toBe(`${host} wants you to sign in with your Ethereum account:`);
     expect(lines[1]).toBe(wallet.address);
     expect(text).toMatch(/Laurel API key/);
     expect(text).toMatch(/^Version: 1$/m);
+    expect(text).toContain(`\nURI: ${origin}\n`);
+    expect(text).toMatch(/^Chain ID: \d+$/m);
     const nonce = /^Nonce: ([0-9a-f]{32})$/m.exec(text)?.[1];
     expect(nonce).toBeDefined();
     const issuedAt = Date.parse(/^Issued At: (\S+)$/m.exec(text)?.[1] ?? '');

@@ -40,6 +40,7 @@ it('answers an unexpected error with 500 JSON, no stack trace, logged with the r
         authenticate: async () => ({ address: '0x0000000000000000000000000000000000000001', apiKeyId: 'k' }),
         countRequest: async () => undefined,
         watchRevocations: () => () => undefined,
+        countAnonymousRequest: async () => undefined,
       },
       modules: [
         {

@@ -23,6 +23,7 @@ function budgets(maxRequests: number): { budgets: RequestBudgets; pool: Pool } {
     rateLimit: { maxRequests, windowSeconds: 3600 },
     keyRequestsPerClient: 1000,
     challengesPerWallet: 1000,
+    anonymousGraphqlPerClient: 1000,
   } as Config['auth'];
   const made = new RequestBudgets(pool, auth, createLogger('silent'));
   started.push(made);

@@ -147,7 +147,6 @@ describe('GET /transactions/:hash', () => {
     const repository = new TransactionsRepository(laurel.services.prisma, laurel.services.pool);
     const chain = laurel.services.chains.get('local');
     await repository.record(chain, transaction, {
-      accountAddress: other.address,
       requestId: 'test',
       followedUntil: new Date(Date.now() + 3_600_000),
     });
@@ -167,7 +166,7 @@ describe('GET /transactions/:hash', () => {
       status: 404,
       body: {
         status: 'failed',
-        error: `transaction not found: ${owner.address} sent no transaction ${unknown} through this service`,
+        error: `transaction not found: ${owner.address} signed no transaction ${unknown} sent through this service`,
       },
     });
     const mine = await executeAndWait(
@@ -327,12 +326,12 @@ describe('who signed a transaction', () => {
     const sent = await executeAndWait(asBackend, signed);
     expect(sent).toMatchObject({ status: 200, body: { status: 'success' } });
     const hash = sent.body.transactionHash as string;
-    // It is the backend's to follow (it sent it), not the user's.
-    expect((await asBackend.get(`/transactions/${hash}`)).body).toMatchObject({
+    // It is the user's, who signed it (issue 43: a transaction belongs to its signer), not the backend's.
+    expect((await asOther.get(`/transactions/${hash}`)).body).toMatchObject({
       status: 'success',
       from: other.address,
     });
-    expect((await asOther.get(`/transactions/${hash}`)).status).toBe(404);
+    expect((await asBackend.get(`/transactions/${hash}`)).status).toBe(404);
   });
 
   it("names the signer's wallet in a nonce gap, even when another key sends it", async () => {

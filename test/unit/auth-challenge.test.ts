@@ -6,7 +6,7 @@ import {
   requestChallengeSchema,
   revokeApiKeySchema,
 } from '../../src/modules/auth/auth.schema';
-import { buildChallengeMessage } from '../../src/modules/auth/challenge-message';
+import { buildChallengeMessage, verifyChallengeSignature } from '../../src/modules/auth/challenge-message';
 import { parseInput } from '../../src/validation';
 
 function shapeCOf(schema: Parameters<typeof parseInput>[0], input: unknown): unknown {
@@ -21,22 +21,28 @@ function shapeCOf(schema: Parameters<typeof parseInput>[0], input: unknown): unk
 
 describe('the API key challenge message', () => {
   const wallet = Wallet.createRandom();
-  const message = buildChallengeMessage({
+  const fields = {
+    domain: 'api.example.com',
+    uri: 'https://api.example.com',
+    chainId: 8453,
     address: wallet.address,
     nonce: '0123456789abcdef0123456789abcdef',
     issuedAt: new Date('2026-01-02T03:04:05.000Z'),
     expiresAt: new Date('2026-01-02T03:14:05.000Z'),
-  });
+  };
+  const message = buildChallengeMessage(fields)!;
 
-  it('is an EIP-4361 style text naming Laurel, the address, nonce and times', () => {
+  it('is an EIP-4361 message naming the domain, URI, chain id, address, nonce and times', () => {
     const lines = message.split('\n');
-    expect(lines[0]).toBe('Laurel wants you to sign in with your Ethereum account:');
+    expect(lines[0]).toBe('api.example.com wants you to sign in with your Ethereum account:');
     expect(lines[1]).toBe(wallet.address);
     expect(lines[2]).toBe('');
     expect(lines[3]).toMatch(/Laurel API key/);
     expect(lines.slice(4)).toEqual([
       '',
+      'URI: https://api.example.com',
       'Version: 1',
+      'Chain ID: 8453',
       'Nonce: 0123456789abcdef0123456789abcdef',
       'Issued At: 2026-01-02T03:04:05.000Z',
       'Expiration Time: 2026-01-02T03:14:05.000Z',
@@ -47,6 +53,25 @@ describe('the API key challenge message', () => {
     const signature = await wallet.signMessage(message);
     expect(verifyMessage(message, signature)).toBe(wallet.address);
     expect(verifyMessage(`${message} `, signature)).not.toBe(wallet.address);
+  });
+
+  it('is verified for its own domain only, by the wallet it names, until it expires', async () => {
+    const live = buildChallengeMessage({ ...fields, expiresAt: new Date(Date.now() + 60_000) })!;
+    const signature = await wallet.signMessage(live);
+    expect(await verifyChallengeSignature(live, signature, 'api.example.com')).toBe(true);
+    expect(await verifyChallengeSignature(live, signature, 'phish.example.net')).toBe(false);
+    const stranger = await Wallet.createRandom().signMessage(live);
+    expect(await verifyChallengeSignature(live, stranger, 'api.example.com')).toBe(false);
+    expect(await verifyChallengeSignature(live, `0x${'ab'.repeat(65)}`, 'api.example.com')).toBe(false);
+    expect(await verifyChallengeSignature(live, '0x00', 'api.example.com')).toBe(false);
+    // Expired (the message of the test above ended in 2026-01).
+    expect(
+      await verifyChallengeSignature(message, await wallet.signMessage(message), 'api.example.com'),
+    ).toBe(false);
+  });
+
+  it('is not made for a host EIP-4361 refuses', () => {
+    expect(buildChallengeMessage({ ...fields, domain: 'a b', uri: 'https://a b' })).toBeNull();
   });
 });
 

@@ -8,13 +8,15 @@ import { RequestBudgets } from './request-budgets';
 /** Accounts and API keys: wallet-signed challenges, keys, request authentication and rate limits. */
 export const authModule = defineModule({
   name: 'auth',
-  service: ({ prisma, pool, config, notifications, log }) =>
+  service: ({ prisma, pool, config, notifications, log, chains }) =>
     new AuthService(
       new AuthRepository(prisma),
       config,
       new RequestBudgets(pool, config.auth, log),
       notifications,
       log,
+      // Sign-in messages name a chain (EIP-4361); a key is good on every chain Laurel serves.
+      chains.list()[0]?.chainId ?? 1,
     ),
   resolver: AuthResolver,
   authRoutes: authRootRoutes,

@@ -9,22 +9,47 @@ export type IssueRefusal = 'challenge_used' | 'too_many_keys';
 export class AuthRepository implements RevokedKeys {
   constructor(private readonly prisma: PrismaClient) {}
 
-  async createChallenge(challenge: {
-    address: string;
-    nonce: string;
-    message: string;
-    expiresAt: Date;
-  }): Promise<void> {
-    await this.prisma.apiKeyChallenge.create({ data: challenge });
+  /**
+   * The wallet's challenge for `domain`: the open one while it has at least `minLifetimeMs` to
+   * live, else a new one made by `make` (the one it replaces stays open until it expires). So a
+   * wallet has at most two open challenges per domain, however many are asked for, and every
+   * challenge handed out has time to be signed. Serialised per wallet and domain.
+   */
+  async currentChallenge(
+    address: string,
+    domain: string,
+    minLifetimeMs: number,
+    make: () => { nonce: string; message: string; expiresAt: Date },
+  ): Promise<string> {
+    return this.prisma.$transaction(async (db) => {
+      await db.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`challenge:${address}:${domain}`}))`;
+      const [open] = await db.$queryRaw<{ id: bigint; message: string; usable: boolean }[]>`
+        SELECT id, message, expires_at >= now() + ${minLifetimeMs}::int * interval '1 millisecond' AS usable
+          FROM api_key_challenges
+         WHERE address = ${address} AND domain = ${domain} AND consumed_at IS NULL AND expires_at > now()
+         ORDER BY id DESC
+         LIMIT 1`;
+      if (open?.usable) return open.message;
+      if (open) {
+        // Older ones than the one replaced are withdrawn: two stay open at most.
+        await db.$executeRaw`
+          UPDATE api_key_challenges SET expires_at = now()
+           WHERE address = ${address} AND domain = ${domain} AND consumed_at IS NULL
+             AND expires_at > now() AND id < ${open.id}`;
+      }
+      const challenge = make();
+      await db.apiKeyChallenge.create({ data: { address, domain, ...challenge } });
+      return challenge.message;
+    });
   }
 
-  /** The wallet's open challenges, newest first, at most `limit`. */
-  openChallenges(address: string, limit: number): Promise<{ id: bigint; message: string }[]> {
+  /** The wallet's open challenges for `domain`, newest first: two at most (see currentChallenge). */
+  openChallenges(address: string, domain: string): Promise<{ id: bigint; message: string }[]> {
     return this.prisma.$queryRaw<{ id: bigint; message: string }[]>`
       SELECT id, message FROM api_key_challenges
-      WHERE address = ${address} AND consumed_at IS NULL AND expires_at > now()
+      WHERE address = ${address} AND domain = ${domain} AND consumed_at IS NULL AND expires_at > now()
       ORDER BY id DESC
-      LIMIT ${limit}`;
+      LIMIT 2`;
   }
 
   /**

@@ -26,7 +26,7 @@ export class AuthResolver {
     description: 'Step 1 of getting an API key: a message for the wallet to sign (POST /key/challenge)',
   })
   async requestApiKeyChallenge(args: RequestChallengeInput, ctx: RequestContext): Promise<ApiKeyChallenge> {
-    return this.auth.createChallenge(args.public_address, ctx.clientAddress);
+    return this.auth.createChallenge(args.public_address, ctx.clientAddress, ctx.origin);
   }
 
   @Operation({
@@ -37,7 +37,7 @@ export class AuthResolver {
     description: 'Step 2: the signed challenge in, a new API key out, shown once (POST /key/verify)',
   })
   async verifyApiKeyChallenge(args: VerifyChallengeInput, ctx: RequestContext): Promise<IssuedApiKey> {
-    return this.auth.verifyChallenge(args.public_address, args.signature, ctx.clientAddress);
+    return this.auth.verifyChallenge(args.public_address, args.signature, ctx.clientAddress, ctx.origin);
   }
 
   @Operation({

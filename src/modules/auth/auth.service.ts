@@ -1,19 +1,25 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { getAddress, verifyMessage } from 'ethers';
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../../config';
-import { AppError, NotFoundError, UnauthenticatedError, type DocumentedFailure } from '../../errors';
+import {
+  AppError,
+  NotFoundError,
+  UnauthenticatedError,
+  ValidationError,
+  type DocumentedFailure,
+} from '../../errors';
 import type { Logger } from '../../logger';
 import type { NotificationSession } from '../../db/notifications';
 import type {
   AuthenticatedAccount,
   RequestAuthenticator,
+  RequestOrigin,
   RevocationWatcher,
 } from '../../operations/request-context';
 import { generateApiKey, hashApiKey, isWellFormedApiKey, sameKeyHash } from './api-key';
 import type { AuthRepository } from './auth.repository';
 import type { ApiKeyInfo } from './auth.types';
-import { buildChallengeMessage } from './challenge-message';
+import { buildChallengeMessage, verifyChallengeSignature } from './challenge-message';
 import { KeyRevocations } from './key-revocations';
 import type { RequestBudgets } from './request-budgets';
 
@@ -29,13 +35,6 @@ const AUTHENTICATED_KEYS_CACHED = 10_000;
 
 /** last_used_at is written at most this often per key, not on every request. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
-
-/**
- * A bound on the open challenges a verification looks at. Challenge creation per wallet is rate
- * limited (KEY_CHALLENGES_PER_WALLET a minute), so within a challenge's lifetime a wallet has far
- * fewer than this: a stranger cannot push the challenge a wallet signed out of reach.
- */
-const OPEN_CHALLENGES_CHECKED = 1_000;
 
 /** 409 on /key/verify: the wallet holds the most active keys it may; it must revoke one first. */
 export const TOO_MANY_API_KEYS: DocumentedFailure = {
@@ -67,12 +66,16 @@ export class TooManyApiKeysError extends AppError {
   }
 }
 
-function signerOf(message: string, signature: string): string | null {
-  try {
-    return getAddress(verifyMessage(message, signature));
-  } catch {
-    return null;
-  }
+/** What a request that names no usable host answers: the sign-in message must name one. */
+function unusableHost(): ValidationError {
+  return new ValidationError([
+    {
+      code: 'invalid_host',
+      path: [],
+      message:
+        'The request names no usable host (Host header): the message to sign names the domain it came to',
+    },
+  ]);
 }
 
 /**
@@ -95,6 +98,8 @@ export class AuthService implements RequestAuthenticator {
     private readonly budgets: RequestBudgets,
     notifications: NotificationSession,
     log: Logger,
+    /** The chain id sign-in messages name (EIP-4361 requires one; a key is not bound to a chain). */
+    private readonly chainId: number,
   ) {
     this.log = log.child({ module: 'auth' });
     this.revocations = new KeyRevocations(
@@ -106,41 +111,70 @@ export class AuthService implements RequestAuthenticator {
   }
 
   /**
-   * Stores a single-use challenge for `address` (checksummed) and returns the text to sign. Limited
-   * per client address and per wallet.
+   * The Sign-In with Ethereum message `address` (checksummed) signs to get a key, naming the domain
+   * and URI the request came to: the wallet's open challenge for that domain while it has at least
+   * half its lifetime left, else a new single-use one (see AuthRepository.currentChallenge).
+   * Limited per client address and per wallet.
    */
-  async createChallenge(address: string, clientAddress: string): Promise<{ challenge: string }> {
+  async createChallenge(
+    address: string,
+    clientAddress: string,
+    origin: RequestOrigin | null | undefined,
+  ): Promise<{ challenge: string }> {
     await this.budgets.spendKeyRequest(clientAddress);
     await this.budgets.spendChallenge(address);
-    const nonce = randomBytes(16).toString('hex');
-    const issuedAt = new Date();
-    const expiresAt = new Date(issuedAt.getTime() + this.config.auth.challengeTtlSeconds * 1000);
-    const message = buildChallengeMessage({ address, nonce, issuedAt, expiresAt });
-    await this.repository.createChallenge({ address, nonce, message, expiresAt });
-    return { challenge: message };
+    if (!origin || origin.host.length > 255) throw unusableHost();
+    const ttlMs = this.config.auth.challengeTtlSeconds * 1000;
+    const make = () => {
+      const nonce = randomBytes(16).toString('hex');
+      const issuedAt = new Date();
+      const expiresAt = new Date(issuedAt.getTime() + ttlMs);
+      const message = buildChallengeMessage({
+        domain: origin.host,
+        uri: `${origin.scheme}://${origin.host}`,
+        chainId: this.chainId,
+        address,
+        nonce,
+        issuedAt,
+        expiresAt,
+      });
+      if (message === null) throw unusableHost();
+      return { nonce, message, expiresAt };
+    };
+    return { challenge: await this.repository.currentChallenge(address, origin.host, ttlMs / 2, make) };
   }
 
   /**
-   * Issues a new key when `signature` is the address's signature of one of its open challenges.
-   * Only that challenge is consumed (atomically: two verifications cannot both use it); a failed
-   * verification consumes nothing, so a stranger's garbage cannot spoil the challenge the wallet
-   * signed. Any failure is the same 401 'Signature verification failed'. Limited per client
-   * address; a wallet holding API_KEYS_PER_WALLET active keys gets TooManyApiKeysError (the
-   * challenge stays usable).
+   * Issues a new key when `signature` is the address's signature of one of its open challenges for
+   * the domain the request came to (a challenge relayed from another domain is refused). A wallet
+   * has at most two open per domain, so a failed verification recovers a signer at most twice,
+   * however many challenges anyone asked for. Only the matching challenge is consumed
+   * (atomically: two verifications cannot both use it); a failed verification consumes nothing,
+   * so a stranger's garbage cannot spoil the challenge the wallet signed. Any failure is the same
+   * 401 'Signature verification failed'. Limited per client address; a wallet holding
+   * API_KEYS_PER_WALLET active keys gets TooManyApiKeysError (the challenge stays usable).
    */
   async verifyChallenge(
     address: string,
     signature: string,
     clientAddress: string,
+    origin: RequestOrigin | null | undefined,
   ): Promise<{ api_key: string }> {
     await this.budgets.spendKeyRequest(clientAddress);
-    const open = await this.repository.openChallenges(address, OPEN_CHALLENGES_CHECKED);
-    const match = open.find((challenge) => signerOf(challenge.message, signature) === address);
-    if (!match) {
+    if (!origin) throw unusableHost();
+    const open = await this.repository.openChallenges(address, origin.host);
+    let match: bigint | null = null;
+    for (const challenge of open) {
+      if (await verifyChallengeSignature(challenge.message, signature, origin.host)) {
+        match = challenge.id;
+        break;
+      }
+    }
+    if (match === null) {
       this.log.info({ address, open: open.length }, 'API key challenge verification failed');
       throw new UnauthenticatedError(SIGNATURE_VERIFICATION_FAILED);
     }
-    return { api_key: await this.issueApiKey(address, match.id) };
+    return { api_key: await this.issueApiKey(address, match) };
   }
 
   /** Stores a new key for the wallet, consuming its challenge; returns the key (shown once). */
@@ -187,6 +221,11 @@ export class AuthService implements RequestAuthenticator {
   /** Spends `cost` of the wallet's request budget (all its keys together); RateLimitedError over it. */
   async countRequest(account: AuthenticatedAccount, cost = 1): Promise<void> {
     await this.budgets.spendWallet(account.address, cost);
+  }
+
+  /** Spends one of the client's GraphQL requests without a valid key; RateLimitedError over it. */
+  async countAnonymousRequest(clientAddress: string): Promise<void> {
+    await this.budgets.spendAnonymousGraphql(clientAddress);
   }
 
   /** Housekeeping (maintenance__prune): expired request budgets and old challenges. */

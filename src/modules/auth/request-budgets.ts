@@ -1,6 +1,8 @@
+import { hash } from 'node:crypto';
 import type { Pool } from 'pg';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../../config';
+import { isDatabaseUnavailable } from '../../db/availability';
 import { RateLimitedError, type DocumentedFailure, type RequestBudget } from '../../errors';
 import { ThrottledLog, type Logger } from '../../logger';
 
@@ -94,6 +96,8 @@ export class LocallyCountedBudget {
   constructor(
     private readonly pool: Pool,
     private readonly limiter: RateLimiterPostgres,
+    /** Named in its refusals (and the rate-limited metric). */
+    private readonly budget: RequestBudget,
     log: Logger,
   ) {
     this.faults = new ThrottledLog(log);
@@ -126,7 +130,7 @@ export class LocallyCountedBudget {
         // Refused: the budget is spent (a refusal from the limiter's memory says 0 points).
         const spent = Math.max(rejection.consumedPoints, this.limiter.points);
         this.learn(key, spent, Date.now() + rejection.msBeforeNext, carried + cost);
-        throw new RateLimitedError(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)), 'wallet');
+        throw new RateLimitedError(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)), this.budget);
       }
       // Not counted (database unavailable): what was let through before is sent with the next try.
       if (window) {
@@ -168,45 +172,78 @@ export class LocallyCountedBudget {
       }
     }
     if (sent.size === 0) return;
-    const keys = [...sent.keys()];
     try {
-      // rate-limiter-flexible's own upsert (a fixed window: an ended window starts afresh), for many keys.
-      const { rows } = await this.pool.query<{ key: string; points: number; expire: string | null }>({
-        name: 'laurel-budget-flush',
-        text: `INSERT INTO ${TABLE} AS r (key, points, expire)
-               SELECT k, p, $3::bigint FROM unnest($1::varchar[], $2::int[]) AS t(k, p)
-               ON CONFLICT (key) DO UPDATE SET
-                 points = CASE WHEN r.expire <= $4 THEN EXCLUDED.points ELSE r.points + EXCLUDED.points END,
-                 expire = CASE WHEN r.expire <= $4 THEN EXCLUDED.expire ELSE r.expire END
-               RETURNING key, points, expire`,
-        values: [
-          keys.map((key) => this.limiter.getKey(key)),
-          keys.map((key) => sent.get(key)),
-          now + this.limiter.duration * 1000,
-          now,
-        ],
-      });
-      const byStoreKey = new Map(keys.map((key) => [this.limiter.getKey(key), key]));
-      for (const row of rows) {
-        const key = byStoreKey.get(row.key)!;
-        const endsAt = row.expire === null ? Number.POSITIVE_INFINITY : Number(row.expire);
-        this.learn(key, row.points, endsAt, sent.get(key)!);
-      }
+      await this.send(sent);
     } catch (error) {
-      // Kept for the next flush: points are never dropped, only late.
+      if (isDatabaseUnavailable(error)) {
+        this.keepForLater(sent);
+        this.faults.write(
+          'warn',
+          'request_budget_flush',
+          { err: error },
+          'request budgets: could not send counts to the database; retrying',
+        );
+        return;
+      }
+      // A row PostgreSQL refuses fails the whole statement: each row then goes on its own, so
+      // one row never holds back the others' counts. A row refused alone is dropped and its
+      // window forgotten (its next request is counted by the limiter itself).
       for (const [key, points] of sent) {
-        const window = this.windows.get(key);
-        if (window) {
-          window.inFlight -= points;
-          window.pending += points;
+        try {
+          await this.send(new Map([[key, points]]));
+        } catch (rowError) {
+          if (isDatabaseUnavailable(rowError)) {
+            this.keepForLater(new Map([[key, points]]));
+            continue;
+          }
+          this.windows.delete(key);
+          this.faults.write(
+            'warn',
+            'request_budget_row',
+            { err: rowError, budget: this.budget, points },
+            'request budgets: the database refused one count; dropped it',
+          );
         }
       }
-      this.faults.write(
-        'warn',
-        'request_budget_flush',
-        { err: error },
-        'request budgets: could not send counts to the database; retrying',
-      );
+    }
+  }
+
+  /** Adds the points to the stored windows (one statement) and learns each one's total. */
+  private async send(sent: Map<string, number>): Promise<void> {
+    const now = Date.now();
+    const keys = [...sent.keys()];
+    // rate-limiter-flexible's own upsert (a fixed window: an ended window starts afresh), for many keys.
+    const { rows } = await this.pool.query<{ key: string; points: number; expire: string | null }>({
+      name: 'laurel-budget-flush',
+      text: `INSERT INTO ${TABLE} AS r (key, points, expire)
+             SELECT k, p, $3::bigint FROM unnest($1::varchar[], $2::int[]) AS t(k, p)
+             ON CONFLICT (key) DO UPDATE SET
+               points = CASE WHEN r.expire <= $4 THEN EXCLUDED.points ELSE r.points + EXCLUDED.points END,
+               expire = CASE WHEN r.expire <= $4 THEN EXCLUDED.expire ELSE r.expire END
+             RETURNING key, points, expire`,
+      values: [
+        keys.map((key) => this.limiter.getKey(key)),
+        keys.map((key) => sent.get(key)),
+        now + this.limiter.duration * 1000,
+        now,
+      ],
+    });
+    const byStoreKey = new Map(keys.map((key) => [this.limiter.getKey(key), key]));
+    for (const row of rows) {
+      const key = byStoreKey.get(row.key)!;
+      const endsAt = row.expire === null ? Number.POSITIVE_INFINITY : Number(row.expire);
+      this.learn(key, row.points, endsAt, sent.get(key)!);
+    }
+  }
+
+  /** Points not counted (the database is away): sent with the next flush, never dropped, only late. */
+  private keepForLater(sent: Map<string, number>): void {
+    for (const [key, points] of sent) {
+      const window = this.windows.get(key);
+      if (window) {
+        window.inFlight -= points;
+        window.pending += points;
+      }
     }
   }
 
@@ -235,17 +272,26 @@ export class LocallyCountedBudget {
  * - a wallet's requests, all its API keys together (GraphQL: one per root field), counted in
  *   memory first (LocallyCountedBudget);
  * - key issuance (/key/challenge and /key/verify) per client address;
- * - challenges per wallet, whoever asks for them.
+ * - challenges per wallet, whoever asks for them;
+ * - GraphQL requests without a valid key per client address, counted in memory first too.
  * Over a budget: RateLimitedError (429 with Retry-After).
  */
 export class RequestBudgets {
   private readonly wallets: LocallyCountedBudget;
+  private readonly anonymousGraphqlByClient: LocallyCountedBudget;
   private readonly keyRequestsByClient: RateLimiterPostgres;
   private readonly challengesByWallet: RateLimiterPostgres;
 
   constructor(pool: Pool, auth: Config['auth'], log: Logger) {
     const wallets = limiter(pool, 'wallet', auth.rateLimit.maxRequests, auth.rateLimit.windowSeconds);
-    this.wallets = new LocallyCountedBudget(pool, wallets, log);
+    this.wallets = new LocallyCountedBudget(pool, wallets, 'wallet', log);
+    const anonymous = limiter(pool, 'graphql-client', auth.anonymousGraphqlPerClient, 60);
+    this.anonymousGraphqlByClient = new LocallyCountedBudget(
+      pool,
+      anonymous,
+      'anonymous_graphql_per_client',
+      log,
+    );
     this.keyRequestsByClient = limiter(pool, 'key-client', auth.keyRequestsPerClient, 60);
     this.challengesByWallet = limiter(pool, 'challenge-wallet', auth.challengesPerWallet, 60);
   }
@@ -255,9 +301,14 @@ export class RequestBudgets {
     return this.wallets.spend(address, cost);
   }
 
+  /** Spends one of the client's GraphQL requests without a valid key. */
+  spendAnonymousGraphql(clientAddress: string): Promise<void> {
+    return this.anonymousGraphqlByClient.spend(clientKey(clientAddress), 1);
+  }
+
   /** Spends one of the client's key-issuance requests. */
   spendKeyRequest(clientAddress: string): Promise<void> {
-    return spend(this.keyRequestsByClient, clientAddress, 1, 'key_requests_per_client');
+    return spend(this.keyRequestsByClient, clientKey(clientAddress), 1, 'key_requests_per_client');
   }
 
   /** Spends one of the wallet's challenges. */
@@ -265,10 +316,18 @@ export class RequestBudgets {
     return spend(this.challengesByWallet, address, 1, 'challenges_per_wallet');
   }
 
-  /** Sends the wallet counts still in memory to PostgreSQL; no more periodic sends. */
-  stop(): Promise<void> {
-    return this.wallets.stop();
+  /** Sends the counts still in memory to PostgreSQL; no more periodic sends. */
+  async stop(): Promise<void> {
+    await Promise.all([this.wallets.stop(), this.anonymousGraphqlByClient.stop()]);
   }
+}
+
+/**
+ * A client address as a budget's key. Behind TRUST_PROXY it is what X-Forwarded-For says, which
+ * a client writes: a long one is stored by its digest, within the key column's bound.
+ */
+function clientKey(clientAddress: string): string {
+  return clientAddress.length <= 64 ? clientAddress : `sha256:${hash('sha256', clientAddress, 'hex')}`;
 }
 
 async function spend(

@@ -50,14 +50,15 @@ export class TransactionsRepository {
    * recorded (a rebroadcast keeps the first row). Who follows its receipt: with `followedUntil`
    * (execute-and-wait), the sending request itself until then (handOver() or
    * transactions__track_pending give it to a receipt job if it is still pending past that);
-   * without (execute), a receipt job enqueued in the same statement.
+   * without (execute), a receipt job enqueued in the same statement. The row is the signer's
+   * account's, whoever sent it: its status, subscriptions and webhook events are the signer's.
    */
   async record(
     chain: Chain,
     transaction: Transaction,
-    sent: { accountAddress: string; requestId: string; followedUntil: Date | null },
+    sent: { requestId: string; followedUntil: Date | null },
   ): Promise<{ recorded: boolean; refusedFor: string | null }> {
-    const { accountAddress, requestId, followedUntil } = sent;
+    const { requestId, followedUntil } = sent;
     const hash = transaction.hash!;
     const signer = transaction.from!;
     // Laurel builds no contract creations: a transaction without `to` has no builders.
@@ -78,7 +79,7 @@ export class TransactionsRepository {
       ), recorded AS (
         INSERT INTO transactions (account_address, chain_id, chain_name, hash, from_address, to_address, nonce,
                                   request_id, track_from)
-        SELECT ${accountAddress}, ${chain.chainId}, ${chain.name}, ${hash}, ${signer}, ${transaction.to},
+        SELECT ${signer}, ${chain.chainId}, ${chain.name}, ${hash}, ${signer}, ${transaction.to},
                ${BigInt(transaction.nonce)}, ${requestId}, ${followedUntil}::timestamptz
           FROM built
          WHERE built.refused_for IS NULL
@@ -292,8 +293,9 @@ export class TransactionsRepository {
   }
 
   /**
-   * The transaction with this hash that the account sent through Laurel on one of `chainIds` (the
-   * latest sent), or null: another account's transaction is not found. One probe of the
+   * The transaction with this hash that the account signed and that went through Laurel on one of
+   * `chainIds` (the latest sent), or null: another account's transaction is not found, even for
+   * the account whose key sent it. One probe of the
    * (chain_id, hash) key per chain.
    */
   findSent(accountAddress: string, hash: string, chainIds: number[]) {

@@ -27,7 +27,7 @@ export class TransactionsResolver {
     args: ExecuteTransactionInput,
     ctx: AuthenticatedContext,
   ): Promise<TransactionExecution> {
-    return this.transactions.execute(args, ctx.account, ctx.requestId);
+    return this.transactions.execute(args, ctx.requestId);
   }
 
   @Operation({
@@ -40,7 +40,7 @@ export class TransactionsResolver {
     args: ExecuteTransactionInput,
     ctx: AuthenticatedContext,
   ): Promise<TransactionExecution> {
-    return this.transactions.executeAndWait(args, ctx.account, ctx.requestId);
+    return this.transactions.executeAndWait(args, ctx.requestId);
   }
 
   @Operation({
@@ -48,7 +48,7 @@ export class TransactionsResolver {
     input: transactionStatusSchema,
     output: TransactionState,
     description:
-      'A transaction the caller sent through this service: pending, success, failed or dropped, with its receipt once mined',
+      'A transaction the caller’s wallet signed, sent through this service by any key: pending, success, failed or dropped, with its receipt once mined',
   })
   async transactionStatus(
     args: TransactionStatusInput,
@@ -62,7 +62,7 @@ export class TransactionsResolver {
     input: transactionStatusSchema,
     output: TransactionState,
     description:
-      'A transaction the caller sent through this service: its state now, then at each change of its status (pending → success, failed or dropped; pending again when a reorganisation took its block away)',
+      'A transaction the caller’s wallet signed, sent through this service by any key: its state now, then at each change of its status (pending → success, failed or dropped; pending again when a reorganisation took its block away)',
   })
   transactionStatusChanged(
     args: TransactionStatusInput,

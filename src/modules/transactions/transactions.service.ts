@@ -79,18 +79,19 @@ export class SignerMismatchError extends AppError {
   }
 }
 
-/** 404 for a hash the caller did not send through Laurel (unknown, or another wallet's). */
+/** 404 for a hash of no transaction of the caller's wallet sent through Laurel (unknown, or another wallet's). */
 export const TRANSACTION_NOT_FOUND: DocumentedFailure = {
   status: 404,
   codes: ['transaction_not_found'],
-  description: 'The caller sent no transaction with this hash through Laurel',
+  description:
+    'No transaction with this hash signed by the caller’s wallet went through Laurel (one the caller only sent for another wallet is that wallet’s)',
 };
 
 export class TransactionNotFoundError extends NotFoundError {
   constructor(hash: string, account: string) {
     super(
       TRANSACTION_NOT_FOUND.codes[0],
-      `transaction not found: ${account} sent no transaction ${hash} through this service`,
+      `transaction not found: ${account} signed no transaction ${hash} sent through this service`,
     );
   }
 }
@@ -133,13 +134,12 @@ export class TransactionsService {
 
   constructor(private readonly deps: TransactionsServiceDeps) {}
 
-  /** Fire and forget: answers once the node accepted the transaction; a job follows the receipt. */
-  async execute(
-    input: ExecuteTransactionInput,
-    account: AuthenticatedAccount,
-    requestId: string,
-  ): Promise<TransactionExecution> {
-    const sent = await this.broadcastCounted(input, account, requestId, null);
+  /**
+   * Fire and forget: answers once the node accepted the transaction; a job follows the receipt. The
+   * transaction is its signer's, whoever sends it (see broadcast).
+   */
+  async execute(input: ExecuteTransactionInput, requestId: string): Promise<TransactionExecution> {
+    const sent = await this.broadcastCounted(input, requestId, null);
     await this.markBroadcast(sent);
     const { chain, hash } = sent;
     return {
@@ -157,14 +157,10 @@ export class TransactionsService {
    * job is enqueued while the request waits: one that ends without recording the receipt (its
    * process died) leaves the transaction to transactions__track_pending.
    */
-  async executeAndWait(
-    input: ExecuteTransactionInput,
-    account: AuthenticatedAccount,
-    requestId: string,
-  ): Promise<TransactionExecution> {
+  async executeAndWait(input: ExecuteTransactionInput, requestId: string): Promise<TransactionExecution> {
     const timeoutMs = this.deps.config.transactions.executeWaitTimeoutSeconds * 1000;
     const followedUntil = new Date(Date.now() + timeoutMs);
-    const sent = await this.broadcastCounted(input, account, requestId, followedUntil);
+    const sent = await this.broadcastCounted(input, requestId, followedUntil);
     const { chain, hash, sender } = sent;
     const blockExplorerUrl = this.deps.chains.transactionUrl(chain, hash);
     // The mark and the wait for the receipt (whose first look is at once) do not wait on each other.
@@ -434,13 +430,12 @@ export class TransactionsService {
   /** broadcast(), counted by outcome: accepted, or the code it was refused with (nonce_gap, chain_unavailable…). */
   private async broadcastCounted(
     input: ExecuteTransactionInput,
-    account: AuthenticatedAccount,
     requestId: string,
     followedUntil: Date | null,
   ): Promise<Broadcast> {
     const { metrics } = this.deps;
     try {
-      const sent = await this.broadcast(input, account, requestId, followedUntil);
+      const sent = await this.broadcast(input, requestId, followedUntil);
       metrics?.transactionsBroadcast.inc({ chain: sent.chain.name, outcome: 'accepted' });
       return sent;
     } catch (error) {
@@ -465,11 +460,12 @@ export class TransactionsService {
    * signed it is sent (an app's backend may send its users' signed transactions), unless Laurel
    * built that very call with that nonce for other wallets only: it was then signed with the wrong
    * key, and sending it would act as the signer (rule 7 in src/chain/nonces.ts). That is refused
-   * before anything is recorded or sent.
+   * before anything is recorded or sent. It is recorded as the signer's (recovered from the signed
+   * bytes): a key that sends someone else's signed transaction, first or not, gets the answer to
+   * its call and nothing more; status, subscriptions and webhook events stay the signer's.
    */
   private async broadcast(
     input: ExecuteTransactionInput,
-    account: AuthenticatedAccount,
     requestId: string,
     followedUntil: Date | null,
   ): Promise<Broadcast> {
@@ -481,11 +477,7 @@ export class TransactionsService {
     // The record (which refuses a build of other wallets: rule 7 in src/chain/nonces.ts) and the
     // sender's next nonce do not wait on each other.
     const [record, nextNonce] = await Promise.allSettled([
-      this.deps.transactions.record(chain, transaction, {
-        accountAddress: account.address,
-        requestId,
-        followedUntil,
-      }),
+      this.deps.transactions.record(chain, transaction, { requestId, followedUntil }),
       this.pendingNonce(chain, sender),
     ]);
     if (record.status === 'rejected') throw record.reason;

@@ -142,7 +142,9 @@ export class TransactionExecution {
   created?: CreatedContracts;
 }
 
-@ObjectType({ description: 'A transaction the caller sent through Laurel, as the chain has it now' })
+@ObjectType({
+  description: 'A transaction the caller’s wallet signed, sent through Laurel, as the chain has it now',
+})
 export class TransactionState extends TransactionExecution {
   @Field({
     description:
