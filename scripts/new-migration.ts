@@ -4,12 +4,13 @@
  * schema engine (scripts/prisma-diff.mjs). Usage: npm run db:migration -- <name> [--from FILE]
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startEmbeddedPostgres } from '../src/embedded/postgres';
 import { migrationsDirectory } from '../src/db/migrator';
+import { writeMigration } from './lib/migration-folder';
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -60,11 +61,7 @@ async function main(): Promise<void> {
       console.log('prisma/schema.prisma matches the committed schema: no migration written');
       return;
     }
-    const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
-    const directory = path.join(migrationsDirectory(), `${stamp}_${name}`);
-    mkdirSync(directory, { recursive: true });
-    writeFileSync(path.join(directory, 'migration.sql'), sql);
-    console.log(`wrote ${path.relative(root, directory)}/migration.sql`);
+    console.log(`wrote ${path.relative(root, writeMigration(name, sql))}`);
   } finally {
     await server?.stop();
     rmSync(scratch, { recursive: true, force: true });
