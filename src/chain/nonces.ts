@@ -21,7 +21,7 @@ import { KeyedBatches } from '../keyed-batches';
  *    a. reservations the chain has passed (nonce < pending nonce) are deleted: those nonces are
  *       used, whoever sent them; when the node counts fewer than the last build saw (transactions
  *       dropped), the nonces in between that nothing holds are free again, unless this build's
- *       read began before the one that set that count (a stale read: migration 20261126223404);
+ *       read began before the one that set that count (a stale read);
  *    b. reservations whose lease ran out (expires_at < now()) are deleted: their transaction was
  *       never sent (or was dropped by the node), so the nonce is free again;
  *    c. the smallest nonce >= pending nonce that is not reserved is handed out, so a reclaimed
@@ -31,7 +31,7 @@ import { KeyedBatches } from '../keyed-batches';
  *    Found without reading the sender's reservations: a gap structure per sender (tables
  *    nonce_senders: where the nonces handed out end; free_nonces: the free ones below that, lowest
  *    taken first) and an index on expires_at for (b), so a build costs the same whether its sender
- *    holds ten reservations or a hundred thousand, live or lapsed (migration 20261125150000, which
+ *    holds ten reservations or a hundred thousand, live or lapsed (`prisma/functions/laurel_reserve_nonces.sql`, which
  *    says how). Whatever else deletes a reservation above the pending nonce lists its nonce in
  *    free_nonces in the same statement (releaseUnsentNonces, freeNoncesOf).
  * 3. When a signed transaction is broadcast through Laurel (`/transactions/execute*`),
@@ -100,7 +100,7 @@ export interface ReserveNoncesParams {
 
 /**
  * Reserves one nonce of the sender per build (see the rule above), in ascending order: one call of
- * the SQL function `laurel_reserve_nonces` (migration 20261125150000), which holds the per-sender
+ * the SQL function `laurel_reserve_nonces` (`prisma/functions/laurel_reserve_nonces.sql`), which holds the per-sender
  * advisory lock only for the time of its statements. A prepared statement on the pool, without
  * the ORM (sent unnamed behind a transaction-mode pooler: src/db/connection.ts).
  *

@@ -20,7 +20,7 @@ export async function unlockAbandonedDeliveries(client: PoolClient, leaseSeconds
 /**
  * Enqueues the job of each delivery whose first attempt was left to the process that recorded its
  * event (FirstAttempts) and not recorded within its lease: that process stopped or died first.
- * Returns how many (SQL function laurel_enqueue_lapsed_first_attempts, migration 20261126213756).
+ * Returns how many (SQL function laurel_enqueue_lapsed_first_attempts, `prisma/functions/laurel_enqueue_lapsed_first_attempts.sql`).
  */
 export async function enqueueLapsedFirstAttempts(client: PoolClient): Promise<number> {
   const { rows } = await client.query<{ enqueued: number }>(
