@@ -1,5 +1,22 @@
 import js from '@eslint/js';
+import boundaries from 'eslint-plugin-boundaries';
 import tseslint from 'typescript-eslint';
+
+/**
+ * The layers of docs/architecture.md, top first, with the files of each. A file may import its own
+ * layer and those below it, never one above: the boundaries rule below is derived from this list.
+ */
+const layers = [
+  { layer: 'main', files: ['src/main.ts'] },
+  { layer: 'server', files: ['src/server/**'] },
+  { layer: 'http, graphql', files: ['src/http/**', 'src/graphql/**'] },
+  { layer: 'modules', files: ['src/modules/**'] },
+  { layer: 'operations, indexer', files: ['src/operations/**', 'src/indexer/**'] },
+  { layer: 'chain', files: ['src/chain/**'] },
+  { layer: 'jobs, db', files: ['src/jobs/**', 'src/db/**', 'src/generated/**'] },
+  { layer: 'embedded', files: ['src/embedded/**'] },
+  { layer: 'basics', files: ['src/*.ts'] },
+];
 
 export default tseslint.config(
   { ignores: ['node_modules', 'dist', '.data', 'src/generated', 'coverage'] },
@@ -9,6 +26,33 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    plugins: { boundaries },
+    settings: {
+      // The imports of src/ name their .ts files without the extension.
+      'import/resolver': { node: { extensions: ['.ts', '.js', '.json'] } },
+      'boundaries/files': layers.flatMap(({ layer, files }) =>
+        files.map((pattern) => ({ category: layer, pattern })),
+      ),
+      // A file is in the first layer that lists it: src/main.ts is not one of the basics (src/*.ts).
+      'boundaries/files-single-match': true,
+    },
+    rules: {
+      'boundaries/no-unknown-files': 'error',
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'allow',
+          policies: layers.slice(1).map(({ layer }, i) => ({
+            from: { file: { categories: layer } },
+            disallow: { to: { file: { categories: layers.slice(0, i + 1).map((above) => above.layer) } } },
+            message: `the ${layer} layer imports from {{to.file.categories.[0]}}, a layer above it (docs/architecture.md#layers)`,
+          })),
+        },
+      ],
     },
   },
   {

@@ -71,6 +71,7 @@ export function liveValues<T>(options: LiveValueOptions<T>): AsyncIterableIterat
   let changed = true;
   let closed = false;
   let lastIdentity: string | undefined;
+  /** When the last read began (performance.now()). */
   let lastReadAt = Number.NEGATIVE_INFINITY;
   /** When the latest change was heard (performance.now()): a read that started later includes it. */
   let changedAt = performance.now();
@@ -105,17 +106,20 @@ export function liveValues<T>(options: LiveValueOptions<T>): AsyncIterableIterat
         // Again after each sleep: a timer may fire a little early (libuv counts from the time its
         // loop cached when the sleep began).
         for (;;) {
-          const wait = lastReadAt + options.minIntervalMs - Date.now();
+          const wait = options.minIntervalMs - (performance.now() - lastReadAt);
           if (wait <= 0 || closed) break;
           await sleep(wait, undefined, { signal: abort.signal }).catch(() => undefined);
         }
         if (closed) break;
         changed = false;
-        lastReadAt = Date.now();
         const since = changedAt;
         let value: T;
         try {
-          value = await sharedRead(options.sharedAs, since, options.read);
+          const reading = sharedRead(options.sharedAs, since, options.read);
+          // The interval counts from once the read has begun, on the monotonic clock: any time taken
+          // as the read starts is no later, so the next read starts a whole interval after it.
+          lastReadAt = performance.now();
+          value = await reading;
         } catch (error) {
           if (lastIdentity === undefined || error instanceof NotFoundError) {
             close();
