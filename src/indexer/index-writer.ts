@@ -402,18 +402,3 @@ export async function writeIndexEventsIsolated(
   await notifyWrites(db, [...before, ...isolated.written]);
   return isolated;
 }
-
-/**
- * Applies `events` (in chain order) for `chainId` with `db`, which must be inside a transaction;
- * returns what was written.
- */
-export async function writeIndexEvents(
-  db: ClientBase,
-  chainId: number,
-  events: readonly IndexEvent[],
-  blockTimes: BlockTimes,
-): Promise<PreparedWrites> {
-  const writes = prepareIndexWrites(chainId, events, blockTimes);
-  await applyIndexWrites(db, writes);
-  return writes;
-}

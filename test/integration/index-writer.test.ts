@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { writeIndexEvents } from '../../src/indexer/index-writer';
+import { writeIndexEvents } from '../helpers/index-writes';
 import { ZERO_ADDRESS, type IndexEvent } from '../../src/indexer/log-decoder';
 import { createTestDatabase } from '../helpers/database';
 

@@ -2,7 +2,7 @@ import { Contract, Wallet, parseEther, type ContractTransactionResponse } from '
 import { appInterface, encodeActionId } from '../../src/chain/contracts';
 import { ingestReceiptLogs } from '../../src/indexer/receipt-ingestion';
 import type { IndexChange } from '../../src/indexer/index-changes';
-import { writeIndexEvents } from '../../src/indexer/index-writer';
+import { writeIndexEvents } from '../helpers/index-writes';
 import type { IndexEvent } from '../../src/indexer/log-decoder';
 import type { Pool } from 'pg';
 import { callableOperation } from '../../src/operations/operation';
