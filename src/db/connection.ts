@@ -64,7 +64,7 @@ UnnamedStatementsClient.prototype.query = function (this: Client, config: unknow
  * How long a pooled connection may stay idle before it is closed. node-postgres closes them after
  * 10 s by default: after every quiet spell longer than that, the next burst of requests opens its
  * connections again (SCRAM authentication, a new server process with cold caches, every named
- * statement prepared again), which made the slowest answers of `npm run bench:flow`. A process
+ * statement prepared again), which makes the slowest answers of `npm run bench:flow`. A process
  * that stays quiet for this long gives them back.
  */
 const IDLE_CONNECTION_MS = 5 * 60_000;
