@@ -245,8 +245,8 @@ async function main(): Promise<void> {
     // Interleaved: every phase runs a share of its builds in each round (in reverse order every
     // other round), so a slow spell of this shared machine falls on both sides of every ratio.
     // Round 0 is an untimed warm-up of every phase (connections, caches, and V8's compilation of
-    // each path, which takes a few hundred calls: with 10 warm-up builds a path's first timed share
-    // ran partly unoptimized, GraphQL's most of all, as it comes last in the first round).
+    // each path, which takes a few hundred calls: with too few warm-up builds a path's first timed
+    // share runs partly unoptimized, GraphQL's most of all, as it comes last in a round).
     const runs = Object.fromEntries(names.map((name) => [name, [] as Run[]])) as Record<PhaseName, Run[]>;
     for (let round = 0; round <= options.rounds; round += 1) {
       for (const name of round % 2 === 0 ? names : [...names].reverse()) {

@@ -4,7 +4,7 @@
  * NONCE_RESERVATION_TTL_SECONDS. Each build holds its nonce until its lease runs out; from then on
  * builds reuse lapsed nonces while the sender holds tens of thousands of reservations. It prints
  * each window's builds/s, p50 and p99, how many builds reused a lapsed nonce, and the last window
- * against the first (issue 26's targets: ≥ 0.8× the builds/s, p99 ≤ 2×).
+ * against the first (targets: ≥ 0.8× the builds/s, p99 ≤ 2×).
  *
  *   npm run bench:reservations
  *

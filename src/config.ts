@@ -177,8 +177,8 @@ export type PoolerMode = 'session' | 'transaction';
 
 /**
  * Jobs a worker process runs at once (WORKER_CONCURRENCY). Laurel's jobs mostly wait on the network
- * (webhook calls of up to 5 s, receipts asked of a node): at 4, four slow receivers held every job
- * of the process, and deliveries were bound by round trips, not CPU (see `npm run bench:webhooks`).
+ * (webhook calls of up to 5 s, receipts asked of a node): a few slow receivers must not hold every
+ * job of the process, and deliveries are bound by round trips, not CPU (`npm run bench:webhooks`).
  * The job worker's pool grows to this + 2 connections.
  */
 export const DEFAULT_WORKER_CONCURRENCY = 32;

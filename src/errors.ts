@@ -1,6 +1,6 @@
 /**
  * The one error family of Laurel. Services throw these; the REST layer renders them in each
- * endpoint's documented shape (src/http/error-shapes.ts) and GraphQL as `extensions.code`.
+ * endpoint's documented shape (src/operations/error-shapes.ts) and GraphQL as `extensions.code`.
  */
 
 /** One validation issue, as zod v3 reports it (`code`, `path`, `message`, plus code-specific fields). */

@@ -2,12 +2,11 @@ import v8 from 'node:v8';
 
 /**
  * How far V8 lets the heap grow past what survived the last full collection before it collects
- * again: 2×. Laurel keeps little alive (about 45 MB under load, plus the read cache) but makes
- * much short-lived garbage per request. With V8's default (a factor of up to 4) the process's RSS
- * rose to 300 MB under `npm run bench:build` with a steady live heap; at 2× it peaks at 224–229
- * MB (4,000 builds a phase). 1.5× kept it under 200 MB but collected the whole heap every half
- * second under `npm run bench:read`, and those pauses (up to 39 ms) were the slowest percent of
- * profile answers (p99 30–33 ms at 1.5×, 21–26 ms at 2×).
+ * again: 2×. Laurel keeps little alive (a few tens of MB under load, plus the read cache) but
+ * makes much short-lived garbage per request. V8's default (a factor of up to 4) lets RSS grow
+ * well past what a steady live heap needs (`npm run bench:build`); a smaller factor collects the
+ * whole heap so often that its pauses become the slowest answers (`npm run bench:read`'s p99).
+ * Current figures: docs/benchmarks.md.
  */
 const HEAP_GROWING_PERCENT = 100;
 

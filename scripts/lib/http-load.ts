@@ -7,8 +7,8 @@
  * (base URL, API keys, the request paths, clients, seconds) over the IPC channel and resolves with
  * what the child measured. Every side of a benchmark (Laurel, its baseline) gets the same generator.
  * Its connections are bare sockets speaking just enough HTTP/1.1 (see Connection), so that it takes
- * as little of the machine's CPU from the servers as it can. Not autocannon: measured in its place,
- * it took twice the CPU per request and reports latencies in whole milliseconds (README, bench:read).
+ * as little of the machine's CPU from the servers as it can. Not autocannon: it takes more CPU per
+ * request and reports latencies in whole milliseconds (docs/benchmarks.md, bench:read).
  */
 import type { ChildProcess } from 'node:child_process';
 import net from 'node:net';

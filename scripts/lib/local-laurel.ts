@@ -74,7 +74,7 @@ export interface JsonAnswer {
 
 /**
  * The benchmarks' HTTP client: node:http over keep-alive connections. It shares the process with
- * Laurel, so it should cost little: undici's fetch took about a sixth of the process's CPU per
+ * Laurel, so it should cost little: undici's fetch costs a large share of the process's CPU per
  * build, time Laurel would be charged for.
  */
 export class JsonClient {

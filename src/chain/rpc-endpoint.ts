@@ -4,10 +4,9 @@
  * latency, eth_getLogs range limit). Known by its name (`base#2`), never by its URL outside this file.
  *
  * Why not fetch: undici's fetch (WHATWG streams, Headers, an AbortSignal and its timers per call)
- * cost about a millisecond of CPU per reward in `npm run bench:flow`, the largest single cost of
- * Laurel's process there; a plain request on a kept-alive socket costs a fraction of it. Bodies are
- * decoded natively (textOf; ethers' FetchRequest decodes UTF-8 in JavaScript, which cost more than
- * anything else while the indexer caught up).
+ * is the largest single cost of Laurel's process in `npm run bench:flow`; a plain request on a
+ * kept-alive socket costs a fraction of it. Bodies are decoded natively (textOf; ethers'
+ * FetchRequest decodes UTF-8 in JavaScript, the largest cost while the indexer catches up).
  */
 import { isAscii } from 'node:buffer';
 import http from 'node:http';
@@ -43,8 +42,8 @@ class Latency {
 
 /**
  * A body as text. Answers are nearly always ASCII (hex, numbers, names): checked natively, then
- * copied as Latin-1, ten times cheaper than Node 20's UTF-8 decoder (bench:ingest reads ~75 MB of
- * logs per 100,000 rewards).
+ * copied as Latin-1, many times cheaper than the UTF-8 decoder (an indexer catching up reads
+ * hundreds of bytes of logs per reward).
  */
 function textOf(body: Buffer): string {
   return isAscii(body) ? body.toString('latin1') : body.toString('utf8');

@@ -7,8 +7,8 @@ const PARSED_KEPT = 1024;
 
 /**
  * The address that signed `transaction`, recovered by libsecp256k1 (the `secp256k1` package's
- * native binding: about 0.3 ms of CPU here, where ethers' JavaScript recovery takes 2.5 ms, the
- * largest cost of a send). On a platform without its prebuilt binding the package falls back to
+ * native binding: a fraction of the CPU of ethers' JavaScript recovery, otherwise the largest
+ * cost of a send). On a platform without its prebuilt binding the package falls back to
  * JavaScript (elliptic). A signature it refuses is left to ethers, which throws its own error.
  */
 function signerOf(transaction: Transaction): string {

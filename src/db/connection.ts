@@ -62,10 +62,10 @@ UnnamedStatementsClient.prototype.query = function (this: Client, config: unknow
 
 /**
  * How long a pooled connection may stay idle before it is closed. node-postgres closes them after
- * 10 s by default: after every quiet spell longer than that, the next burst of requests opened its
+ * 10 s by default: after every quiet spell longer than that, the next burst of requests opens its
  * connections again (SCRAM authentication, a new server process with cold caches, every named
- * statement prepared again), about a second of added latency for the first requests in
- * `npm run bench:flow`. A process that stays quiet for this long gives them back.
+ * statement prepared again), which makes the slowest answers of `npm run bench:flow`. A process
+ * that stays quiet for this long gives them back.
  */
 const IDLE_CONNECTION_MS = 5 * 60_000;
 

@@ -105,8 +105,8 @@ export class Indexer {
    * Puts a successful receipt's events into the index now (read-your-writes after execute-and-wait).
    * A failure is logged, not thrown: the transaction went through, and the indexer still reaches it.
    * The receipts of concurrent calls for a chain go in together (one transaction, one turn of the
-   * chain's cursor lock): one by one they queued for the lock and this pool's two spare
-   * connections, 400 ms at the median with 16 users sending. `blockTime`: the time of the
+   * chain's cursor lock): one by one, they would queue for the lock and this pool's two spare
+   * connections. `blockTime`: the time of the
    * receipt's block when the node sent it with the receipt (receiptBlockTime), else it is read.
    */
   ingestReceipt(chain: Chain, receipt: ReceiptLogs, blockTime?: number): Promise<void> {

@@ -1,8 +1,7 @@
 /**
  * eth_getLogs for the indexer, through the chain's providers (src/chain/rpc-pool.ts): bodies are
- * decoded by Node's native UTF-8 decoder, not ethers' provider (ethers decodes UTF-8 in JavaScript,
- * which cost more CPU than anything else while catching up: ~4 s of the node process per 100,000
- * logs).
+ * decoded natively (src/chain/rpc-endpoint.ts), not by ethers' provider, which decodes UTF-8 in
+ * JavaScript, the largest CPU cost of catching up.
  *
  * Ranges: a range a provider refuses (too many blocks, too many results: the wordings of Alchemy,
  * Infura, QuickNode, Ankr, public nodes...) is split here, into as many calls as that provider's

@@ -40,8 +40,8 @@ function workerLogger(log: Logger, faults: ThrottledLog, metrics: LaurelMetrics 
 /**
  * A pg pool for graphile-worker that Laurel owns. graphile-worker ends a pool of its own without
  * waiting and drops its error listener first, so a connection still closing when PostgreSQL shuts
- * down used to raise an unhandled 'error' and exit Laurel with code 1 (the start/stop flake). This
- * pool keeps its listeners for its whole life and is ended (awaited) by its owner.
+ * down would raise an unhandled 'error' and exit Laurel with code 1. This pool keeps its listeners
+ * for its whole life and is ended (awaited) by its owner.
  *
  * Its sessions plan without sorts where they can (WORKER_SESSION_SETTINGS).
  */
@@ -65,8 +65,8 @@ export function createWorkerPool(databaseUrl: string, max: number, faults: Throt
  * UPDATE SKIP LOCKED`) whose plan each connection keeps until the jobs table is next analyzed. When
  * that happens while the queue is nearly empty (a drained queue: the usual state), the planner may
  * keep a plan that reads every available job and sorts them, on every fetch, instead of reading
- * `jobs_main_index` in order: half the fetches of `npm run bench:webhooks` did, at 2–3 times the
- * cost, and the cost grows with a backlog until the next ANALYZE (docs/benchmarks.md). No statement
+ * `jobs_main_index` in order, a cost that grows with the backlog until the next ANALYZE
+ * (test/integration/query-plans.test.ts shows both plans). No statement
  * on these sessions gains more from a sort than the fetch loses; a query with no other plan still
  * sorts. SET (pg-pool's onConnect) rather than a startup option: a session-mode pooler refuses
  * `options`.
@@ -88,10 +88,9 @@ export async function migrateWorkerSchema(databaseUrl: string, log: Logger): Pro
  * The graphile-worker options of Laurel's workers besides the pool, tasks and logger: the defaults
  * otherwise (no localQueue, no completeJobBatchDelay: each job fetched and completed on its own).
  * `npm run bench:webhooks` runs its empty-job baseline through startJobWorker: the same options and
- * pool. With `localQueue` (32) and `completeJobBatchDelay` (0) that bench's deliveries ran 2.6 times
- * as fast (PostgreSQL's work per job about a fifth); not adopted yet: jobs locked in one process's
- * local queue meet the delivery lease of webhook_deliveries__recover, and with it badge-metadata
- * fetches of named queues ran five at once where four queues allow four (docs/benchmarks.md).
+ * pool. `localQueue` and `completeJobBatchDelay` would cut PostgreSQL's work per job, but jobs
+ * locked in one process's local queue meet the delivery lease of webhook_deliveries__recover, and
+ * badge-metadata fetches of named queues could then run more at once than their queues allow.
  */
 export function workerRunOptions(concurrency: number) {
   return { concurrency, noHandleSignals: true, pollInterval: 1000 } as const;

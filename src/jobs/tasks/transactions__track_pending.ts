@@ -3,8 +3,8 @@ import type { ReceiptTracking } from './transactions__track_receipt';
 
 /**
  * transactions__track_pending: execute-and-wait follows its transaction's receipt itself, without a
- * receipt job (enqueueing one per send, then removing it, cost more than anything else of a send's
- * database work). A wait that ended without recording the receipt (its process died, the database
+ * receipt job (enqueueing one per send, then removing it, would cost more than anything else of a
+ * send's database work). A wait that ended without recording the receipt (its process died, the database
  * failed) leaves the transaction pending past its time: this gives each such one to a receipt job.
  * From the crontab every minute and at each worker start.
  */

@@ -62,7 +62,7 @@ export interface WebhookAttemptLog {
  * array of AttemptRow), $3 WEBHOOK_MAX_ATTEMPTS, $4 whether to return the log rows. JSON rather
  * than arrays: the planner cannot see how many rows each holds, so the plan does not depend on
  * the values and PostgreSQL keeps one generic plan of this prepared statement (with arrays it
- * planned each execution again, the bulk of its cost).
+ * would plan each execution again, the bulk of its cost).
  *
  * Each attempt's log row is written together with its consequence: the delivery done, the next
  * attempt's job enqueued, or the webhook deactivated (after the last scheduled attempt) or

@@ -3,8 +3,8 @@ import type { WebhookDeliverer } from './webhook-deliverer';
 
 /**
  * First attempts of webhook deliveries made by the process that recorded their event, right after
- * its commit, instead of by a job each: a graphile-worker job (added, fetched, completed) cost
- * more than the call and its record together (docs/benchmarks.md, bench:flow). The statement that
+ * its commit, instead of by a job each: a graphile-worker job (added, fetched, completed) costs
+ * more than the call and its record together (bench:flow in docs/benchmarks.md). The statement that
  * records the event asks for `leaseSeconds()`; the deliveries then carry that lease
  * (`first_attempt_until`) and no job. A failed first attempt schedules its retry as a job, as any
  * attempt does. If this process stops or dies before recording an attempt, the lease runs out and
