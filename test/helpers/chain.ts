@@ -1,5 +1,7 @@
 /**
  * A throw-away anvil chain with Laurel deployed, for tests. One per test file (beforeAll/afterAll).
+ * It starts from the state the global setup saved right after deploying Laurel (global-setup.ts):
+ * the same blocks, receipts, addresses and dev-account nonces as a deployment of its own.
  */
 import {
   HDNodeWallet,
@@ -9,10 +11,11 @@ import {
   type ContractTransactionResponse,
 } from 'ethers';
 import { decodeLaurelRevert, revertDataOf, type DecodedLaurelRevert } from '../../src/chain/contracts';
-import { deployLaurel, type LaurelDeployment } from '../../src/chain/deploy';
+import type { LaurelDeployment } from '../../src/chain/deploy';
 import { LOCAL_EXPLORER_URL } from '../../src/chain/registry';
 import type { ChainEntry } from '../../src/config';
 import { ANVIL_CHAIN_ID, ANVIL_MNEMONIC, startAnvil, type AnvilInstance } from '../../src/embedded/anvil';
+import { setByGlobalSetup } from './database';
 
 export { ANVIL_MNEMONIC };
 
@@ -64,31 +67,24 @@ export function anvilProvider(rpcUrl: string): JsonRpcProvider {
   return provider;
 }
 
-/** Starts anvil (no state file) and deploys Laurel from the first dev account. */
+/** Starts anvil with Laurel deployed from the first dev account (the run's saved chain). */
 export async function startTestChain(): Promise<TestChain> {
-  const anvil = await startAnvil();
+  const deployment = JSON.parse(setByGlobalSetup('TEST_CHAIN_DEPLOYMENT')) as LaurelDeployment;
+  const anvil = await startAnvil({ loadState: setByGlobalSetup('TEST_CHAIN_STATE') });
   const provider = anvilProvider(anvil.rpcUrl);
-  try {
-    const wallets = anvilDevPrivateKeys(10).map((key) => new Wallet(key, provider));
-    const deployment = await deployLaurel(wallets[0]);
-    return {
-      rpcUrl: anvil.rpcUrl,
-      chainId: anvil.chainId,
-      provider,
-      wallets,
-      factory: deployment.factory,
-      deployment,
-      anvil,
-      stop: async () => {
-        provider.destroy();
-        await anvil.stop();
-      },
-    };
-  } catch (error) {
-    provider.destroy();
-    await anvil.stop();
-    throw error;
-  }
+  return {
+    rpcUrl: anvil.rpcUrl,
+    chainId: anvil.chainId,
+    provider,
+    wallets: anvilDevPrivateKeys(10).map((key) => new Wallet(key, provider)),
+    factory: deployment.factory,
+    deployment,
+    anvil,
+    stop: async () => {
+      provider.destroy();
+      await anvil.stop();
+    },
+  };
 }
 
 // ------------------------------------------------------------------ assertions
