@@ -11,7 +11,7 @@ import {
   type ContractTransactionResponse,
 } from 'ethers';
 import { decodeLaurelRevert, revertDataOf, type DecodedLaurelRevert } from '../../src/chain/contracts';
-import type { LaurelDeployment } from '../../src/chain/deploy';
+import { deployLaurel, type LaurelDeployment } from '../../src/chain/deploy';
 import { LOCAL_EXPLORER_URL } from '../../src/chain/registry';
 import type { ChainEntry } from '../../src/config';
 import { ANVIL_CHAIN_ID, ANVIL_MNEMONIC, startAnvil, type AnvilInstance } from '../../src/embedded/anvil';
@@ -67,16 +67,29 @@ export function anvilProvider(rpcUrl: string): JsonRpcProvider {
   return provider;
 }
 
-/** Starts anvil with Laurel deployed from the first dev account (the run's saved chain). */
-export async function startTestChain(): Promise<TestChain> {
-  const deployment = JSON.parse(setByGlobalSetup('TEST_CHAIN_DEPLOYMENT')) as LaurelDeployment;
-  const anvil = await startAnvil({ loadState: setByGlobalSetup('TEST_CHAIN_STATE') });
+/**
+ * Starts anvil with Laurel deployed from the first dev account: the run's saved chain, or, with
+ * `deploy` (for tests of the deployment itself), a bare anvil on which it deploys.
+ */
+export async function startTestChain(options: { deploy?: boolean } = {}): Promise<TestChain> {
+  const anvil = await startAnvil(options.deploy ? {} : { loadState: setByGlobalSetup('TEST_CHAIN_STATE') });
   const provider = anvilProvider(anvil.rpcUrl);
+  const wallets = anvilDevPrivateKeys(10).map((key) => new Wallet(key, provider));
+  let deployment: LaurelDeployment;
+  try {
+    deployment = options.deploy
+      ? await deployLaurel(wallets[0]!)
+      : (JSON.parse(setByGlobalSetup('TEST_CHAIN_DEPLOYMENT')) as LaurelDeployment);
+  } catch (error) {
+    provider.destroy();
+    await anvil.stop();
+    throw error;
+  }
   return {
     rpcUrl: anvil.rpcUrl,
     chainId: anvil.chainId,
     provider,
-    wallets: anvilDevPrivateKeys(10).map((key) => new Wallet(key, provider)),
+    wallets,
     factory: deployment.factory,
     deployment,
     anvil,
