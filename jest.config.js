@@ -1,16 +1,67 @@
+/**
+ * Three projects, by what their files need; jest runs a project's global setup only when one of
+ * its files runs (docs/development.md#tests):
+ * - unit: plain logic, nothing started;
+ * - integration: the run's PostgreSQL with its migrated template, and its saved anvil chain
+ *   (test/helpers/global-setup.ts);
+ * - service: the same, and the service built once to dist/ (test/helpers/global-setup-service.ts),
+ *   for the files that run it as `npm start` does.
+ */
+const SERVICE = [
+  'test/contracts/anvil.test.ts',
+  'test/integration/database-outage.test.ts',
+  'test/integration/demo.test.ts',
+  'test/integration/faults.test.ts',
+  'test/integration/scale-out.test.ts',
+  'test/integration/start-stop.test.ts',
+  'test/integration/tracing.test.ts',
+  'test/integration/webhook-worker-crash.test.ts',
+];
+/** Files under test/unit that need the database. */
+const UNIT_WITH_DATABASE = ['test/unit/nonces.test.ts'];
+
+const paths = (files) => files.map((file) => `<rootDir>/${file}`);
+
 /** @type {import('jest').Config} */
-module.exports = {
+const common = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/test'],
-  testMatch: ['**/*.test.ts'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
   },
   // The generated Prisma client imports its own files with a .js suffix.
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   setupFiles: ['reflect-metadata'],
-  globalSetup: '<rootDir>/test/helpers/global-setup.ts',
-  globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
+};
+
+/** @type {import('jest').Config} */
+module.exports = {
   testTimeout: 60000,
   maxWorkers: 2,
+  projects: [
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/test/unit/**/*.test.ts'],
+      testPathIgnorePatterns: paths(UNIT_WITH_DATABASE),
+    },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: [
+        '<rootDir>/test/integration/**/*.test.ts',
+        '<rootDir>/test/contracts/**/*.test.ts',
+        ...paths(UNIT_WITH_DATABASE),
+      ],
+      testPathIgnorePatterns: paths(SERVICE),
+      globalSetup: '<rootDir>/test/helpers/global-setup.ts',
+      globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
+    },
+    {
+      ...common,
+      displayName: 'service',
+      testMatch: paths(SERVICE),
+      globalSetup: '<rootDir>/test/helpers/global-setup-service.ts',
+      globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
+    },
+  ],
 };

@@ -21,6 +21,8 @@ export const ANVIL_MNEMONIC = 'test test test test test test test test test test
 export interface StartAnvilOptions {
   /** Load the chain from this file if it exists and dump it there on exit and every 2 s. */
   stateFile?: string;
+  /** Start from this state (an `anvil_dumpState` or `--dump-state` file), which is never written. */
+  loadState?: string;
   /** Port to listen on; default: a free port chosen by the OS. */
   port?: number;
   /** Receives each line anvil prints (stdout and stderr). */
@@ -241,6 +243,7 @@ async function startOnce(binary: string, port: number, opts: StartAnvilOptions):
   } else {
     cachePath = fs.mkdtempSync(path.join(os.tmpdir(), 'laurel-anvil-cache-'));
   }
+  if (opts.loadState) args.push('--load-state', opts.loadState);
   args.push('--cache-path', cachePath);
 
   // Detached: a process group of its own, so a terminal's Ctrl-C reaches Laurel (which stops anvil

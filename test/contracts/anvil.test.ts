@@ -15,7 +15,7 @@ import {
 } from '../../src/embedded/anvil';
 import { processIsAlive } from '../../src/embedded/processes';
 import { anvilDevPrivateKeys, anvilProvider, mined } from '../helpers/chain';
-import { buildService } from '../helpers/laurel-process';
+import { builtFile } from '../helpers/laurel-process';
 import { waitUntil } from '../helpers/wait';
 
 const [deployerKey, ownerKey] = anvilDevPrivateKeys(2);
@@ -126,11 +126,10 @@ describe('embedded anvil', () => {
   });
 
   it('removes that folder too when the process that started it exits without stopping it', async () => {
-    buildService();
     // A process that starts anvil (as built), says where its folder is, and exits at once.
     const script = `
       const fs = require('node:fs');
-      require(${JSON.stringify(path.resolve(__dirname, '../../dist/src/embedded/anvil'))})
+      require(${JSON.stringify(builtFile('src/embedded/anvil'))})
         .startAnvil()
         .then((anvil) => {
           const args = fs.readFileSync('/proc/' + anvil.pid + '/cmdline', 'utf8').split('\\0');

@@ -14,7 +14,7 @@ describe('Laurel deployment', () => {
   let wallets: Wallet[];
 
   beforeAll(async () => {
-    [first, anvil] = await Promise.all([startTestChain(), startAnvil()]);
+    [first, anvil] = await Promise.all([startTestChain({ deploy: true }), startAnvil()]);
     provider = anvilProvider(anvil.rpcUrl);
     wallets = anvilDevPrivateKeys(5).map((key) => new Wallet(key, provider));
   });

@@ -1,5 +1,7 @@
 /**
  * A throw-away anvil chain with Laurel deployed, for tests. One per test file (beforeAll/afterAll).
+ * It starts from the state the global setup saved right after deploying Laurel (global-setup.ts):
+ * the same blocks, receipts, addresses and dev-account nonces as a deployment of its own.
  */
 import {
   HDNodeWallet,
@@ -13,6 +15,7 @@ import { deployLaurel, type LaurelDeployment } from '../../src/chain/deploy';
 import { LOCAL_EXPLORER_URL } from '../../src/chain/registry';
 import type { ChainEntry } from '../../src/config';
 import { ANVIL_CHAIN_ID, ANVIL_MNEMONIC, startAnvil, type AnvilInstance } from '../../src/embedded/anvil';
+import { setByGlobalSetup } from './database';
 
 export { ANVIL_MNEMONIC };
 
@@ -64,31 +67,37 @@ export function anvilProvider(rpcUrl: string): JsonRpcProvider {
   return provider;
 }
 
-/** Starts anvil (no state file) and deploys Laurel from the first dev account. */
-export async function startTestChain(): Promise<TestChain> {
-  const anvil = await startAnvil();
+/**
+ * Starts anvil with Laurel deployed from the first dev account: the run's saved chain, or, with
+ * `deploy` (for tests of the deployment itself), a bare anvil on which it deploys.
+ */
+export async function startTestChain(options: { deploy?: boolean } = {}): Promise<TestChain> {
+  const anvil = await startAnvil(options.deploy ? {} : { loadState: setByGlobalSetup('TEST_CHAIN_STATE') });
   const provider = anvilProvider(anvil.rpcUrl);
+  const wallets = anvilDevPrivateKeys(10).map((key) => new Wallet(key, provider));
+  let deployment: LaurelDeployment;
   try {
-    const wallets = anvilDevPrivateKeys(10).map((key) => new Wallet(key, provider));
-    const deployment = await deployLaurel(wallets[0]);
-    return {
-      rpcUrl: anvil.rpcUrl,
-      chainId: anvil.chainId,
-      provider,
-      wallets,
-      factory: deployment.factory,
-      deployment,
-      anvil,
-      stop: async () => {
-        provider.destroy();
-        await anvil.stop();
-      },
-    };
+    deployment = options.deploy
+      ? await deployLaurel(wallets[0]!)
+      : (JSON.parse(setByGlobalSetup('TEST_CHAIN_DEPLOYMENT')) as LaurelDeployment);
   } catch (error) {
     provider.destroy();
     await anvil.stop();
     throw error;
   }
+  return {
+    rpcUrl: anvil.rpcUrl,
+    chainId: anvil.chainId,
+    provider,
+    wallets,
+    factory: deployment.factory,
+    deployment,
+    anvil,
+    stop: async () => {
+      provider.destroy();
+      await anvil.stop();
+    },
+  };
 }
 
 // ------------------------------------------------------------------ assertions

@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { Client, Pool } from 'pg';
-import { migrate } from '../../src/db/migrator';
+
+/** A variable the global setup sets for the run (global-setup.ts). */
+export function setByGlobalSetup(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run the tests through jest (its global setup sets it)`);
+  return value;
+}
 
 export function testServerUrl(): string {
-  const url = process.env.TEST_DATABASE_URL;
-  if (!url)
-    throw new Error(
-      'TEST_DATABASE_URL is not set: run the tests through jest (global setup starts PostgreSQL)',
-    );
-  return url;
+  return setByGlobalSetup('TEST_DATABASE_URL');
 }
 
 export function databaseUrl(serverUrl: string, database: string): string {
@@ -17,16 +18,17 @@ export function databaseUrl(serverUrl: string, database: string): string {
   return url.toString();
 }
 
-/** A fresh, empty database of its own for one test file. */
-export async function createEmptyDatabase(
-  prefix = 'laurel_test',
+async function createDatabase(
+  prefix: string,
+  template?: string,
 ): Promise<{ url: string; drop(): Promise<void> }> {
   const server = testServerUrl();
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new Client({ connectionString: server });
   await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
+  await admin
+    .query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`)
+    .finally(() => admin.end());
   return {
     url: databaseUrl(server, name),
     drop: async () => {
@@ -38,11 +40,17 @@ export async function createEmptyDatabase(
   };
 }
 
-/** A fresh database with every migration applied. */
-export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const database = await createEmptyDatabase();
-  await migrate(database.url);
-  return database;
+/** A fresh, empty database of its own for one test file (for tests of the migrations themselves). */
+export function createEmptyDatabase(prefix = 'laurel_test'): Promise<{ url: string; drop(): Promise<void> }> {
+  return createDatabase(prefix);
+}
+
+/**
+ * A fresh database with every migration applied (Laurel's and graphile-worker's): a copy of the
+ * template the global setup migrated once for the run.
+ */
+export function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  return createDatabase('laurel_test', setByGlobalSetup('TEST_TEMPLATE_DATABASE'));
 }
 
 /**

@@ -1,23 +1,23 @@
 /**
  * Laurel as `npm start` runs it: the built service (dist/src/main.js) in a child process, with
- * no configuration but PORT, DATA_DIR and LOG_LEVEL. For start/stop and fault tests.
+ * no configuration but PORT, DATA_DIR and LOG_LEVEL. For start/stop and fault tests, which belong
+ * to the `service` project of jest.config.js: its global setup builds dist/ once for the run.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { setByGlobalSetup } from './database';
 
 const root = path.resolve(__dirname, '../..');
 
-/** Compiles the service to dist/ (what `npm start` runs). */
-export function buildService(): void {
-  execFileSync(
-    process.execPath,
-    [path.join(root, 'node_modules/typescript/bin/tsc'), '-b', 'tsconfig.build.json'],
-    {
-      cwd: root,
-    },
-  );
+/**
+ * A file of the built service (`dist/<file>`), which the global setup of the `service` project of
+ * jest.config.js builds for the run: a test file that runs the build belongs to that project.
+ */
+export function builtFile(file: string): string {
+  setByGlobalSetup('TEST_SERVICE_BUILT');
+  return path.join(root, 'dist', file);
 }
 
 /** A fresh data folder the `postgres` user can reach (as root, PostgreSQL runs as `postgres`). */
@@ -35,7 +35,7 @@ export interface LaurelProcess {
 
 /** Spawns the service; it may exit at once (a failed start), see `exited`. */
 export function spawnLaurel(dataDir: string, env: Record<string, string> = {}): LaurelProcess {
-  const child = spawn(process.execPath, ['dist/src/main.js'], {
+  const child = spawn(process.execPath, [builtFile('src/main.js')], {
     cwd: root,
     // NODE_ENV unset as under `npm start` (jest sets it to 'test', which changes library defaults).
     env: {

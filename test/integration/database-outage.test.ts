@@ -5,7 +5,6 @@ import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../src/em
 import { issueApiKey } from '../helpers/auth';
 import { graphql, request } from '../helpers/laurel';
 import {
-  buildService,
   makeDataDir,
   startLaurelProcess,
   stopLaurelProcess,
@@ -37,7 +36,6 @@ const logLines = () =>
     .map((line) => JSON.parse(line) as { kind?: string; msg?: string });
 
 beforeAll(async () => {
-  buildService();
   dataDir = makeDataDir();
   database = await startDatabase();
   await migrate(database.databaseUrl);

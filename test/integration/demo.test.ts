@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import {
-  buildService,
+  builtFile,
   makeDataDir,
   startLaurelProcess,
   stopLaurelProcess,
@@ -19,7 +19,6 @@ let dataDir: string;
 let laurel: StartedLaurel;
 
 beforeAll(async () => {
-  buildService();
   dataDir = makeDataDir();
   // Without the test CA: only the development CA it creates can make the demo's receiver trusted.
   laurel = await startLaurelProcess(dataDir, { NODE_EXTRA_CA_CERTS: '' });
@@ -31,7 +30,7 @@ afterAll(async () => {
 });
 
 function demo(...args: string[]) {
-  return promisify(execFile)(process.execPath, ['dist/scripts/demo.js', '--url', laurel.url, ...args], {
+  return promisify(execFile)(process.execPath, [builtFile('scripts/demo.js'), '--url', laurel.url, ...args], {
     cwd: root,
     timeout: 90_000,
   });

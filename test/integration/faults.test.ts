@@ -6,7 +6,6 @@ import { issueApiKey } from '../helpers/auth';
 import { anvilDevPrivateKeys, chainConfigOf, startTestChain } from '../helpers/chain';
 import { request } from '../helpers/laurel';
 import {
-  buildService,
   makeDataDir,
   processesUsing,
   rpc,
@@ -34,10 +33,6 @@ async function start(dataDir: string, env: Record<string, string> = {}): Promise
   running.push(started);
   return started;
 }
-
-beforeAll(() => {
-  buildService();
-}, 120_000);
 
 afterEach(async () => {
   for (const started of running.splice(0)) {

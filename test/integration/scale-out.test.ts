@@ -5,7 +5,6 @@ import { chainConfigOf, startTestChain, type TestChain } from '../helpers/chain'
 import { createTestDatabase } from '../helpers/database';
 import { request } from '../helpers/laurel';
 import {
-  buildService,
   makeDataDir,
   startLaurelProcess,
   stopLaurelProcess,
@@ -54,7 +53,6 @@ async function startRole(roles: string): Promise<StartedLaurel> {
 }
 
 beforeAll(async () => {
-  buildService();
   database = await createTestDatabase();
   chain = await startTestChain();
   receiver = await startWebhookReceiver();

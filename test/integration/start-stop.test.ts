@@ -3,7 +3,6 @@ import { rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import {
-  buildService,
   makeDataDir,
   processesUsing,
   rpc,
@@ -24,9 +23,8 @@ const root = path.resolve(__dirname, '../..');
 let dataDir: string;
 
 beforeAll(() => {
-  buildService();
   dataDir = makeDataDir();
-}, 120_000);
+});
 
 afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });

@@ -6,7 +6,6 @@ import { issueApiKey } from '../helpers/auth';
 import { ANVIL_MNEMONIC } from '../helpers/chain';
 import { request } from '../helpers/laurel';
 import {
-  buildService,
   makeDataDir,
   startLaurelProcess,
   stopLaurelProcess,
@@ -32,7 +31,6 @@ let dataDir: string;
 let laurel: StartedLaurel;
 
 beforeAll(async () => {
-  buildService();
   receiver = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk) => (body += chunk));

@@ -5,7 +5,7 @@
  * deduplicate it. The processes are real Laurel processes (the built service) on the test's
  * database and chain; the test process itself runs no worker.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -15,12 +15,11 @@ import { emitWebhookEvent } from '../../src/modules/webhooks/webhooks.repository
 import { chainConfigOf } from '../helpers/chain';
 import { client, issueApiKeys, type Unsigned } from '../helpers/flow';
 import { startTestLaurel, type TestLaurel } from '../helpers/laurel';
+import { builtFile } from '../helpers/laurel-process';
 import { waitUntil } from '../helpers/wait';
 import { json, startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
 
 const root = path.resolve(__dirname, '../..');
-// A build of its own (not dist/, which another test file may be building at the same time).
-const buildDir = path.join(root, 'node_modules/.cache', `laurel-worker-crash-${process.pid}`);
 const encryptionKey = randomBytes(32).toString('base64');
 const LEASE_SECONDS = 1;
 /**
@@ -35,16 +34,6 @@ let dataDir: string;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  execFileSync(process.execPath, [
-    path.join(root, 'node_modules/typescript/bin/tsc'),
-    '-p',
-    path.join(root, 'tsconfig.build.json'),
-    '--outDir',
-    buildDir,
-    // Its incremental state beside it: in dist/, it would make `tsc -b` take dist/ for up to date.
-    '--tsBuildInfoFile',
-    path.join(buildDir, '.tsbuildinfo'),
-  ]);
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'laurel-crash-'));
   chmodSync(dataDir, 0o755);
   [laurel, receiver] = await Promise.all([
@@ -56,7 +45,6 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const child of children) child.kill('SIGKILL');
   await Promise.all([laurel?.stop(), receiver?.stop()]);
-  rmSync(buildDir, { recursive: true, force: true });
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -68,7 +56,7 @@ async function startWorkerProcess(
   chains = '[]',
   leaseSeconds = LEASE_SECONDS,
 ): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [path.join(buildDir, 'src/main.js')], {
+  const child = spawn(process.execPath, [builtFile('src/main.js')], {
     cwd: root,
     env: {
       ...process.env,
