@@ -1,3 +1,5 @@
+import { DatabaseError } from 'pg';
+
 /**
  * Whether an error means PostgreSQL could not be reached or dropped the connection (down,
  * restarting, shutting down), as opposed to a fault of the query itself. Such errors become a 503
@@ -65,4 +67,14 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     pending.push(candidate.cause, candidate.meta?.driverAdapterError?.cause);
   }
   return false;
+}
+
+/**
+ * Whether PostgreSQL refused a statement for the values in it (SQLSTATE classes 22 data exception,
+ * 23 integrity constraint, 54 program limit such as an index entry too large), not for the
+ * database's state: the same rows fail again, whereas rows sent beside them are fine. Batched
+ * writes use it to tell a row to isolate from an outage to wait out.
+ */
+export function isRefusedForItsData(error: unknown): error is DatabaseError {
+  return error instanceof DatabaseError && /^(22|23|54)/.test(error.code ?? '');
 }

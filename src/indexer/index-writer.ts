@@ -4,8 +4,9 @@
  * (set-based `unnest` inserts) however many events it holds. The same statements undo events of
  * reorganised blocks (prepareIndexUndo): negated amounts and holdings, operator changes reversed.
  */
-import { DatabaseError, type ClientBase } from 'pg';
+import type { ClientBase } from 'pg';
 import { XP_DECIMALS, XP_SYMBOL } from '../chain/contracts';
+import { isRefusedForItsData } from '../db/availability';
 import { prepared } from '../db/connection';
 import { dayOfTime, dayString } from '../utc-days';
 import { notifyIndexChanged } from './index-changes';
@@ -352,15 +353,6 @@ export interface IsolatedWrites {
 }
 
 /**
- * PostgreSQL refused a statement for the values in it (SQLSTATE classes 22 data exception, 23
- * integrity constraint, 54 program limit such as an index entry too large), not for the database's
- * state: the same statement fails again, whereas its neighbours' rows are fine.
- */
-function refusedForItsData(error: unknown): error is DatabaseError {
-  return error instanceof DatabaseError && /^(22|23|54)/.test(error.code ?? '');
-}
-
-/**
  * Writes `events` (in chain order) for `chainId` with `db`, inside the caller's transaction, so that
  * an event PostgreSQL refuses fails no other: the whole batch (`whole`, prepared ahead, or prepared
  * here) is tried under a savepoint, and when refused for its data, rolled back to it and tried in
@@ -385,7 +377,7 @@ export async function writeIndexEventsIsolated(
       await db.query('RELEASE SAVEPOINT laurel_index_batch');
       isolated.written.push(writes);
     } catch (error) {
-      if (!refusedForItsData(error)) throw error;
+      if (!isRefusedForItsData(error)) throw error;
       await db.query('ROLLBACK TO SAVEPOINT laurel_index_batch');
       await db.query('RELEASE SAVEPOINT laurel_index_batch');
       if (part.length === 1) {

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { isRefusedForItsData } from '../../db/availability';
 import type { Prisma } from '../../db/prisma';
 import type { WebhookCallResult } from './webhook-http-client';
 import { WEBHOOK_MAX_ATTEMPTS } from './webhook-retry-schedule';
@@ -300,8 +301,8 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
-   * An attempt the database refused for its content (SQLSTATE class 22, data exception) is recorded
-   * again without the receiver's text, so that it still counts (the delivery moves on, the webhook
+   * An attempt the database refused for its content (isRefusedForItsData) is recorded again
+   * without the receiver's text, so that it still counts (the delivery moves on, the webhook
    * can be deactivated) and its job is not run again to make a new call. Any other error stands.
    */
   private recordWithoutReceiverText(
@@ -309,8 +310,7 @@ export class WebhookDeliveriesRepository {
     error: unknown,
     returnLogs: boolean,
   ): Promise<StatementRow> {
-    const code = (error as { code?: unknown }).code;
-    if (typeof code !== 'string' || !code.startsWith('22')) return Promise.reject(error);
+    if (!isRefusedForItsData(error)) return Promise.reject(error);
     const { result } = attempt;
     return this.execute(
       [],
@@ -320,7 +320,7 @@ export class WebhookDeliveriesRepository {
           result: {
             ...result,
             responseBody: null,
-            errorMessage: `the receiver's answer could not be stored (SQLSTATE ${code})`,
+            errorMessage: `the receiver's answer could not be stored (SQLSTATE ${error.code})`,
           },
         },
       ],
