@@ -164,7 +164,7 @@ LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
 LOOPBACK.addAddress('::1', 'ipv6');
 LOOPBACK.addSubnet('::ffff:127.0.0.0', 104, 'ipv6');
 
-/** Whether HOST binds loopback only (so only this machine's clients reach Laurel). */
+/** Whether a host name or address (HOST, or a socket's peer) is loopback: only this machine. */
 export function isLoopbackHost(host: string): boolean {
   const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
   if (bare === 'localhost') return true;

@@ -1,9 +1,7 @@
 import type { RequestHandler } from 'express';
+import { isLoopbackHost } from '../config';
 import type { LaurelMetrics } from '../metrics';
 import { sendFailure } from './rest';
-
-/** Loopback addresses as Node reports peers (IPv4, IPv6, IPv4-mapped IPv6). */
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
 /** Headers a reverse proxy adds: a request that carries one did not come from this machine's own scraper. */
 const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-real-ip'] as const;
@@ -25,7 +23,7 @@ export function metricsEndpoint(
     const allowed =
       access.open ||
       (access.trustLoopback === true &&
-        LOOPBACK.test(req.socket.remoteAddress ?? '') &&
+        isLoopbackHost(req.socket.remoteAddress ?? '') &&
         FORWARDING_HEADERS.every((name) => req.headers[name] === undefined)) ||
       (bearer !== null && req.header('authorization') === bearer);
     if (!allowed) {
