@@ -11,16 +11,15 @@
  *   what the blocks above wrote is undone, the chain's blocks from there are indexed and the cursor
  *   moves, and read caches hear of it from the first day it touched. A chain that replaced even
  *   the lowest recorded block (a reorganisation deeper than the window) stops the indexer of that
- *   chain, loudly, until the chain holds the indexed blocks again.
+ *   chain, loudly, until the chain holds the indexed blocks again (the comparisons: chain-forks.ts).
  * - Each block range is written in one transaction that also moves the chain's cursor, under a
  *   row lock on the cursor, so a crash never double-counts or skips and receipt ingestion
- *   (read-your-writes) cannot interleave with it.
+ *   (read-your-writes) cannot interleave with it (range-commit.ts).
  * - One active indexer per chain across processes: a session advisory lock; the others stand by
  *   and retry, taking over when the holder's connection ends.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Pool, PoolClient } from 'pg';
-import { blockHeader, blockHeaders } from '../chain/block-headers';
 import { finalityDepthOf, finalizedBlock } from '../chain/finality';
 import type { Chain } from '../chain/registry';
 import { isConnectionLost } from '../db/availability';
@@ -28,30 +27,18 @@ import { inTransaction } from '../db/transaction';
 import type { Logger } from '../logger';
 import type { LaurelMetrics } from '../metrics';
 import { DEFAULT_CHAIN_TEXT_LIMITS, type ChainTextLimits } from '../stored-text';
-import { undoBlocks } from './index-rollback';
+import { checkLastRecordedBlock, commonAncestor, ForkFound, heldAgain, type DeepFork } from './chain-forks';
 import {
-  forgetFinalBlocks,
   loadKnownContracts,
   lockCursor,
-  lowestRecordedBlock,
-  moveCursor,
-  positionKey,
   readCursor,
-  receiptLogBlocks,
-  recordBlocks,
-  recordedBlockHash,
-  recordedBlocks,
-  recordUnindexable,
-  takeReceiptLogs,
   unindexableSummary,
-  type TrackedBlock,
   type UnindexableLog,
   type UnindexableSummary,
 } from './index-store';
-import { writeIndexEventsIsolated, type PreparedWrites } from './index-writer';
-import type { IndexEvent, KnownContracts } from './log-decoder';
+import type { KnownContracts } from './log-decoder';
+import { commitRange } from './range-commit';
 import { ChainMovedError, fetchRange, type FetchedRange } from './range-fetcher';
-import { journalOf } from './undo-journal';
 
 export interface ChainIndexerOptions {
   chain: Chain;
@@ -69,14 +56,6 @@ export interface ChainIndexerOptions {
   metrics?: LaurelMetrics | null;
   /** Bounds of the names, symbols and base URIs stored (CHAIN_TEXT_*; their defaults when absent). */
   text?: ChainTextLimits;
-}
-
-/** A reorganisation deeper than the window: the lowest recorded block, and what the chain has there. */
-export interface DeepFork {
-  block: number;
-  indexedHash: string;
-  /** null: the node has no block at that height. */
-  chainHash: string | null;
 }
 
 export interface ChainIndexerStatus {
@@ -102,14 +81,6 @@ export interface ChainIndexerStatus {
   unindexable: UnindexableSummary | null;
 }
 
-/** The chain replaced a block the index holds (found at `block`). */
-class ForkFound extends Error {
-  override name = 'ForkFound';
-  constructor(readonly block: number) {
-    super(`the chain replaced indexed block ${block}`);
-  }
-}
-
 const PROGRESS_LOG_INTERVAL_MS = 5_000;
 const MAX_BACKOFF_MS = 30_000;
 /**
@@ -122,8 +93,6 @@ const MAX_BACKOFF_MS = 30_000;
  */
 const WRITE_BATCH_REQUESTS = 10;
 const WRITE_BATCH_EVENTS = 40_000;
-/** Recorded blocks compared with the chain at once while looking for the common ancestor. */
-const ANCESTOR_SEARCH_BATCH = 64;
 
 export class ChainIndexer {
   private stopped = false;
@@ -347,52 +316,15 @@ export class ChainIndexer {
    */
   private async writeRange(db: PoolClient, range: FetchedRange, rollbackTo?: number): Promise<number> {
     const { chain, startBlock, log } = this.options;
-    const chainId = chain.chainId;
     const { from, to } = range;
     const started = performance.now();
-    const { events: written, unindexable } = await inTransaction(db, async () => {
-      const cursor = await lockCursor(db, chainId, startBlock);
-      if (cursor !== this.cursor) throw new Error(`cursor moved to ${cursor} while indexing from ${from}`);
-      const changes: PreparedWrites[] = [];
-      if (rollbackTo !== undefined) changes.push(await undoBlocks(db, chainId, { above: rollbackTo }));
-      const first = range.blocks[0];
-      if (first?.number === from) {
-        const parent = await recordedBlockHash(db, chainId, from - 1);
-        if (parent !== null && parent !== first.parentHash) throw new ForkFound(from - 1);
-      }
-      // Receipts ingested ahead of the cursor: kept where the range found their block, undone where
-      // it found another block (or no Laurel event at all) at that height.
-      const marked = await receiptLogBlocks(db, chainId, to);
-      const replaced = marked.filter(
-        (block) => block.hash !== null && range.blockHashes.get(block.number) !== block.hash,
-      );
-      if (replaced.length > 0) {
-        const blocks = [...new Set(replaced.map((block) => block.number))];
-        log.warn(
-          { chain: chain.name, blocks },
-          'indexer: receipts ingested from blocks the chain replaced: undone',
-        );
-        changes.push(await undoBlocks(db, chainId, { blocks }));
-      }
-      const ingested = await takeReceiptLogs(db, chainId, to);
-      // Events already ingested from receipts are left out (rarely any: then prepared again).
-      const events = ingested.size
-        ? range.events.filter((event) => !ingested.has(positionKey(event.blockNumber, event.logIndex)))
-        : range.events;
-      // An event whose rows PostgreSQL refuses fails no other, nor the range: it is recorded instead.
-      const { written, unwritable } = await writeIndexEventsIsolated(db, chainId, events, range.blockTimes, {
-        whole: ingested.size ? undefined : range.writes,
-        before: changes,
-      });
-      const unindexable: UnindexableLog[] = [
-        ...range.undecodable,
-        ...unwritable.map(({ event, reason }) => ({ log: logOf(range, event), reason })),
-      ];
-      await recordUnindexable(db, chainId, unindexable, this.text.rawMaxBytes);
-      await recordBlocks(db, chainId, unwritable.length ? withoutEvents(range, unwritable) : range.blocks);
-      await forgetFinalBlocks(db, chainId, range.finalized);
-      await moveCursor(db, chainId, to);
-      return { events: written.reduce((sum, writes) => sum + writes.events, 0), unindexable };
+    const { events: written, unindexable } = await commitRange(db, range, {
+      chain,
+      startBlock,
+      cursor: this.cursor,
+      rollbackTo,
+      log,
+      rawMaxBytes: this.text.rawMaxBytes,
     });
     this.cursor = to;
     // Known when the range read the block's header (every block of the finality window) or a reward in it.
@@ -440,17 +372,7 @@ export class ChainIndexer {
 
   /** Caught up: the last recorded block the chain still has must be the one indexed. */
   private async checkLastBlock(db: PoolClient): Promise<void> {
-    const { chain } = this.options;
-    const [last] = await recordedBlocks(
-      db,
-      chain.chainId,
-      Math.min(this.cursor, this.head ?? this.cursor),
-      1,
-    );
-    if (!last) return;
-    const onChain = await blockHeader(chain, last.number);
-    // No block there: the node is behind (or lost blocks); nothing is undone until it has one.
-    if (onChain && onChain.hash !== last.hash) throw new ForkFound(last.number);
+    await checkLastRecordedBlock(db, this.options.chain, Math.min(this.cursor, this.head ?? this.cursor));
   }
 
   /**
@@ -486,31 +408,16 @@ export class ChainIndexer {
   }
 
   /**
-   * The highest recorded block the chain still has (compared in batches, highest first); null when
-   * the chain replaced every recorded one (then the indexer stops: see `fork`).
+   * The highest recorded block the chain still has; null when the chain replaced every recorded
+   * one (then the indexer stops: see `fork`).
    */
   private async commonAncestor(db: PoolClient): Promise<number | null> {
     const { chain, log } = this.options;
-    let below = this.cursor;
-    let lowest: DeepFork | null = null;
-    for (;;) {
-      const recorded = await recordedBlocks(db, chain.chainId, below, ANCESTOR_SEARCH_BATCH);
-      if (recorded.length === 0) break;
-      const onChain = await blockHeaders(
-        chain,
-        recorded.map((block) => block.number),
-      );
-      for (const block of recorded) {
-        const chainHash = onChain.get(block.number)?.hash ?? null;
-        if (chainHash === block.hash) return block.number;
-        lowest = { block: block.number, indexedHash: block.hash, chainHash };
-      }
-      below = recorded[recorded.length - 1].number - 1;
-    }
-    if (!lowest) throw new Error('no recorded block to find the common ancestor with');
-    this.fork = lowest;
+    const found = await commonAncestor(db, chain, this.cursor);
+    if ('ancestor' in found) return found.ancestor;
+    this.fork = found.fork;
     log.error(
-      { chain: chain.name, ...lowest, finalityDepth: finalityDepthOf(chain) },
+      { chain: chain.name, ...found.fork, finalityDepth: finalityDepthOf(chain) },
       'indexer stopped: the chain replaced blocks below the finality window (a reorganisation deeper than it); ' +
         'the index keeps what it had until the chain holds those blocks again (see docs/reorgs.md)',
     );
@@ -520,30 +427,12 @@ export class ChainIndexer {
   /** Stopped by a deep fork: resumes once the chain holds the lowest recorded block again. */
   private async awaitForkResolved(db: PoolClient): Promise<void> {
     const { chain, log, pollIntervalMs } = this.options;
-    const anchor = await lowestRecordedBlock(db, chain.chainId);
-    const onChain = anchor ? await blockHeader(chain, anchor.number) : null;
-    if (anchor && onChain?.hash === anchor.hash) {
+    const block = await heldAgain(db, chain);
+    if (block !== null) {
       this.fork = null;
-      log.info(
-        { chain: chain.name, block: anchor.number },
-        'indexer resumed: the chain holds the indexed blocks again',
-      );
+      log.info({ chain: chain.name, block }, 'indexer resumed: the chain holds the indexed blocks again');
       return;
     }
     await this.sleep(pollIntervalMs);
   }
-}
-
-/** The log of one of a range's events. */
-function logOf(range: FetchedRange, event: IndexEvent): FetchedRange['logs'][number] {
-  return range.logs.find((log) => log.blockNumber === event.blockNumber && log.logIndex === event.logIndex)!;
-}
-
-/** The range's tracked blocks with journals leaving out `unwritable` events (never written, never undone). */
-function withoutEvents(range: FetchedRange, unwritable: readonly { event: IndexEvent }[]): TrackedBlock[] {
-  const left = new Set(unwritable.map(({ event }) => event));
-  return range.blocks.map((block) => ({
-    ...block,
-    undo: journalOf(range.events.filter((event) => event.blockNumber === block.number && !left.has(event))),
-  }));
 }
