@@ -15,6 +15,8 @@
  * - Each block range is written in one transaction that also moves the chain's cursor, under a
  *   row lock on the cursor, so a crash never double-counts or skips and receipt ingestion
  *   (read-your-writes) cannot interleave with it (range-commit.ts).
+ * - Catching up, the range after the one being written is already being fetched, and requests
+ *   narrow after a failure (range-plan.ts).
  * - One active indexer per chain across processes: a session advisory lock; the others stand by
  *   and retry, taking over when the holder's connection ends.
  */
@@ -39,6 +41,7 @@ import {
 import type { KnownContracts } from './log-decoder';
 import { commitRange } from './range-commit';
 import { ChainMovedError, fetchRange, type FetchedRange } from './range-fetcher';
+import { RangePlan } from './range-plan';
 
 export interface ChainIndexerOptions {
   chain: Chain;
@@ -83,16 +86,6 @@ export interface ChainIndexerStatus {
 
 const PROGRESS_LOG_INTERVAL_MS = 5_000;
 const MAX_BACKOFF_MS = 30_000;
-/**
- * Catching up, one transaction writes the events of up to this many eth_getLogs requests, ending
- * after the request that brings it to WRITE_BATCH_EVENTS: the sums (totals, balances) of a user
- * rewarded all along the range are then updated once instead of once per request, the bulk of
- * PostgreSQL's work (`npm run bench:ingest`). The larger the batch, the fewer times each sum is
- * updated, at the cost of memory while catching up (the write and the range fetched ahead of it
- * are held together).
- */
-const WRITE_BATCH_REQUESTS = 10;
-const WRITE_BATCH_EVENTS = 40_000;
 
 export class ChainIndexer {
   private stopped = false;
@@ -190,12 +183,10 @@ export class ChainIndexer {
     this.cursor = await inTransaction(db, () => lockCursor(db, chain.chainId, startBlock));
     this.known = await loadKnownContracts(db, chain);
     this.unindexable = await unindexableSummary(db, chain.chainId);
-    let range = maxBlockRange;
+    const plan = new RangePlan(chain, maxBlockRange, this.text);
     let failures = 0;
     let forkFound = false;
     let catchUp: { since: number; fromCursor: number; events: number; lastLog: number } | null = null;
-    // While a range is written, the next one is already being fetched.
-    let prefetched: { from: number; to: number; fetch: Promise<FetchedRange> } | null = null;
 
     while (!this.stopped) {
       if (session.lost) throw new Error('database connection lost');
@@ -207,9 +198,9 @@ export class ChainIndexer {
           continue;
         }
         if (forkFound) {
-          prefetched = null;
+          plan.dropAhead();
           step = 'reorganisation';
-          await this.reorganise(db, range);
+          await this.reorganise(db, plan.blocksPerRequest);
           forkFound = false;
           failures = 0;
           continue;
@@ -229,43 +220,14 @@ export class ChainIndexer {
         this.finalized = finalized;
         step = 'range';
         const from = this.cursor + 1;
-        // Up to WRITE_BATCH_REQUESTS requests of `range` blocks, or fewer once WRITE_BATCH_EVENTS
-        // are in (see fetchRange): one transaction for all of them.
-        const known = this.known;
-        const fetchFrom = (start: number) => {
-          const end = Math.min(safeHead, start - 1 + range * WRITE_BATCH_REQUESTS);
-          const fetch = fetchRange(
-            chain,
-            known,
-            {
-              from: start,
-              to: end,
-              trackFrom: finalized,
-              finalized,
-              blocksPerRequest: range,
-              maxEvents: WRITE_BATCH_EVENTS,
-            },
-            this.text,
-          );
-          return { from: start, to: end, fetch };
-        };
-        // A range fetched ahead is used unless it reaches past the blocks now confirmed (the head
-        // went back meanwhile).
-        const fetching =
-          prefetched?.from === from && prefetched.to <= safeHead ? prefetched : fetchFrom(from);
-        prefetched = null;
-        const fetched = await fetching.fetch;
+        const fetched = await plan.fetch(this.known, from, safeHead, finalized);
         const { to } = fetched;
-        if (to < safeHead) {
-          prefetched = fetchFrom(to + 1);
-          prefetched.fetch.catch(() => undefined); // a failure surfaces when the range is used
-        }
         const events = await this.writeRange(db, fetched);
         failures = 0;
-        range = Math.min(maxBlockRange, range * 2);
+        plan.written();
 
         const now = Date.now();
-        if (!catchUp && safeHead - to > range)
+        if (!catchUp && safeHead - to > plan.blocksPerRequest)
           catchUp = { since: now, fromCursor: from - 1, events: 0, lastLog: now };
         if (catchUp) {
           catchUp.events += events;
@@ -288,7 +250,7 @@ export class ChainIndexer {
         // receipts' events in at once, and a range of several blocks costs what one block costs.
         if (to >= safeHead) await this.sleep(pollIntervalMs);
       } catch (error) {
-        prefetched = null;
+        plan.dropAhead();
         if (session.lost || isConnectionLost(error)) throw error;
         if (error instanceof ForkFound) {
           // Handled at once, on the next turn.
@@ -298,10 +260,9 @@ export class ChainIndexer {
         }
         failures += 1;
         // A range read while the chain moved is read again as it is; one that failed otherwise, halved.
-        if (step === 'range' && !(error instanceof ChainMovedError))
-          range = Math.max(1, Math.floor(range / 2));
+        if (step === 'range' && !(error instanceof ChainMovedError)) plan.narrow();
         log.warn(
-          { chain: chain.name, cursor: this.cursor, err: error, nextRange: range },
+          { chain: chain.name, cursor: this.cursor, err: error, nextRange: plan.blocksPerRequest },
           `indexer: ${step} failed`,
         );
         await this.sleep(Math.min(MAX_BACKOFF_MS, 250 * 2 ** failures));
