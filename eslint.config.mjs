@@ -15,7 +15,7 @@ const layers = [
   { layer: 'chain', files: ['src/chain/**'] },
   { layer: 'jobs, db', files: ['src/jobs/**', 'src/db/**', 'src/generated/**'] },
   { layer: 'embedded', files: ['src/embedded/**'] },
-  { layer: 'basics', files: ['src/*.ts'] },
+  { layer: 'basics', files: ['src/*.ts', 'src/config/**'] },
 ];
 
 export default tseslint.config(

@@ -103,7 +103,7 @@ function allowedValues(schema: z.ZodTypeAny): string {
 
 function fieldsOf(shape: z.ZodRawShape): Field[] {
   return Object.entries(shape).map(([name, schema]) => {
-    if (!schema.description) throw new Error(`src/config.ts: ${name} has no .describe() text`);
+    if (!schema.description) throw new Error(`src/config/: ${name} has no .describe() text`);
     const { defaultValue, optional } = unwrapped(schema);
     return {
       name,

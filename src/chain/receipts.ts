@@ -63,7 +63,7 @@ export async function waitForReceipt(
   let delay = 50;
   for (;;) {
     try {
-      const receipt = await chains.call(chain, (provider) => provider.getTransactionReceipt(hash));
+      const receipt = await chains.withProvider(chain, (provider) => provider.getTransactionReceipt(hash));
       if (receipt && (chain.confirmations <= 1 || (await receipt.confirmations()) >= chain.confirmations)) {
         return receipt;
       }

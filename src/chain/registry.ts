@@ -86,7 +86,7 @@ export class ChainRegistry {
    * naming the chain instead of a hang or a 500 (the provider pool raises ChainUnavailableError when
    * none of them could answer). AppErrors raised inside pass through.
    */
-  async call<T>(chain: Chain, work: (provider: JsonRpcProvider) => Promise<T>): Promise<T> {
+  async withProvider<T>(chain: Chain, work: (provider: JsonRpcProvider) => Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(

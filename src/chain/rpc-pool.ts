@@ -38,6 +38,11 @@
  * eth_getLogs ranges. This layer takes the ideas (viem's ranking and retry on the next, ethers'
  * stall timeout and broadcast to all, Ponder's per-chain rate limits and getLogs retry wordings)
  * under ethers' JsonRpcProvider (src/chain/pooled-provider.ts).
+ *
+ * This file is the pool's face: batches, broadcasting, eth_getLogs and /ready's check. One call over
+ * the providers (rounds, hedging, the deadline) is rpc-failover.ts; the choice of a provider
+ * provider-selection.ts; backoff, heads and lag provider-health.ts; what a call needs of a provider
+ * rpc-requests.ts.
  */
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -46,14 +51,19 @@ import { ChainUnavailableError } from '../errors';
 import type { Logger } from '../logger';
 import type { LaurelMetrics } from '../metrics';
 import { logRangeAdvice } from './log-ranges';
+import { ProviderStates } from './provider-health';
+import { reserve, waitOf } from './provider-selection';
 import { RpcEndpoint, type JsonRpcReply, type JsonRpcRequest, type ProviderState } from './rpc-endpoint';
 import {
-  isAlreadyKnown,
-  ProviderFailure,
-  providerFailureOf,
-  RpcAnswerError,
-  TIMEOUT_REASON,
-} from './rpc-failures';
+  MAX_ROUNDS,
+  NOT_SENT_IN_TIME,
+  RpcFailover,
+  type Failed,
+  type Job,
+  type Settled,
+} from './rpc-failover';
+import { isAlreadyKnown, ProviderFailure, providerFailureOf, RpcAnswerError } from './rpc-failures';
+import { combinedNeed, needOf, repliesOf } from './rpc-requests';
 
 export interface RpcPoolOptions {
   chain: string;
@@ -100,145 +110,28 @@ export interface ProviderHealth {
   state: ProviderState;
 }
 
-/** What a call needs of the provider answering it. */
-interface Need {
-  /** Reads the provider's current state (the head, 'latest', 'pending', receipts): no lagging provider. */
-  fresh: boolean;
-  /** Reads this block or an older one: only a provider that reported it (-1: none). */
-  minBlock: number;
-}
-
-interface Job<T> {
-  need: Need;
-  /** Calls it makes (the request budget). */
-  cost: number;
-  kind: 'calls' | 'logs';
-  /** The metrics' `method` label: the call's method, or `batch`. */
-  method: string;
-  attempt(endpoint: RpcEndpoint, timeoutMs: number): Promise<T>;
-}
-
-/** A provider that could not serve a call, and why. */
-interface Failed {
-  endpoint: RpcEndpoint;
-  failure: ProviderFailure;
-}
-
-type Settled<T> =
-  { endpoint: RpcEndpoint; ok: true; value: T } | { endpoint: RpcEndpoint; ok: false; error: unknown };
-
-/** Rounds over the providers within one call's deadline (a round tries each eligible provider once). */
-const MAX_ROUNDS = 3;
-const HEAD_REFRESH_MS = 1_000;
-/** A head reported longer ago than this says nothing about lag. */
-const HEAD_STALE_MS = 15_000;
-const FAILURE_BACKOFF_MS = 250;
-const THROTTLE_BACKOFF_MS = 1_000;
-const MAX_BACKOFF_MS = 30_000;
-const HEDGE_FACTOR = 4;
-const MIN_HEDGE_MS = { calls: 300, logs: 2_000 } as const;
 /** /ready's probe of each provider. */
 const PROBE_TIMEOUT_MS = 2_000;
 /** After a node refused a transaction, how long another provider's acceptance is awaited. */
 const REJECTION_GRACE_MS = 1_000;
 
 const hex = (n: number) => `0x${n.toString(16)}`;
-/** No constraint on the provider (a chain with one provider). */
-const ANY: Need = { fresh: false, minBlock: -1 };
-const NOT_SENT_IN_TIME = new ProviderFailure('throttled', 'had no turn before the deadline', false);
-
-/** How a request to a provider ended, for the metrics: `error` is a node's error answer (a revert...). */
-type RpcOutcome = 'ok' | 'error' | 'throttled' | 'timeout' | 'lagging' | 'failed';
-
-function outcomeOf(failure: ProviderFailure): RpcOutcome {
-  if (failure.kind !== 'unavailable') return failure.kind;
-  return failure.reason === TIMEOUT_REASON ? 'timeout' : 'failed';
-}
-
-/** The first of `promises` to settle, or null after `ms`. */
-async function firstOf<T>(
-  promises: ReadonlySet<Promise<T>>,
-  ms: number,
-): Promise<{ promise: Promise<T>; value: T } | null> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<null>((resolve) => {
-    timer = setTimeout(resolve, Math.max(0, ms), null);
-  });
-  try {
-    return await Promise.race([
-      ...[...promises].map((promise) => promise.then((value) => ({ promise, value }))),
-      timeout,
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** Where the JSON-RPC methods that take a block (number or tag) take it. */
-export const BLOCK_PARAMETER: Readonly<Record<string, number>> = {
-  eth_getBlockByNumber: 0,
-  eth_call: 1,
-  eth_estimateGas: 1,
-  eth_getBalance: 1,
-  eth_getCode: 1,
-  eth_getTransactionCount: 1,
-  eth_getStorageAt: 2,
-  eth_feeHistory: 1,
-};
-
-/** What `request` needs: a block number pins it to providers that have that block, a tag or none needs a fresh one. */
-export function needOf(request: Pick<JsonRpcRequest, 'method' | 'params'>): Need {
-  const blockOf = (value: unknown): number | null =>
-    typeof value === 'string' && /^0x[0-9a-f]+$/i.test(value) ? parseInt(value, 16) : null;
-  if (request.method === 'eth_getLogs') {
-    const filter = (request.params[0] ?? {}) as { toBlock?: unknown; blockHash?: unknown };
-    const to = filter.blockHash === undefined ? blockOf(filter.toBlock) : null;
-    return to === null ? { fresh: true, minBlock: -1 } : { fresh: false, minBlock: to };
-  }
-  const position = BLOCK_PARAMETER[request.method];
-  const block = position === undefined ? null : blockOf(request.params[position]);
-  return block === null ? { fresh: true, minBlock: -1 } : { fresh: false, minBlock: block };
-}
-
-function combined(needs: Need[]): Need {
-  return {
-    fresh: needs.some((need) => need.fresh),
-    minBlock: Math.max(-1, ...needs.map((need) => need.minBlock)),
-  };
-}
-
-/** The replies of a body, by id; a single error answered to a batch applies to every call of it. */
-function repliesOf(body: unknown, sent: readonly JsonRpcRequest[]): Map<number, JsonRpcReply> {
-  const replies = new Map<number, JsonRpcReply>();
-  const list = Array.isArray(body) ? body : [body];
-  for (const reply of list as JsonRpcReply[]) {
-    if (reply && typeof reply === 'object' && typeof reply.id === 'number') replies.set(reply.id, reply);
-  }
-  const shared = !Array.isArray(body) && body && typeof body === 'object' && 'error' in body;
-  if (shared && replies.size === 0) {
-    for (const request of sent) replies.set(request.id, { ...(body as JsonRpcReply), id: request.id });
-  }
-  return replies;
-}
 
 export class RpcPool {
   readonly chain: string;
   readonly endpoints: readonly RpcEndpoint[];
   private readonly timeoutMs: number;
-  private readonly maxLagBlocks: number;
   private readonly log?: Logger;
-  private readonly metrics?: LaurelMetrics | null;
   private readonly closing = new AbortController();
-  private nextId = 1;
+  private readonly health: ProviderStates;
+  private readonly failover: RpcFailover;
   /** Calls per HTTP request at most: the smallest whole per-second budget of a provider. */
   private readonly largestBatch: number;
 
   constructor(options: RpcPoolOptions) {
     this.chain = options.chain;
     this.timeoutMs = options.timeoutMs;
-    this.maxLagBlocks = options.maxLagBlocks;
     this.log = options.log;
-    this.metrics = options.metrics;
     // Every call in flight listens for the pool's closing: as many listeners as calls.
     setMaxListeners(0, this.closing.signal);
     this.endpoints = options.rpcUrls.map(
@@ -247,6 +140,15 @@ export class RpcPool {
     );
     const budgets = this.endpoints.map((endpoint) => Math.floor(endpoint.rate?.perSecond ?? Infinity));
     this.largestBatch = Math.max(1, Math.min(...budgets));
+    this.health = new ProviderStates(this.chain, this.endpoints, options.maxLagBlocks, this.log);
+    this.failover = new RpcFailover(
+      this.chain,
+      this.endpoints,
+      this.timeoutMs,
+      this.health,
+      this.closing.signal,
+      options.metrics,
+    );
   }
 
   /** Stops every call in flight and closes the providers' connections (the provider is being destroyed). */
@@ -273,7 +175,7 @@ export class RpcPool {
     for (let i = 0; i < calls.length; i += this.largestBatch)
       parts.push(calls.slice(i, i + this.largestBatch));
     await Promise.all([
-      ...parts.map((part) => this.call(part, replies, failures)),
+      ...parts.map((part) => this.callBatch(part, replies, failures)),
       ...broadcasts.map(async (request) => {
         try {
           replies.set(request.id, await this.broadcast(request));
@@ -290,15 +192,15 @@ export class RpcPool {
     };
   }
 
-  private async call(
+  private async callBatch(
     requests: readonly JsonRpcRequest[],
     replies: Map<number, JsonRpcReply>,
     failures: Map<number, Error>,
   ): Promise<void> {
     const needs = new Map(requests.map((request) => [request.id, needOf(request)]));
     try {
-      await this.run({
-        need: combined([...needs.values()]),
+      await this.failover.run({
+        need: combinedNeed([...needs.values()]),
         cost: requests.length,
         kind: requests.some((request) => request.method === 'eth_getLogs') ? 'logs' : 'calls',
         method: requests.length === 1 ? requests[0].method : 'batch',
@@ -315,10 +217,10 @@ export class RpcPool {
           for (const request of open) {
             const reply = answered.get(request.id);
             if (request.method === 'eth_blockNumber' && reply && 'result' in reply) {
-              this.observeHead(endpoint, Number(reply.result));
+              this.health.observeHead(endpoint, Number(reply.result));
             }
           }
-          const lagging = this.isLagging(endpoint, this.bestHead(Date.now()), Date.now());
+          const lagging = this.health.isLagging(endpoint, this.health.bestHead(Date.now()), Date.now());
           let failure: ProviderFailure | undefined;
           for (const request of open) {
             const reply = answered.get(request.id);
@@ -344,322 +246,6 @@ export class RpcPool {
     }
   }
 
-  /**
-   * Runs `job` on one provider after the other (see the file comment) until one answers; an answer
-   * that is an error (not a ProviderFailure) is thrown as it is.
-   */
-  private async run<T>(job: Job<T>): Promise<T> {
-    const deadline = Date.now() + this.timeoutMs;
-    // With one provider there is nothing to choose: no head bookkeeping.
-    const need = this.endpoints.length > 1 ? job.need : ANY;
-    if (need.fresh || need.minBlock >= 0) void this.refreshHeads(deadline);
-    if (need.minBlock >= 0 && !this.endpoints.some((e) => (e.head ?? -1) >= need.minBlock)) {
-      await this.refreshHeads(deadline, true);
-    }
-    const failures: Failed[] = [];
-    const tried = new Set<RpcEndpoint>();
-    const running = new Set<Promise<Settled<T>>>();
-    let rounds = 1;
-    let headsRechecked = false;
-    let hedgeAt = Number.POSITIVE_INFINITY;
-    for (;;) {
-      const now = Date.now();
-      if (running.size === 0 || now >= hedgeAt) {
-        const next = this.choose(need, job.cost, tried, now);
-        if (next && (running.size === 0 || next.wait === 0) && now + next.wait < deadline) {
-          tried.add(next.endpoint);
-          const wait = this.reserve(next.endpoint, job.cost, now);
-          running.add(this.attempt(next.endpoint, job, wait, deadline));
-          hedgeAt = now + wait + this.hedgeDelay(next.endpoint, job.kind);
-        } else if (!headsRechecked && this.passedOver(tried, now).length > 0) {
-          // A provider passed over for its head (lagging, or short of the block) may only be known
-          // from a while ago, when a block was just mined: ask it for its head once, before failing
-          // or giving up on a hedge, then choose again (an attempt under way goes on meanwhile).
-          headsRechecked = true;
-          await this.refreshHeads(deadline, true, this.passedOver(tried, now));
-          continue;
-        } else if (running.size === 0) {
-          // Every provider tried: another round when one of them may answer within the deadline.
-          const again =
-            failures.length > 0 && rounds < MAX_ROUNDS && this.choose(need, job.cost, new Set(), now);
-          if (again && now + again.wait < deadline) {
-            rounds += 1;
-            tried.clear();
-            continue;
-          }
-          throw this.unavailable(failures, need, deadline);
-        } else {
-          // Nobody to hedge with now: one that must wait for its budget or Retry-After is tried
-          // once it may be (an attempt on a provider that never answers would otherwise hold the
-          // call until the deadline); none before the deadline, nobody.
-          hedgeAt = next && now + next.wait < deadline ? now + next.wait : Number.POSITIVE_INFINITY;
-        }
-      }
-      const first = await firstOf(running, Math.min(hedgeAt, deadline) - Date.now());
-      if (!first) {
-        if (Date.now() >= deadline) throw this.unavailable(failures, need, deadline);
-        continue;
-      }
-      running.delete(first.promise);
-      const settled = first.value;
-      if (settled.ok) return settled.value;
-      if (!(settled.error instanceof ProviderFailure)) throw settled.error;
-      failures.push({ endpoint: settled.endpoint, failure: settled.error });
-      hedgeAt = Date.now(); // the next provider at once
-    }
-  }
-
-  /** The providers not tried yet and not blocked (Retry-After): those `choose` passed over for their head. */
-  private passedOver(tried: ReadonlySet<RpcEndpoint>, now: number): RpcEndpoint[] {
-    return this.endpoints.filter((e) => !tried.has(e) && e.blockedUntil <= now);
-  }
-
-  /** The best provider for `job` not yet tried, and how long it would make the call wait. */
-  private choose(
-    need: Need,
-    cost: number,
-    tried: ReadonlySet<RpcEndpoint>,
-    now: number,
-  ): { endpoint: RpcEndpoint; wait: number } | undefined {
-    const best = this.bestHead(now);
-    let chosen: { endpoint: RpcEndpoint; wait: number; avoided: boolean } | undefined;
-    for (const endpoint of this.endpoints) {
-      if (tried.has(endpoint) || !this.serves(endpoint, need, best, now)) continue;
-      const wait = this.waitOf(endpoint, cost, now);
-      const candidate = { endpoint, wait, avoided: endpoint.avoidUntil > now };
-      if (!chosen || RpcPool.before(candidate, chosen)) chosen = candidate;
-    }
-    return chosen;
-  }
-
-  private static before(
-    a: { endpoint: RpcEndpoint; wait: number; avoided: boolean },
-    b: { endpoint: RpcEndpoint; wait: number; avoided: boolean },
-  ): boolean {
-    if (a.avoided !== b.avoided) return !a.avoided;
-    if (a.wait !== b.wait) return a.wait < b.wait;
-    if (a.endpoint.inFlight !== b.endpoint.inFlight) return a.endpoint.inFlight < b.endpoint.inFlight;
-    return a.endpoint.lastChosenAt < b.endpoint.lastChosenAt;
-  }
-
-  /** How long `cost` calls would wait for this provider: its Retry-After, then its budget. */
-  private waitOf(endpoint: RpcEndpoint, cost: number, now: number): number {
-    return Math.max(0, endpoint.blockedUntil - now, endpoint.rate?.waitFor(cost, now) ?? 0);
-  }
-
-  /** Takes the provider's budget for `cost` calls; returns how long to wait before sending. */
-  private reserve(endpoint: RpcEndpoint, cost: number, now: number): number {
-    endpoint.lastChosenAt = now;
-    return Math.max(0, endpoint.blockedUntil - now, endpoint.rate?.take(cost, now) ?? 0);
-  }
-
-  /** One attempt on one provider; never rejects. Its outcome updates the provider's health. */
-  private attempt<T>(
-    endpoint: RpcEndpoint,
-    job: Job<T>,
-    wait: number,
-    deadline: number,
-  ): Promise<Settled<T>> {
-    const run = async (): Promise<Settled<T>> => {
-      endpoint.inFlight += 1;
-      let started: number | null = null;
-      try {
-        if (wait > 0) await sleep(wait, undefined, { signal: this.closing.signal });
-        // Its turn came too late: never sent, so nothing to hold against the provider.
-        if (Date.now() >= deadline) return { endpoint, ok: false, error: NOT_SENT_IN_TIME };
-        started = performance.now();
-        const value = await job.attempt(endpoint, deadline - Date.now());
-        const ms = performance.now() - started;
-        this.answered(endpoint, job.kind, ms);
-        this.measured(endpoint, job.method, 'ok', ms);
-        return { endpoint, ok: true, value };
-      } catch (error) {
-        const ms = started === null ? null : performance.now() - started;
-        if (error instanceof ProviderFailure) {
-          this.failed(endpoint, error);
-          if (ms !== null) this.measured(endpoint, job.method, outcomeOf(error), ms);
-        } else {
-          this.answered(endpoint, job.kind, null);
-          if (ms !== null) this.measured(endpoint, job.method, 'error', ms);
-        }
-        return { endpoint, ok: false, error };
-      } finally {
-        endpoint.inFlight -= 1;
-      }
-    };
-    return run();
-  }
-
-  /** laurel_rpc_* (labels: the chain, the provider's place in rpcUrls, the method or `batch`). */
-  private measured(endpoint: RpcEndpoint, method: string, outcome: RpcOutcome, ms: number): void {
-    if (!this.metrics) return;
-    const provider = String(endpoint.position);
-    this.metrics.rpcRequests.inc({ chain: this.chain, provider, method, outcome });
-    this.metrics.rpcDuration.observe({ chain: this.chain, provider, method }, ms / 1000);
-    if (outcome === 'throttled') this.metrics.rpcThrottled.inc({ chain: this.chain, provider });
-  }
-
-  private hedgeDelay(endpoint: RpcEndpoint, kind: 'calls' | 'logs'): number {
-    const usual = endpoint.latency[kind].value ?? 0;
-    return Math.min(this.timeoutMs / 2, Math.max(MIN_HEDGE_MS[kind], HEDGE_FACTOR * usual));
-  }
-
-  /**
-   * The 503 of a call no provider could answer: `its node refused the connection` for a chain with
-   * one provider, `no provider answered (base#1 refused the connection; base#2 answered HTTP 429)`.
-   */
-  private unavailable(failures: readonly Failed[], need: Need, deadline: number): ChainUnavailableError {
-    const late = Date.now() >= deadline;
-    const mayHaveArrived = late || failures.some(({ failure }) => failure.mayHaveArrived);
-    let reason: string;
-    if (failures.length && this.endpoints.length === 1)
-      reason = `its node ${failures[failures.length - 1].failure.reason}`;
-    else if (failures.length) {
-      const each = new Set(failures.map(({ endpoint, failure }) => `${endpoint.name} ${failure.reason}`));
-      reason = `no provider answered (${[...each].join('; ')})`;
-    } else if (late) reason = `no answer within ${this.timeoutMs} ms`;
-    else if (need.minBlock >= 0) reason = `no provider has reached block ${need.minBlock} yet`;
-    else reason = 'every provider is rate-limited';
-    return new ChainUnavailableError(this.chain, reason, mayHaveArrived);
-  }
-
-  // ------------------------------------------------------------------ health
-
-  private answered(endpoint: RpcEndpoint, kind: 'calls' | 'logs', ms: number | null): void {
-    if (ms !== null) endpoint.latency[kind].add(ms);
-    if (endpoint.strikes === 0 && (endpoint.state === 'ok' || endpoint.state === 'lagging')) return;
-    endpoint.strikes = 0;
-    endpoint.avoidUntil = 0;
-    const now = Date.now();
-    this.setState(endpoint, this.isLagging(endpoint, this.bestHead(now), now) ? 'lagging' : 'ok');
-  }
-
-  private failed(endpoint: RpcEndpoint, failure: ProviderFailure): void {
-    if (failure.kind === 'lagging') {
-      if (endpoint.state === 'ok') this.setState(endpoint, 'lagging');
-      return;
-    }
-    // A provider that answered the other calls of the batch works: a short backoff, not a longer one.
-    endpoint.strikes = failure.answeredOthers ? 1 : endpoint.strikes + 1;
-    const now = Date.now();
-    const backoff = (base: number) =>
-      Math.min(MAX_BACKOFF_MS, base * 2 ** Math.min(16, endpoint.strikes - 1));
-    if (failure.kind === 'throttled' || failure.retryAfterMs !== undefined) {
-      endpoint.blockedUntil = now + (failure.retryAfterMs ?? backoff(THROTTLE_BACKOFF_MS));
-      this.setState(endpoint, 'throttled', {
-        reason: failure.reason,
-        retryAfterMs: endpoint.blockedUntil - now,
-      });
-    } else {
-      endpoint.avoidUntil = now + backoff(FAILURE_BACKOFF_MS);
-      this.setState(endpoint, 'down', { reason: failure.reason });
-    }
-  }
-
-  /** Logs changes of state only (a provider failing a thousand calls gives one line). */
-  private setState(endpoint: RpcEndpoint, state: ProviderState, fields: Record<string, unknown> = {}): void {
-    if (endpoint.state === state) return;
-    const was = endpoint.state;
-    endpoint.state = state;
-    const line = { chain: this.chain, provider: endpoint.name, state, was, ...fields };
-    if (state === 'ok') this.log?.info(line, 'rpc provider healthy again');
-    else if (state === 'lagging')
-      this.log?.warn(
-        { ...line, head: endpoint.head, bestHead: this.bestHead(Date.now()) },
-        'rpc provider lagging',
-      );
-    else this.log?.warn(line, state === 'throttled' ? 'rpc provider throttling' : 'rpc provider failing');
-  }
-
-  // ------------------------------------------------------------------ heads
-
-  /** The highest head reported lately by a provider that is not failing. */
-  private bestHead(now: number): number | undefined {
-    let best: number | undefined;
-    for (const endpoint of this.endpoints) {
-      if (
-        endpoint.head === undefined ||
-        now - endpoint.headSeenAt > HEAD_STALE_MS ||
-        endpoint.state === 'down'
-      )
-        continue;
-      if (best === undefined || endpoint.head > best) best = endpoint.head;
-    }
-    return best;
-  }
-
-  private isLagging(endpoint: RpcEndpoint, best: number | undefined, now: number): boolean {
-    return (
-      best !== undefined &&
-      endpoint.head !== undefined &&
-      now - endpoint.headSeenAt <= HEAD_STALE_MS &&
-      endpoint.head < best - this.maxLagBlocks
-    );
-  }
-
-  private serves(endpoint: RpcEndpoint, need: Need, best: number | undefined, now: number): boolean {
-    if (need.fresh && this.isLagging(endpoint, best, now)) return false;
-    return need.minBlock < 0 || (endpoint.head ?? -1) >= need.minBlock;
-  }
-
-  private observeHead(endpoint: RpcEndpoint, head: number): void {
-    if (!Number.isSafeInteger(head)) return;
-    const now = Date.now();
-    endpoint.head = head;
-    endpoint.headSeenAt = now;
-    const best = this.bestHead(now);
-    for (const other of this.endpoints) {
-      if (other.state !== 'ok' && other.state !== 'lagging') continue;
-      this.setState(other, this.isLagging(other, best, now) ? 'lagging' : 'ok');
-    }
-  }
-
-  /**
-   * Asks eth_blockNumber of every provider whose head is older than HEAD_REFRESH_MS, and of each of
-   * `askNow` whatever its age (not of one that asked to be left alone or is failing, nor beyond its
-   * budget). In the background unless `wait`: then resolves when they answered (or the deadline passed).
-   */
-  private refreshHeads(
-    deadline: number,
-    wait = false,
-    askNow: readonly RpcEndpoint[] = [],
-  ): Promise<unknown> {
-    const at = Date.now();
-    const refreshes = this.endpoints.map((endpoint) => {
-      if (endpoint.headRefresh) return endpoint.headRefresh;
-      const fresh = at - endpoint.headSeenAt < HEAD_REFRESH_MS && !askNow.includes(endpoint);
-      const resting = endpoint.blockedUntil > at || (endpoint.avoidUntil > at && !wait);
-      if (fresh || resting || (endpoint.rate?.waitFor(1, at) ?? 0) > 0) return undefined;
-      endpoint.headRefresh = this.probe(endpoint, deadline - at).finally(() => (endpoint.headRefresh = null));
-      return endpoint.headRefresh;
-    });
-    return wait ? Promise.all(refreshes) : Promise.resolve();
-  }
-
-  /** eth_blockNumber of one provider, no failover; never rejects. */
-  private probe(endpoint: RpcEndpoint, timeoutMs: number): Promise<Settled<number>> {
-    const deadline = Date.now() + timeoutMs;
-    const job: Job<number> = {
-      need: { fresh: false, minBlock: -1 },
-      cost: 1,
-      kind: 'calls',
-      method: 'eth_blockNumber',
-      attempt: async (e, left) => {
-        const request = this.request('eth_blockNumber', []);
-        const reply = await this.postOne(e, request, left);
-        if ('error' in reply) {
-          throw (
-            providerFailureOf(request.method, reply.error) ?? new RpcAnswerError(request.method, reply.error)
-          );
-        }
-        const head = Number(reply.result);
-        this.observeHead(e, head);
-        return head;
-      },
-    };
-    return this.attempt(endpoint, job, this.reserve(endpoint, 1, Date.now()), deadline);
-  }
-
   /** For /ready: each provider asked for its head now (except one that asked to be left alone). */
   async check(): Promise<ProviderHealth[]> {
     const now = Date.now();
@@ -667,7 +253,7 @@ export class RpcPool {
       this.endpoints.map((endpoint) =>
         endpoint.blockedUntil > now
           ? undefined
-          : this.probe(endpoint, Math.min(this.timeoutMs, PROBE_TIMEOUT_MS)),
+          : this.failover.probe(endpoint, Math.min(this.timeoutMs, PROBE_TIMEOUT_MS)),
       ),
     );
     return this.endpoints.map((endpoint) => ({
@@ -675,23 +261,6 @@ export class RpcPool {
       ok: endpoint.state === 'ok',
       state: endpoint.state,
     }));
-  }
-
-  /** Posts one call to one provider and returns its reply (a missing reply is the provider's failure). */
-  private async postOne(
-    endpoint: RpcEndpoint,
-    request: JsonRpcRequest,
-    timeoutMs: number,
-  ): Promise<JsonRpcReply> {
-    const body = await endpoint.post(request, timeoutMs, this.closing.signal);
-    const reply = repliesOf(body, [request]).get(request.id);
-    if (!reply) throw new ProviderFailure('unavailable', 'answered without a reply to the call', true);
-    return reply;
-  }
-
-  private request(method: string, params: readonly unknown[]): JsonRpcRequest {
-    // Ids of the pool's own calls, far from those of ethers' (each body is answered on its own anyway).
-    return { jsonrpc: '2.0', id: 1_000_000_000 + (this.nextId++ % 1_000_000_000), method, params };
   }
 
   // ------------------------------------------------------------------ broadcasting
@@ -708,7 +277,7 @@ export class RpcPool {
       kind: 'calls',
       method: request.method,
       attempt: async (endpoint, timeoutMs) => {
-        const reply = await this.postOne(endpoint, request, timeoutMs);
+        const reply = await this.failover.postOne(endpoint, request, timeoutMs);
         if (!('error' in reply)) return reply;
         if (isAlreadyKnown(reply.error)) return { id: request.id, result: hash };
         const failure = providerFailureOf(request.method, reply.error);
@@ -726,9 +295,9 @@ export class RpcPool {
         const now = Date.now();
         // A retry first waits out the failure backoff; Retry-After and the budget are waited in attempt().
         const backoff = round > 1 ? Math.max(0, endpoint.avoidUntil - now) : 0;
-        if (now + Math.max(backoff, this.waitOf(endpoint, 1, now)) >= deadline) break;
+        if (now + Math.max(backoff, waitOf(endpoint, 1, now)) >= deadline) break;
         if (backoff > 0) await sleep(backoff, undefined, { signal: this.closing.signal });
-        settled = await this.attempt(endpoint, job, this.reserve(endpoint, 1, Date.now()), deadline);
+        settled = await this.failover.attempt(endpoint, job, reserve(endpoint, 1, Date.now()), deadline);
         if (settled.ok || !(settled.error instanceof ProviderFailure)) break;
         // Every failure counts: one that may have reached the node makes the outcome ambiguous.
         failures.push({ endpoint, failure: settled.error });
@@ -756,7 +325,7 @@ export class RpcPool {
             if (!(settled.error instanceof ProviderFailure)) {
               grace ??= setTimeout(() => settle(refusal!), REJECTION_GRACE_MS);
             }
-            if (left === 0) settle(refusal ?? this.unavailable(failures, job.need, deadline));
+            if (left === 0) settle(refusal ?? this.failover.unavailable(failures, job.need, deadline));
           },
           (error: Error) => settle(error), // closed while waiting
         );
@@ -779,7 +348,7 @@ export class RpcPool {
     let resultSpanLimit = Number.POSITIVE_INFINITY;
     while (from <= filter.toBlock) {
       const start = from;
-      const part = await this.run({
+      const part = await this.failover.run({
         need: { fresh: false, minBlock: filter.toBlock },
         cost: 1,
         kind: 'logs',
@@ -787,10 +356,10 @@ export class RpcPool {
         attempt: async (endpoint, timeoutMs) => {
           const span = Math.min(endpoint.logSpanLimit, resultSpanLimit, filter.toBlock - start + 1);
           const to = start + span - 1;
-          const request = this.request('eth_getLogs', [
+          const request = this.failover.request('eth_getLogs', [
             { fromBlock: hex(start), toBlock: hex(to), address: filter.address, topics: filter.topics },
           ]);
-          const reply = await this.postOne(endpoint, request, timeoutMs);
+          const reply = await this.failover.postOne(endpoint, request, timeoutMs);
           if ('error' in reply) {
             const failure = providerFailureOf(request.method, reply.error);
             if (failure) throw failure;

@@ -70,7 +70,7 @@ export class TokenDirectory {
   }
 
   private async lookup(chain: Chain, address: string): Promise<TokenInfo | null> {
-    const [code, name, symbol, decimals, isPoint, app] = await this.chains.call(chain, (provider) =>
+    const [code, name, symbol, decimals, isPoint, app] = await this.chains.withProvider(chain, (provider) =>
       Promise.all([
         provider.getCode(address),
         ...TEXT_FIELDS.map((method) =>

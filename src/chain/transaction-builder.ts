@@ -68,7 +68,7 @@ export interface TransactionBuilderDeps {
  *     made together with the sender's other builds waiting at that moment (NonceReserver);
  *   - call data: src/chain/call-data.ts (the function resolved once, static arguments word by word).
  * The RPC calls of one build are made in the same tick (one JSON-RPC batch, shared with other
- * builds' calls), through ChainRegistry.call (deadline; a dead node is a 503).
+ * builds' calls), through ChainRegistry.withProvider (deadline; a dead node is a 503).
  */
 export class TransactionBuilder {
   private readonly feeCache = new Map<number, FeeCacheEntry>();
@@ -104,7 +104,7 @@ export class TransactionBuilder {
     // provider.send, not estimateGas()/getTransactionCount(): ethers caches identical requests for
     // 250 ms, which would hand out a stale pending nonce or a stale simulation.
     const readAt = new Date();
-    const [estimate, fees, pendingNonce] = await this.deps.chains.call(chain, (provider) =>
+    const [estimate, fees, pendingNonce] = await this.deps.chains.withProvider(chain, (provider) =>
       Promise.all([
         provider
           .send('eth_estimateGas', [{ from, to, data }])

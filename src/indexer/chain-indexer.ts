@@ -11,16 +11,17 @@
  *   what the blocks above wrote is undone, the chain's blocks from there are indexed and the cursor
  *   moves, and read caches hear of it from the first day it touched. A chain that replaced even
  *   the lowest recorded block (a reorganisation deeper than the window) stops the indexer of that
- *   chain, loudly, until the chain holds the indexed blocks again.
+ *   chain, loudly, until the chain holds the indexed blocks again (the comparisons: chain-forks.ts).
  * - Each block range is written in one transaction that also moves the chain's cursor, under a
  *   row lock on the cursor, so a crash never double-counts or skips and receipt ingestion
- *   (read-your-writes) cannot interleave with it.
+ *   (read-your-writes) cannot interleave with it (range-commit.ts).
+ * - Catching up, the range after the one being written is already being fetched, and requests
+ *   narrow after a failure (range-plan.ts).
  * - One active indexer per chain across processes: a session advisory lock; the others stand by
  *   and retry, taking over when the holder's connection ends.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Pool, PoolClient } from 'pg';
-import { blockHeader, blockHeaders } from '../chain/block-headers';
 import { finalityDepthOf, finalizedBlock } from '../chain/finality';
 import type { Chain } from '../chain/registry';
 import { isConnectionLost } from '../db/availability';
@@ -28,30 +29,19 @@ import { inTransaction } from '../db/transaction';
 import type { Logger } from '../logger';
 import type { LaurelMetrics } from '../metrics';
 import { DEFAULT_CHAIN_TEXT_LIMITS, type ChainTextLimits } from '../stored-text';
-import { undoBlocks } from './index-rollback';
+import { checkLastRecordedBlock, commonAncestor, ForkFound, heldAgain, type DeepFork } from './chain-forks';
 import {
-  forgetFinalBlocks,
   loadKnownContracts,
   lockCursor,
-  lowestRecordedBlock,
-  moveCursor,
-  positionKey,
   readCursor,
-  receiptLogBlocks,
-  recordBlocks,
-  recordedBlockHash,
-  recordedBlocks,
-  recordUnindexable,
-  takeReceiptLogs,
   unindexableSummary,
-  type TrackedBlock,
   type UnindexableLog,
   type UnindexableSummary,
 } from './index-store';
-import { writeIndexEventsIsolated, type PreparedWrites } from './index-writer';
-import type { IndexEvent, KnownContracts } from './log-decoder';
+import type { KnownContracts } from './log-decoder';
+import { commitRange } from './range-commit';
 import { ChainMovedError, fetchRange, type FetchedRange } from './range-fetcher';
-import { journalOf } from './undo-journal';
+import { RangePlan } from './range-plan';
 
 export interface ChainIndexerOptions {
   chain: Chain;
@@ -69,14 +59,6 @@ export interface ChainIndexerOptions {
   metrics?: LaurelMetrics | null;
   /** Bounds of the names, symbols and base URIs stored (CHAIN_TEXT_*; their defaults when absent). */
   text?: ChainTextLimits;
-}
-
-/** A reorganisation deeper than the window: the lowest recorded block, and what the chain has there. */
-export interface DeepFork {
-  block: number;
-  indexedHash: string;
-  /** null: the node has no block at that height. */
-  chainHash: string | null;
 }
 
 export interface ChainIndexerStatus {
@@ -102,28 +84,8 @@ export interface ChainIndexerStatus {
   unindexable: UnindexableSummary | null;
 }
 
-/** The chain replaced a block the index holds (found at `block`). */
-class ForkFound extends Error {
-  override name = 'ForkFound';
-  constructor(readonly block: number) {
-    super(`the chain replaced indexed block ${block}`);
-  }
-}
-
 const PROGRESS_LOG_INTERVAL_MS = 5_000;
 const MAX_BACKOFF_MS = 30_000;
-/**
- * Catching up, one transaction writes the events of up to this many eth_getLogs requests, ending
- * after the request that brings it to WRITE_BATCH_EVENTS: the sums (totals, balances) of a user
- * rewarded all along the range are then updated once instead of once per request, the bulk of
- * PostgreSQL's work (`npm run bench:ingest`). The larger the batch, the fewer times each sum is
- * updated, at the cost of memory while catching up (the write and the range fetched ahead of it
- * are held together).
- */
-const WRITE_BATCH_REQUESTS = 10;
-const WRITE_BATCH_EVENTS = 40_000;
-/** Recorded blocks compared with the chain at once while looking for the common ancestor. */
-const ANCESTOR_SEARCH_BATCH = 64;
 
 export class ChainIndexer {
   private stopped = false;
@@ -221,12 +183,10 @@ export class ChainIndexer {
     this.cursor = await inTransaction(db, () => lockCursor(db, chain.chainId, startBlock));
     this.known = await loadKnownContracts(db, chain);
     this.unindexable = await unindexableSummary(db, chain.chainId);
-    let range = maxBlockRange;
+    const plan = new RangePlan(chain, maxBlockRange, this.text);
     let failures = 0;
     let forkFound = false;
     let catchUp: { since: number; fromCursor: number; events: number; lastLog: number } | null = null;
-    // While a range is written, the next one is already being fetched.
-    let prefetched: { from: number; to: number; fetch: Promise<FetchedRange> } | null = null;
 
     while (!this.stopped) {
       if (session.lost) throw new Error('database connection lost');
@@ -238,9 +198,9 @@ export class ChainIndexer {
           continue;
         }
         if (forkFound) {
-          prefetched = null;
+          plan.dropAhead();
           step = 'reorganisation';
-          await this.reorganise(db, range);
+          await this.reorganise(db, plan.blocksPerRequest);
           forkFound = false;
           failures = 0;
           continue;
@@ -260,43 +220,14 @@ export class ChainIndexer {
         this.finalized = finalized;
         step = 'range';
         const from = this.cursor + 1;
-        // Up to WRITE_BATCH_REQUESTS requests of `range` blocks, or fewer once WRITE_BATCH_EVENTS
-        // are in (see fetchRange): one transaction for all of them.
-        const known = this.known;
-        const fetchFrom = (start: number) => {
-          const end = Math.min(safeHead, start - 1 + range * WRITE_BATCH_REQUESTS);
-          const fetch = fetchRange(
-            chain,
-            known,
-            {
-              from: start,
-              to: end,
-              trackFrom: finalized,
-              finalized,
-              blocksPerRequest: range,
-              maxEvents: WRITE_BATCH_EVENTS,
-            },
-            this.text,
-          );
-          return { from: start, to: end, fetch };
-        };
-        // A range fetched ahead is used unless it reaches past the blocks now confirmed (the head
-        // went back meanwhile).
-        const fetching =
-          prefetched?.from === from && prefetched.to <= safeHead ? prefetched : fetchFrom(from);
-        prefetched = null;
-        const fetched = await fetching.fetch;
+        const fetched = await plan.fetch(this.known, from, safeHead, finalized);
         const { to } = fetched;
-        if (to < safeHead) {
-          prefetched = fetchFrom(to + 1);
-          prefetched.fetch.catch(() => undefined); // a failure surfaces when the range is used
-        }
         const events = await this.writeRange(db, fetched);
         failures = 0;
-        range = Math.min(maxBlockRange, range * 2);
+        plan.written();
 
         const now = Date.now();
-        if (!catchUp && safeHead - to > range)
+        if (!catchUp && safeHead - to > plan.blocksPerRequest)
           catchUp = { since: now, fromCursor: from - 1, events: 0, lastLog: now };
         if (catchUp) {
           catchUp.events += events;
@@ -319,7 +250,7 @@ export class ChainIndexer {
         // receipts' events in at once, and a range of several blocks costs what one block costs.
         if (to >= safeHead) await this.sleep(pollIntervalMs);
       } catch (error) {
-        prefetched = null;
+        plan.dropAhead();
         if (session.lost || isConnectionLost(error)) throw error;
         if (error instanceof ForkFound) {
           // Handled at once, on the next turn.
@@ -329,10 +260,9 @@ export class ChainIndexer {
         }
         failures += 1;
         // A range read while the chain moved is read again as it is; one that failed otherwise, halved.
-        if (step === 'range' && !(error instanceof ChainMovedError))
-          range = Math.max(1, Math.floor(range / 2));
+        if (step === 'range' && !(error instanceof ChainMovedError)) plan.narrow();
         log.warn(
-          { chain: chain.name, cursor: this.cursor, err: error, nextRange: range },
+          { chain: chain.name, cursor: this.cursor, err: error, nextRange: plan.blocksPerRequest },
           `indexer: ${step} failed`,
         );
         await this.sleep(Math.min(MAX_BACKOFF_MS, 250 * 2 ** failures));
@@ -347,52 +277,15 @@ export class ChainIndexer {
    */
   private async writeRange(db: PoolClient, range: FetchedRange, rollbackTo?: number): Promise<number> {
     const { chain, startBlock, log } = this.options;
-    const chainId = chain.chainId;
     const { from, to } = range;
     const started = performance.now();
-    const { events: written, unindexable } = await inTransaction(db, async () => {
-      const cursor = await lockCursor(db, chainId, startBlock);
-      if (cursor !== this.cursor) throw new Error(`cursor moved to ${cursor} while indexing from ${from}`);
-      const changes: PreparedWrites[] = [];
-      if (rollbackTo !== undefined) changes.push(await undoBlocks(db, chainId, { above: rollbackTo }));
-      const first = range.blocks[0];
-      if (first?.number === from) {
-        const parent = await recordedBlockHash(db, chainId, from - 1);
-        if (parent !== null && parent !== first.parentHash) throw new ForkFound(from - 1);
-      }
-      // Receipts ingested ahead of the cursor: kept where the range found their block, undone where
-      // it found another block (or no Laurel event at all) at that height.
-      const marked = await receiptLogBlocks(db, chainId, to);
-      const replaced = marked.filter(
-        (block) => block.hash !== null && range.blockHashes.get(block.number) !== block.hash,
-      );
-      if (replaced.length > 0) {
-        const blocks = [...new Set(replaced.map((block) => block.number))];
-        log.warn(
-          { chain: chain.name, blocks },
-          'indexer: receipts ingested from blocks the chain replaced: undone',
-        );
-        changes.push(await undoBlocks(db, chainId, { blocks }));
-      }
-      const ingested = await takeReceiptLogs(db, chainId, to);
-      // Events already ingested from receipts are left out (rarely any: then prepared again).
-      const events = ingested.size
-        ? range.events.filter((event) => !ingested.has(positionKey(event.blockNumber, event.logIndex)))
-        : range.events;
-      // An event whose rows PostgreSQL refuses fails no other, nor the range: it is recorded instead.
-      const { written, unwritable } = await writeIndexEventsIsolated(db, chainId, events, range.blockTimes, {
-        whole: ingested.size ? undefined : range.writes,
-        before: changes,
-      });
-      const unindexable: UnindexableLog[] = [
-        ...range.undecodable,
-        ...unwritable.map(({ event, reason }) => ({ log: logOf(range, event), reason })),
-      ];
-      await recordUnindexable(db, chainId, unindexable, this.text.rawMaxBytes);
-      await recordBlocks(db, chainId, unwritable.length ? withoutEvents(range, unwritable) : range.blocks);
-      await forgetFinalBlocks(db, chainId, range.finalized);
-      await moveCursor(db, chainId, to);
-      return { events: written.reduce((sum, writes) => sum + writes.events, 0), unindexable };
+    const { events: written, unindexable } = await commitRange(db, range, {
+      chain,
+      startBlock,
+      cursor: this.cursor,
+      rollbackTo,
+      log,
+      rawMaxBytes: this.text.rawMaxBytes,
     });
     this.cursor = to;
     // Known when the range read the block's header (every block of the finality window) or a reward in it.
@@ -440,17 +333,7 @@ export class ChainIndexer {
 
   /** Caught up: the last recorded block the chain still has must be the one indexed. */
   private async checkLastBlock(db: PoolClient): Promise<void> {
-    const { chain } = this.options;
-    const [last] = await recordedBlocks(
-      db,
-      chain.chainId,
-      Math.min(this.cursor, this.head ?? this.cursor),
-      1,
-    );
-    if (!last) return;
-    const onChain = await blockHeader(chain, last.number);
-    // No block there: the node is behind (or lost blocks); nothing is undone until it has one.
-    if (onChain && onChain.hash !== last.hash) throw new ForkFound(last.number);
+    await checkLastRecordedBlock(db, this.options.chain, Math.min(this.cursor, this.head ?? this.cursor));
   }
 
   /**
@@ -486,31 +369,16 @@ export class ChainIndexer {
   }
 
   /**
-   * The highest recorded block the chain still has (compared in batches, highest first); null when
-   * the chain replaced every recorded one (then the indexer stops: see `fork`).
+   * The highest recorded block the chain still has; null when the chain replaced every recorded
+   * one (then the indexer stops: see `fork`).
    */
   private async commonAncestor(db: PoolClient): Promise<number | null> {
     const { chain, log } = this.options;
-    let below = this.cursor;
-    let lowest: DeepFork | null = null;
-    for (;;) {
-      const recorded = await recordedBlocks(db, chain.chainId, below, ANCESTOR_SEARCH_BATCH);
-      if (recorded.length === 0) break;
-      const onChain = await blockHeaders(
-        chain,
-        recorded.map((block) => block.number),
-      );
-      for (const block of recorded) {
-        const chainHash = onChain.get(block.number)?.hash ?? null;
-        if (chainHash === block.hash) return block.number;
-        lowest = { block: block.number, indexedHash: block.hash, chainHash };
-      }
-      below = recorded[recorded.length - 1].number - 1;
-    }
-    if (!lowest) throw new Error('no recorded block to find the common ancestor with');
-    this.fork = lowest;
+    const found = await commonAncestor(db, chain, this.cursor);
+    if ('ancestor' in found) return found.ancestor;
+    this.fork = found.fork;
     log.error(
-      { chain: chain.name, ...lowest, finalityDepth: finalityDepthOf(chain) },
+      { chain: chain.name, ...found.fork, finalityDepth: finalityDepthOf(chain) },
       'indexer stopped: the chain replaced blocks below the finality window (a reorganisation deeper than it); ' +
         'the index keeps what it had until the chain holds those blocks again (see docs/reorgs.md)',
     );
@@ -520,30 +388,12 @@ export class ChainIndexer {
   /** Stopped by a deep fork: resumes once the chain holds the lowest recorded block again. */
   private async awaitForkResolved(db: PoolClient): Promise<void> {
     const { chain, log, pollIntervalMs } = this.options;
-    const anchor = await lowestRecordedBlock(db, chain.chainId);
-    const onChain = anchor ? await blockHeader(chain, anchor.number) : null;
-    if (anchor && onChain?.hash === anchor.hash) {
+    const block = await heldAgain(db, chain);
+    if (block !== null) {
       this.fork = null;
-      log.info(
-        { chain: chain.name, block: anchor.number },
-        'indexer resumed: the chain holds the indexed blocks again',
-      );
+      log.info({ chain: chain.name, block }, 'indexer resumed: the chain holds the indexed blocks again');
       return;
     }
     await this.sleep(pollIntervalMs);
   }
-}
-
-/** The log of one of a range's events. */
-function logOf(range: FetchedRange, event: IndexEvent): FetchedRange['logs'][number] {
-  return range.logs.find((log) => log.blockNumber === event.blockNumber && log.logIndex === event.logIndex)!;
-}
-
-/** The range's tracked blocks with journals leaving out `unwritable` events (never written, never undone). */
-function withoutEvents(range: FetchedRange, unwritable: readonly { event: IndexEvent }[]): TrackedBlock[] {
-  const left = new Set(unwritable.map(({ event }) => event));
-  return range.blocks.map((block) => ({
-    ...block,
-    undo: journalOf(range.events.filter((event) => event.blockNumber === block.number && !left.has(event))),
-  }));
 }

@@ -11,7 +11,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { BLOCK_PARAMETER } from '../../src/chain/rpc-pool';
+import { BLOCK_PARAMETER } from '../../src/chain/rpc-requests';
 
 export interface HostileBehaviour {
   /** Added before every answer. */

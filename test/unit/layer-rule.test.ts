@@ -37,6 +37,13 @@ describe('the layer rule', () => {
       'the basics layer imports from operations, indexer, a layer above it (docs/architecture.md#layers)',
       'the basics layer imports from server, a layer above it (docs/architecture.md#layers)',
     ]);
+    // The sections of the configuration are basics too.
+    expect(
+      await layerProblems(
+        'src/config/planted.ts',
+        "import { ChainRegistry } from '../chain/registry';\nexport const planted = ChainRegistry;\n",
+      ),
+    ).toEqual(['the basics layer imports from chain, a layer above it (docs/architecture.md#layers)']);
   });
 
   it('lets a layer import its own layer and those below it', async () => {

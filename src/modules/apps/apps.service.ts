@@ -101,7 +101,7 @@ export class AppsService {
   }
 
   private async askFactory(chain: Chain, app: string): Promise<KnownApp | null> {
-    return this.deps.chains.call(chain, async (provider) => {
+    return this.deps.chains.withProvider(chain, async (provider) => {
       // One JSON-RPC batch; xpToken() of an address that is no app reverts or answers nothing.
       const [isApp, xpToken] = await Promise.all([
         viewCall<boolean>(provider, appFactoryInterface, chain.factoryAddress, 'isApp', [app]),

@@ -110,7 +110,7 @@ export class BadgesService {
   /** An app's badges in creation order; AppNotFoundError for an unknown app. */
   async badgesOf(chain: Chain, appId: string): Promise<BadgeSummary[]> {
     await this.deps.apps.requireApp(chain, appId);
-    return this.deps.chains.call(chain, async (provider) => {
+    return this.deps.chains.withProvider(chain, async (provider) => {
       const badges = await viewCall<string[]>(provider, appInterface, appId, 'badges');
       return Promise.all(
         badges.map(async (badge) => {

@@ -103,7 +103,7 @@ export class CreditService {
     const token = await this.transferableToken(chain, input.token_id, 'permitted');
     const value = toBaseUnits(input.amount, token.decimals, 'amount');
     // One JSON-RPC batch: the domain separator, the holder's nonce and the domain's fields (ERC-5267).
-    const [domainSeparator, nonce, domainFields] = await this.deps.chains.call(chain, (provider) =>
+    const [domainSeparator, nonce, domainFields] = await this.deps.chains.withProvider(chain, (provider) =>
       Promise.all([
         viewCall<string>(provider, creditTokenInterface, token.address, 'DOMAIN_SEPARATOR'),
         viewCall<bigint>(provider, creditTokenInterface, token.address, 'nonces', [input.holder_address]),
@@ -171,7 +171,7 @@ export class CreditService {
   async balance(input: CreditBalanceInput): Promise<CreditBalance> {
     const chain = this.deps.chains.get(input.chain);
     const token = await this.token(chain, input.token_id);
-    const raw = await this.deps.chains.call(chain, (provider) =>
+    const raw = await this.deps.chains.withProvider(chain, (provider) =>
       viewCall<bigint>(provider, creditTokenInterface, token.address, 'balanceOf', [input.user_id]),
     );
     return {

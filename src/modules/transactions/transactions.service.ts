@@ -193,7 +193,7 @@ export class TransactionsService {
     }
     const transaction = parseSignedTransaction(input.signed_transaction);
     const reason = await this.deps.chains
-      .call(chain, (provider) =>
+      .withProvider(chain, (provider) =>
         minedRevertReason(
           provider,
           { from: transaction.from!, to: transaction.to, data: transaction.data, value: transaction.value },
@@ -235,7 +235,7 @@ export class TransactionsService {
       return;
     }
     const known = await chains
-      .call(chain, (provider) => provider.getTransaction(hash))
+      .withProvider(chain, (provider) => provider.getTransaction(hash))
       .catch(() => undefined);
     if (known === null) {
       const pendingSince = await transactions.pendingSince(chainId, hash);
@@ -295,12 +295,12 @@ export class TransactionsService {
     const { chains, transactions, log, prisma } = this.deps;
     const chain = chains.byChainId(chainId);
     if (!chain) return;
-    const head = await chains.call(chain, (provider) => provider.getBlockNumber());
-    const finalized = await chains.call(chain, () => finalizedBlock(chain, head));
+    const head = await chains.withProvider(chain, (provider) => provider.getBlockNumber());
+    const finalized = await chains.withProvider(chain, () => finalizedBlock(chain, head));
     const recorded = await transactions.receiptsAbove(chainId, finalized);
     if (recorded.length === 0) return;
     const blocks = [...new Set(recorded.map((receipt) => receipt.blockNumber))];
-    const onChain = await chains.call(chain, () => blockHeaders(chain, blocks));
+    const onChain = await chains.withProvider(chain, () => blockHeaders(chain, blocks));
     let replaced = 0;
     for (const receipt of recorded) {
       const header = onChain.get(receipt.blockNumber);
@@ -351,7 +351,7 @@ export class TransactionsService {
    */
   async reconcile(chain: Chain): Promise<string[]> {
     const { chains, transactions, log } = this.deps;
-    const head = await chains.call(chain, (provider) => provider.getBlockNumber());
+    const head = await chains.withProvider(chain, (provider) => provider.getBlockNumber());
     const rows = await transactions.unsettled(
       chain.chainId,
       head - RECONCILE_DEPTH_BLOCKS,
@@ -359,7 +359,7 @@ export class TransactionsService {
     );
     const dropped: string[] = [];
     for (const row of rows) {
-      const known = await chains.call(chain, (provider) => provider.getTransaction(row.hash));
+      const known = await chains.withProvider(chain, (provider) => provider.getTransaction(row.hash));
       if (known || !(await transactions.markDropped(chain.chainId, row.hash, row.status))) continue;
       this.deps.metrics?.transactionsDropped.inc({ chain: chain.name });
       dropped.push(row.hash);
@@ -496,7 +496,7 @@ export class TransactionsService {
       throw error;
     }
     try {
-      await this.deps.chains.call(chain, (provider) =>
+      await this.deps.chains.withProvider(chain, (provider) =>
         provider.send('eth_sendRawTransaction', [input.signed_transaction]),
       );
     } catch (error) {
@@ -513,7 +513,9 @@ export class TransactionsService {
       }
       const known =
         !(error instanceof AppError) &&
-        (await this.deps.chains.call(chain, (provider) => provider.getTransaction(hash)).catch(() => null));
+        (await this.deps.chains
+          .withProvider(chain, (provider) => provider.getTransaction(hash))
+          .catch(() => null));
       if (!known) {
         if (recordedNow) await this.deps.transactions.unrecord(chain, hash);
         throw error instanceof AppError
@@ -539,7 +541,9 @@ export class TransactionsService {
 
   /** The sender's next nonce on the chain, its pool's transactions counted. */
   private pendingNonce(chain: Chain, sender: string): Promise<number> {
-    return this.deps.chains.call(chain, (provider) => provider.getTransactionCount(sender, 'pending'));
+    return this.deps.chains.withProvider(chain, (provider) =>
+      provider.getTransactionCount(sender, 'pending'),
+    );
   }
 
   /**
@@ -584,7 +588,7 @@ export class TransactionsService {
   /** What a successful receipt created; undefined (logged) when the node cannot tell now. */
   private async createdBy(chain: Chain, logs: readonly ReceiptLog[]): Promise<CreatedContracts | undefined> {
     try {
-      return await this.deps.chains.call(chain, (provider) =>
+      return await this.deps.chains.withProvider(chain, (provider) =>
         createdContracts(provider, chain.factoryAddress, logs),
       );
     } catch (error) {
@@ -662,7 +666,7 @@ export class TransactionsService {
   private async stateOnChain(sent: SentTransaction): Promise<TransactionState> {
     const { chains } = this.deps;
     const { row, chain } = sent;
-    const [receipt, head] = await chains.call(chain, (provider) =>
+    const [receipt, head] = await chains.withProvider(chain, (provider) =>
       Promise.all([provider.getTransactionReceipt(row.hash), provider.getBlockNumber()]),
     );
     const state = this.recordedState(sent);
@@ -681,7 +685,7 @@ export class TransactionsService {
       };
     }
     const reason = await chains
-      .call(chain, async (provider) => {
+      .withProvider(chain, async (provider) => {
         const sent = await provider.getTransaction(row.hash);
         return sent && minedRevertReason(provider, sent, receipt.blockNumber);
       })

@@ -1,0 +1,60 @@
+/** The process: its data folder, what it runs (roles), its job concurrency and its shutdown. */
+import path from 'node:path';
+import { z } from 'zod';
+import { commaSeparated, positiveInt, type Parsed } from './values';
+
+export type LaurelRole = 'api' | 'worker' | 'indexer';
+
+/**
+ * Jobs a worker process runs at once (WORKER_CONCURRENCY). Laurel's jobs mostly wait on the network
+ * (webhook calls of up to 5 s, receipts asked of a node): a few slow receivers must not hold every
+ * job of the process, and deliveries are bound by round trips, not CPU (`npm run bench:webhooks`).
+ * The job worker's pool grows to this + 2 connections.
+ */
+export const DEFAULT_WORKER_CONCURRENCY = 32;
+
+export const processVariables = {
+  DATA_DIR: z
+    .string()
+    .min(1)
+    .default('.data')
+    .describe(
+      "folder of the embedded PostgreSQL cluster, the local chain's state, the generated webhook key and the development CA",
+    ),
+  LAUREL_ROLES: commaSeparated()
+    .default('api,worker,indexer')
+    .pipe(
+      z
+        .array(
+          z.enum(['api', 'worker', 'indexer'], { message: "each role must be 'api', 'worker' or 'indexer'" }),
+        )
+        .min(1, 'name at least one role'),
+    )
+    .describe(
+      'what this process runs: `api` (HTTP: REST, GraphQL, docs), `worker` (graphile-worker: receipts, webhook deliveries, housekeeping), `indexer` (the chain indexers)',
+    ),
+  WORKER_CONCURRENCY: positiveInt(DEFAULT_WORKER_CONCURRENCY).describe(
+    'background jobs a worker process runs at once; they mostly wait on the network (webhook calls, receipts), so it is well above the core count (`npm run bench:webhooks`)',
+  ),
+  SHUTDOWN_GRACE_SECONDS: positiveInt(10).describe(
+    'on SIGTERM/SIGINT, how long requests and jobs in flight may take before the process stops anyway',
+  ),
+};
+
+export interface ProcessConfig {
+  dataDir: string;
+  /** What this process runs: the HTTP API, the job worker, the chain indexers (LAUREL_ROLES). */
+  roles: ReadonlySet<LaurelRole>;
+  workerConcurrency: number;
+  /** On SIGTERM, how long in-flight requests and jobs may take before the process stops anyway. */
+  shutdownGraceSeconds: number;
+}
+
+export function processConfig(e: Parsed<typeof processVariables>, cwd: string): ProcessConfig {
+  return {
+    dataDir: path.resolve(cwd, e.DATA_DIR),
+    roles: new Set(e.LAUREL_ROLES),
+    workerConcurrency: e.WORKER_CONCURRENCY,
+    shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
+  };
+}

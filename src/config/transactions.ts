@@ -1,0 +1,38 @@
+/** Built and executed transactions: nonce reservations, waits, drops and permit deadlines. */
+import { positiveInt, type Parsed } from './values';
+
+export const transactionsVariables = {
+  NONCE_RESERVATION_TTL_SECONDS: positiveInt(120).describe(
+    'how long a nonce handed to a built transaction stays reserved if it is never broadcast',
+  ),
+  EXECUTE_WAIT_TIMEOUT_SECONDS: positiveInt(30).describe(
+    'how long `execute-and-wait` waits for the receipt before answering `Timeout`',
+  ),
+  TRANSACTION_DROP_AFTER_SECONDS: positiveInt(600).describe(
+    'a recorded, unmined transaction the node has not known for this long is marked dropped and its nonce freed',
+  ),
+  PERMIT_DEADLINE_SECONDS: positiveInt(3600).describe(
+    'lifetime of permit data (`deadline` = now + this, in Unix seconds)',
+  ),
+};
+
+export interface TransactionsConfig {
+  transactions: {
+    nonceReservationTtlSeconds: number;
+    executeWaitTimeoutSeconds: number;
+    /** A recorded transaction the node has not known for this long is marked dropped (its nonce freed). */
+    dropAfterSeconds: number;
+    permitDeadlineSeconds: number;
+  };
+}
+
+export function transactionsConfig(e: Parsed<typeof transactionsVariables>): TransactionsConfig {
+  return {
+    transactions: {
+      nonceReservationTtlSeconds: e.NONCE_RESERVATION_TTL_SECONDS,
+      executeWaitTimeoutSeconds: e.EXECUTE_WAIT_TIMEOUT_SECONDS,
+      dropAfterSeconds: e.TRANSACTION_DROP_AFTER_SECONDS,
+      permitDeadlineSeconds: e.PERMIT_DEADLINE_SECONDS,
+    },
+  };
+}
