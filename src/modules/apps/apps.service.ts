@@ -4,7 +4,7 @@ import type { Chain, ChainRegistry } from '../../chain/registry';
 import type { TransactionBuilder, UnsignedTransactionJson } from '../../chain/transaction-builder';
 import { viewCall } from '../../chain/view-call';
 import { checksumAddress } from '../../addresses';
-import { NotFoundError, type DocumentedFailure } from '../../errors';
+import { defineFailure } from '../../errors';
 import type { IndexReader } from '../../indexer/read/index-reader';
 import { LRUCache } from 'lru-cache';
 import type { CreateAppInput, ListAppsInput } from './apps.schema';
@@ -14,16 +14,16 @@ import type { AppInfo } from './apps.types';
  * 404 `app_not_found`: the address is not an app of the chain's AppFactory. The message is the
  * documented one; the body also names the app and the chain that were asked (extra fields).
  */
-export const APP_NOT_FOUND: DocumentedFailure = {
+export const APP_NOT_FOUND = defineFailure({
   status: 404,
   codes: ['app_not_found'],
   description:
     '`App not found`: `app_id` is not an app of this chain (the body repeats `app_id` and `chain`)',
-};
+});
 
-export class AppNotFoundError extends NotFoundError {
+export class AppNotFoundError extends APP_NOT_FOUND.Error {
   constructor(chain: Chain, appId: string) {
-    super(APP_NOT_FOUND.codes[0], 'App not found', { app_id: checksumAddress(appId), chain: chain.name });
+    super('App not found', { app_id: checksumAddress(appId), chain: chain.name });
   }
 }
 
