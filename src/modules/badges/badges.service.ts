@@ -1,8 +1,8 @@
 import { getAddress } from 'ethers';
-import { LRUCache } from 'lru-cache';
 import { appInterface, badgeInterface } from '../../chain/contracts';
 import type { Chain, ChainRegistry } from '../../chain/registry';
 import type { UnsignedTransactionJson } from '../../chain/transaction-builder';
+import { CacheOnSuccess } from '../../cache-on-success';
 import { viewCall, viewText } from '../../chain/view-call';
 import { defineFailure } from '../../errors';
 import type { IndexReader } from '../../indexer/read/index-reader';
@@ -62,7 +62,7 @@ export interface BadgesServiceDeps {
  * badge's name and base URI never change: cached in memory once read.
  */
 export class BadgesService {
-  private readonly facts = new LRUCache<string, BadgeSummary>({ max: BADGE_CACHE_SIZE });
+  private readonly facts = new CacheOnSuccess<BadgeSummary>(BADGE_CACHE_SIZE);
 
   constructor(private readonly deps: BadgesServiceDeps) {}
 
@@ -112,18 +112,15 @@ export class BadgesService {
     return this.deps.chains.call(chain, async (provider) => {
       const badges = await viewCall<string[]>(provider, appInterface, appId, 'badges');
       return Promise.all(
-        badges.map(async (badge) => {
+        badges.map((badge) => {
           const id = getAddress(badge);
-          const key = `${chain.chainId}:${id}`;
-          const cached = this.facts.get(key);
-          if (cached) return cached;
-          const [name, baseURI] = await Promise.all([
-            viewText(provider, badgeInterface, id, 'name', this.deps.text),
-            viewText(provider, badgeInterface, id, 'baseURI', this.deps.text),
-          ]);
-          const summary = { id, name, metadataURI: baseURI === '' ? null : baseURI };
-          this.facts.set(key, summary);
-          return summary;
+          return this.facts.get(`${chain.chainId}:${id}`, async () => {
+            const [name, baseURI] = await Promise.all([
+              viewText(provider, badgeInterface, id, 'name', this.deps.text),
+              viewText(provider, badgeInterface, id, 'baseURI', this.deps.text),
+            ]);
+            return { id, name, metadataURI: baseURI === '' ? null : baseURI };
+          });
         }),
       );
     });

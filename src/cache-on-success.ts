@@ -1,0 +1,42 @@
+import { LRUCache } from 'lru-cache';
+import { SingleFlight } from './single-flight';
+
+/**
+ * Values kept per key once a load found one, at most `max` of them (least recently used first
+ * out): for facts that never change once they exist (a token, an app, a block's time). A load
+ * that finds nothing (null or undefined) or throws is not kept, so the next ask loads again;
+ * asks of one key at once share one load.
+ */
+export class CacheOnSuccess<V extends NonNullable<unknown>> {
+  private readonly values: LRUCache<string, V>;
+  private readonly loads = new SingleFlight<string, V | null>();
+
+  constructor(max: number) {
+    this.values = new LRUCache({ max });
+  }
+
+  /** The key's value: the one kept, or `load`'s (null when it finds nothing). */
+  get<Found extends V | null | undefined>(
+    key: string,
+    load: () => Promise<Found>,
+  ): Promise<V | (Found extends V ? never : null)> {
+    const known = this.values.get(key);
+    if (known !== undefined) return Promise.resolve(known);
+    const loading = this.loads.run(key, async () => {
+      const found = (await load()) ?? null;
+      if (found !== null) this.values.set(key, found);
+      return found;
+    });
+    return loading as Promise<V | (Found extends V ? never : null)>;
+  }
+
+  /** Keeps a value learnt otherwise (with another answer), so that it is not loaded. */
+  set(key: string, value: V): void {
+    this.values.set(key, value);
+  }
+
+  /** Forgets every value (the facts may have changed). */
+  clear(): void {
+    this.values.clear();
+  }
+}
