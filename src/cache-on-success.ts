@@ -2,6 +2,26 @@ import { LRUCache } from 'lru-cache';
 import { SingleFlight } from './single-flight';
 
 /**
+ * `compute` with its results remembered per input, at most `max` of them (least recently used
+ * first out): for pure functions that hot paths ask the same inputs again and again. A throw is not
+ * remembered. The synchronous form of CacheOnSuccess.
+ */
+export function remembered<V extends NonNullable<unknown>>(
+  compute: (input: string) => V,
+  max: number,
+): (input: string) => V {
+  const results = new LRUCache<string, V>({ max });
+  return (input) => {
+    let result = results.get(input);
+    if (result === undefined) {
+      result = compute(input);
+      results.set(input, result);
+    }
+    return result;
+  };
+}
+
+/**
  * Values kept per key once a load found one, at most `max` of them (least recently used first
  * out): for facts that never change once they exist (a token, an app, a block's time). A load
  * that finds nothing (null or undefined) or throws is not kept, so the next ask loads again;

@@ -1,4 +1,4 @@
-import { CacheOnSuccess } from '../../src/cache-on-success';
+import { CacheOnSuccess, remembered } from '../../src/cache-on-success';
 
 describe('CacheOnSuccess', () => {
   it('keeps a found value and answers it without loading again', async () => {
@@ -58,5 +58,22 @@ describe('CacheOnSuccess', () => {
     await expect(cache.get('k', () => Promise.resolve(2))).resolves.toBe(1);
     cache.clear();
     await expect(cache.get('k', () => Promise.resolve(3))).resolves.toBe(3);
+  });
+});
+
+describe('remembered', () => {
+  it('computes an input once, and again after a throw', () => {
+    const computed: string[] = [];
+    let failing = true;
+    const upper = remembered((input: string) => {
+      computed.push(input);
+      if (input === 'bad' && failing) throw new Error('not now');
+      return input.toUpperCase();
+    }, 10);
+    expect([upper('a'), upper('a')]).toEqual(['A', 'A']);
+    expect(() => upper('bad')).toThrow('not now');
+    failing = false;
+    expect(upper('bad')).toBe('BAD');
+    expect(computed).toEqual(['a', 'bad', 'bad']);
   });
 });
