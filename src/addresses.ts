@@ -1,5 +1,5 @@
 import { getAddress } from 'ethers';
-import { remembered } from './remembered';
+import { remembered } from './cache-on-success';
 
 /**
  * ethers' `getAddress` (the EIP-55 checksummed form; throws on an invalid address), remembered for

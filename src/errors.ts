@@ -62,6 +62,50 @@ export class NotFoundError extends AppError {
   }
 }
 
+/** What a defined failure's error is built from: its code first when the failure has several. */
+export type FailureArguments<Codes extends readonly string[]> = Codes extends readonly [string]
+  ? [message: string, details?: Record<string, unknown>]
+  : [code: Codes[number], message: string, details?: Record<string, unknown>];
+
+/** A documented failure together with the error class that answers it. */
+export interface DefinedFailure<Codes extends readonly [string, ...string[]]> extends DocumentedFailure {
+  readonly codes: Codes;
+  /**
+   * The failure's error: its status is the entry's and its code one of the entry's, so the two
+   * cannot disagree. A subclass gives it its name and any fields or arguments of its own.
+   */
+  readonly Error: new (...args: FailureArguments<Codes>) => AppError;
+}
+
+/**
+ * Declares a failure once: the entry routes list (status, codes, description) and the error class
+ * services throw, taken from it. A 404 failure's error is a NotFoundError (a live query ends on it).
+ */
+export function defineFailure<const Codes extends readonly [string, ...string[]]>(
+  failure: DocumentedFailure & { readonly codes: Codes },
+): DefinedFailure<Codes> {
+  const { status, codes } = failure;
+  const Parent: new (code: string, message: string, details?: Record<string, unknown>) => AppError =
+    status === 404
+      ? NotFoundError
+      : class extends AppError {
+          constructor(code: string, message: string, details?: Record<string, unknown>) {
+            super(code, message, status, details);
+          }
+        };
+  class FailureError extends Parent {
+    constructor(...args: FailureArguments<Codes>) {
+      const [code, message, details] = (codes.length === 1 ? [codes[0], ...args] : args) as [
+        string,
+        string,
+        Record<string, unknown>?,
+      ];
+      super(code, message, details);
+    }
+  }
+  return { ...failure, Error: FailureError };
+}
+
 export class UnauthenticatedError extends AppError {
   constructor(message = 'Invalid API key') {
     super('unauthenticated', message, 401);
@@ -82,14 +126,14 @@ export class RateLimitedError extends AppError {
   }
 }
 
-export const CHAIN_UNAVAILABLE: DocumentedFailure = {
+export const CHAIN_UNAVAILABLE = defineFailure({
   status: 503,
   codes: ['chain_unavailable'],
   description: 'The chain’s node does not answer in time (the body names the chain); retry later',
-};
+});
 
 /** A chain's RPC node is down or too slow: the request may succeed later. */
-export class ChainUnavailableError extends AppError {
+export class ChainUnavailableError extends CHAIN_UNAVAILABLE.Error {
   constructor(
     chain: string,
     /** Why, without the chain's name: `no answer within 10000 ms`. */
@@ -101,24 +145,19 @@ export class ChainUnavailableError extends AppError {
     readonly mayHaveArrived = false,
     details: Record<string, unknown> = {},
   ) {
-    super(
-      CHAIN_UNAVAILABLE.codes[0],
-      `Chain "${chain}" is unavailable: ${reason}`,
-      CHAIN_UNAVAILABLE.status,
-      { chain, ...details },
-    );
+    super(`Chain "${chain}" is unavailable: ${reason}`, { chain, ...details });
   }
 }
 
-export const DATABASE_UNAVAILABLE: DocumentedFailure = {
+export const DATABASE_UNAVAILABLE = defineFailure({
   status: 503,
   codes: ['database_unavailable'],
   description: '`Database unavailable`: the database cannot be reached; retry later',
-};
+});
 
 /** The database cannot be reached (down, restarting, connection lost): the request may succeed later. */
-export class DatabaseUnavailableError extends AppError {
+export class DatabaseUnavailableError extends DATABASE_UNAVAILABLE.Error {
   constructor() {
-    super(DATABASE_UNAVAILABLE.codes[0], 'Database unavailable', DATABASE_UNAVAILABLE.status);
+    super('Database unavailable');
   }
 }

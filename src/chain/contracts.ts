@@ -17,7 +17,7 @@ import {
   type JsonFragment,
   type JsonFragmentType,
 } from 'ethers';
-import { remembered } from '../remembered';
+import { remembered } from '../cache-on-success';
 import AppJson from './contracts/build/App.json';
 import AppFactoryJson from './contracts/build/AppFactory.json';
 import BadgeJson from './contracts/build/Badge.json';

@@ -1,5 +1,5 @@
 import { getAddress, isError, toQuantity, type JsonRpcProvider } from 'ethers';
-import { AppError, type DocumentedFailure } from '../errors';
+import { defineFailure } from '../errors';
 import { decodeLaurelRevert, revertDataOf, type AbiErrorItem } from './contracts';
 import type { Chain } from './registry';
 import { nodeMessageOf } from './rpc-errors';
@@ -61,25 +61,20 @@ export function revertHint(errorName: string | null, functionName?: string): str
  * decoded revert under `transaction_error` (Shape B `error.transaction_error`, Shape A
  * `transaction_error`, GraphQL `extensions.transaction_error`).
  */
-export const TRANSACTION_REVERTED: DocumentedFailure = {
+export const TRANSACTION_REVERTED = defineFailure({
   status: 422,
   codes: ['transaction_error'],
   description:
     'The transaction’s simulation reverted: `transaction_error` has the decoded revert (reason, function, contract, error name)',
-};
+});
 
-export class TransactionRevertedError extends AppError {
+export class TransactionRevertedError extends TRANSACTION_REVERTED.Error {
   constructor(readonly transactionError: TransactionErrorDetails) {
     // The documented transaction_error keeps its exact fields; the error's message adds what to do.
     const hint = revertHint(transactionError.data.errorName, transactionError.function_name);
-    super(
-      TRANSACTION_REVERTED.codes[0],
-      hint ? `${transactionError.message}: ${hint}` : transactionError.message,
-      TRANSACTION_REVERTED.status,
-      {
-        transaction_error: transactionError,
-      },
-    );
+    super(hint ? `${transactionError.message}: ${hint}` : transactionError.message, {
+      transaction_error: transactionError,
+    });
   }
 }
 

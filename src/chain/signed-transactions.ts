@@ -1,6 +1,6 @@
 import { Transaction, getAddress, getBytes, keccak256 } from 'ethers';
 import { ecdsaRecover } from 'secp256k1';
-import { remembered } from '../remembered';
+import { remembered } from '../cache-on-success';
 
 /** Signed transactions parsed lately: validation, then the send, read the same one. */
 const PARSED_KEPT = 1024;

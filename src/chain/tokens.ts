@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import { CacheOnSuccess } from '../cache-on-success';
 import { getAddress, isError } from 'ethers';
 import { checksumAddress } from '../addresses';
 import { AppError } from '../errors';
@@ -43,30 +43,16 @@ function unlessNotAToken<T>(call: Promise<T>): Promise<T | null> {
 const TOKEN_CACHE_SIZE = 10_000;
 
 export class TokenDirectory {
-  private readonly known = new LRUCache<string, TokenInfo>({ max: TOKEN_CACHE_SIZE });
-  private readonly lookups = new Map<string, Promise<TokenInfo | null>>();
+  private readonly known = new CacheOnSuccess<TokenInfo>(TOKEN_CACHE_SIZE);
 
   constructor(
     private readonly chains: ChainRegistry,
     private readonly text: ChainTextLimits,
   ) {}
 
-  async get(chain: Chain, address: string): Promise<TokenInfo | null> {
+  get(chain: Chain, address: string): Promise<TokenInfo | null> {
     const checksummed = checksumAddress(address);
-    const key = `${chain.chainId}:${checksummed}`;
-    const found = this.known.get(key);
-    if (found) return found;
-    let lookup = this.lookups.get(key);
-    if (!lookup) {
-      lookup = this.lookup(chain, checksummed)
-        .then((info) => {
-          if (info) this.known.set(key, info);
-          return info;
-        })
-        .finally(() => this.lookups.delete(key));
-      this.lookups.set(key, lookup);
-    }
-    return lookup;
+    return this.known.get(`${chain.chainId}:${checksummed}`, () => this.lookup(chain, checksummed));
   }
 
   private async lookup(chain: Chain, address: string): Promise<TokenInfo | null> {

@@ -1,5 +1,5 @@
 import { getBytes, Interface, type JsonRpcProvider, type Result } from 'ethers';
-import { remembered } from '../remembered';
+import { remembered } from '../cache-on-success';
 import { chainTextOf, type ChainTextLimits } from '../stored-text';
 
 /**

@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import { CacheOnSuccess } from '../cache-on-success';
 import { blockHeaderByHash, blockHeaders, type BlockHeader } from '../chain/block-headers';
 import type { Chain } from '../chain/registry';
 import { topics, type ChainLog, type IndexEvent } from './log-decoder';
@@ -52,14 +52,10 @@ const BLOCK_TIMES_KEPT = 1_000;
  * read; a block the node does not have, or a failed read, is not kept.
  */
 export class BlockTimesByHash {
-  private readonly times = new LRUCache<string, number, { chain: Chain; hash: string }>({
-    max: BLOCK_TIMES_KEPT,
-    fetchMethod: async (_key, _stale, { context }) =>
-      (await readBlockTime(context.chain, context.hash)) ?? undefined,
-  });
+  private readonly times = new CacheOnSuccess<number>(BLOCK_TIMES_KEPT);
 
-  readonly of: BlockTimeByHash = async (chain, hash) =>
-    (await this.times.fetch(keyOf(chain, hash), { context: { chain, hash } })) ?? null;
+  readonly of: BlockTimeByHash = (chain, hash) =>
+    this.times.get(keyOf(chain, hash), () => readBlockTime(chain, hash));
 
   /** Keeps a block's time the node gave with something else (a receipt), so that it is not read. */
   remember(chain: Chain, hash: string, time: number): void {

@@ -11,7 +11,7 @@ import {
   decodeActionId,
   RewardKind,
 } from '../chain/contracts';
-import { remembered } from '../remembered';
+import { remembered } from '../cache-on-success';
 import { chainTextOf, type ChainText, type ChainTextLimits } from '../stored-text';
 
 /** A log as eth_getLogs or a receipt gives it, normalised. */

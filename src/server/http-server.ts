@@ -11,6 +11,7 @@ import type { Indexer } from '../indexer/indexer';
 import type { Logger } from '../logger';
 import type { LaurelMetrics } from '../metrics';
 import { laurelModules, resolverClasses, type Modules } from '../modules';
+import { sharedWithin } from '../single-flight';
 import { LAUREL_VERSION } from '../version';
 import type { HttpPorts } from './http-ports';
 import { withinGrace, type Lifecycle } from './lifecycle';
@@ -133,19 +134,4 @@ export async function serveHttp(
     server.closeAllConnections();
     await closed;
   });
-}
-
-/**
- * `check` started at most once per `intervalMs`: callers within the interval share the promise of
- * the check started in it, whether it is still running or done. A check that hangs (a database
- * gone, a provider that does not answer) is not waited for past the interval: the next caller
- * starts a new one, so a probe sees a recovery within the interval.
- */
-function sharedWithin<T>(intervalMs: number, check: () => Promise<T>): () => Promise<T> {
-  let last: { startedAt: number; result: Promise<T> } | null = null;
-  return () => {
-    const now = Date.now();
-    if (!last || now - last.startedAt >= intervalMs) last = { startedAt: now, result: check() };
-    return last.result;
-  };
 }

@@ -18,6 +18,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import { partitionPoint } from '../../partition-point';
+import { SingleFlight } from '../../single-flight';
 import type { LaurelMetrics } from '../../metrics';
 import type { IndexChange, IndexChanges } from '../index-changes';
 
@@ -76,7 +77,7 @@ class ChainGenerations {
 
 export class IndexReadCache {
   private readonly answers: LRUCache<string, Stored> | null;
-  private readonly inFlight = new Map<string, Promise<unknown>>();
+  private readonly loads = new SingleFlight<string, unknown>();
   private readonly chains = new Map<number, ChainGenerations>();
   /** Keys read once lately (two generations, the older dropped when the newer is full). */
   private seen = new Set<string>();
@@ -120,12 +121,8 @@ export class IndexReadCache {
     // Identical reads arriving together (at the same generation) share one query.
     const epoch = this.epoch;
     const generation = chain.generation;
-    const flightKey = `${epoch}:${generation}:${key}`;
-    const pending = this.inFlight.get(flightKey);
-    if (pending) return pending as Promise<T>;
-    const loading = read.load().then(
-      (value) => {
-        this.inFlight.delete(flightKey);
+    const loading = this.loads.run(`${epoch}:${generation}:${key}`, () =>
+      read.load().then((value) => {
         const size = read.sizeOf(value);
         const stored = answers.peek(key);
         // Not over a read of a later generation that finished first.
@@ -134,14 +131,9 @@ export class IndexReadCache {
           answers.set(key, { value, epoch, generation }, { size: Math.max(1, size) });
         }
         return value;
-      },
-      (error: unknown) => {
-        this.inFlight.delete(flightKey);
-        throw error;
-      },
+      }),
     );
-    this.inFlight.set(flightKey, loading);
-    return loading;
+    return loading as Promise<T>;
   }
 
   /** Whether `key` was read lately (and remembers it, when not). */

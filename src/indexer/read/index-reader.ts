@@ -4,7 +4,7 @@
  * answers until the rows they were read from change. Modules ask it; none of them writes SQL on
  * these tables.
  */
-import { LRUCache } from 'lru-cache';
+import { CacheOnSuccess } from '../../cache-on-success';
 import { XP_DECIMALS } from '../../chain/contracts';
 import type { Queryable } from '../../db/read-replicas';
 import type { LaurelMetrics } from '../../metrics';
@@ -81,7 +81,7 @@ export class IndexReader {
   readonly cache: IndexReadCache;
   /** Leaderboards: totals, windows, and the cached days windows are ranked from. */
   readonly leaderboards: LeaderboardReader;
-  private readonly facts = new LRUCache<string, string | number>({ max: FACTS_KEPT });
+  private readonly facts = new CacheOnSuccess<string | number>(FACTS_KEPT);
 
   constructor(
     /** The primary's pool, or the read replicas' router (src/db/read-replicas.ts). */
@@ -103,15 +103,8 @@ export class IndexReader {
   }
 
   /** A fact that does not change once indexed; only found rows are kept (an app not indexed yet is asked again). */
-  private async fact<T extends string | number>(
-    key: string,
-    load: () => Promise<T | null>,
-  ): Promise<T | null> {
-    const known = this.facts.get(key) as T | undefined;
-    if (known !== undefined) return known;
-    const found = await load();
-    if (found !== null) this.facts.set(key, found);
-    return found;
+  private fact<T extends string | number>(key: string, load: () => Promise<T | null>): Promise<T | null> {
+    return this.facts.get(key, load) as Promise<T | null>;
   }
 
   /** The XP token of an indexed app; null when the index does not know the app. */

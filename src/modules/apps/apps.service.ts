@@ -4,9 +4,9 @@ import type { Chain, ChainRegistry } from '../../chain/registry';
 import type { TransactionBuilder, UnsignedTransactionJson } from '../../chain/transaction-builder';
 import { viewCall } from '../../chain/view-call';
 import { checksumAddress } from '../../addresses';
-import { NotFoundError, type DocumentedFailure } from '../../errors';
+import { CacheOnSuccess } from '../../cache-on-success';
+import { defineFailure } from '../../errors';
 import type { IndexReader } from '../../indexer/read/index-reader';
-import { LRUCache } from 'lru-cache';
 import type { CreateAppInput, ListAppsInput } from './apps.schema';
 import type { AppInfo } from './apps.types';
 
@@ -14,16 +14,16 @@ import type { AppInfo } from './apps.types';
  * 404 `app_not_found`: the address is not an app of the chain's AppFactory. The message is the
  * documented one; the body also names the app and the chain that were asked (extra fields).
  */
-export const APP_NOT_FOUND: DocumentedFailure = {
+export const APP_NOT_FOUND = defineFailure({
   status: 404,
   codes: ['app_not_found'],
   description:
     '`App not found`: `app_id` is not an app of this chain (the body repeats `app_id` and `chain`)',
-};
+});
 
-export class AppNotFoundError extends NotFoundError {
+export class AppNotFoundError extends APP_NOT_FOUND.Error {
   constructor(chain: Chain, appId: string) {
-    super(APP_NOT_FOUND.codes[0], 'App not found', { app_id: checksumAddress(appId), chain: chain.name });
+    super('App not found', { app_id: checksumAddress(appId), chain: chain.name });
   }
 }
 
@@ -47,7 +47,7 @@ const APP_CACHE_SIZE = 10_000;
  * come from the index of contract events (src/indexer), which also follows operators.
  */
 export class AppsService {
-  private readonly knownApps = new LRUCache<string, KnownApp>({ max: APP_CACHE_SIZE });
+  private readonly knownApps = new CacheOnSuccess<KnownApp>(APP_CACHE_SIZE);
 
   constructor(private readonly deps: AppsServiceDeps) {}
 
@@ -90,13 +90,11 @@ export class AppsService {
    */
   async requireApp(chain: Chain, appId: string): Promise<KnownApp> {
     const app = checksumAddress(appId);
-    const key = `${chain.chainId}:${app}`;
-    const known = this.knownApps.get(key);
-    if (known) return known;
-    const indexed = await this.deps.index.xpTokenOf(chain.chainId, app);
-    const found = indexed ? { xpToken: indexed } : await this.askFactory(chain, app);
+    const found = await this.knownApps.get(`${chain.chainId}:${app}`, async () => {
+      const indexed = await this.deps.index.xpTokenOf(chain.chainId, app);
+      return indexed ? { xpToken: indexed } : this.askFactory(chain, app);
+    });
     if (!found) throw new AppNotFoundError(chain, app);
-    this.knownApps.set(key, found);
     return found;
   }
 

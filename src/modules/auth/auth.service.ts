@@ -1,13 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../../config';
-import {
-  AppError,
-  NotFoundError,
-  UnauthenticatedError,
-  ValidationError,
-  type DocumentedFailure,
-} from '../../errors';
+import { defineFailure, UnauthenticatedError, ValidationError, type DocumentedFailure } from '../../errors';
 import type { Logger } from '../../logger';
 import type { NotificationSession } from '../../db/notifications';
 import type {
@@ -37,12 +31,12 @@ const AUTHENTICATED_KEYS_CACHED = 10_000;
 export const LAST_USED_RESOLUTION_MS = 60_000;
 
 /** 409 on /key/verify: the wallet holds the most active keys it may; it must revoke one first. */
-export const TOO_MANY_API_KEYS: DocumentedFailure = {
+export const TOO_MANY_API_KEYS = defineFailure({
   status: 409,
   codes: ['too_many_api_keys'],
   description:
     'The wallet holds API_KEYS_PER_WALLET active keys: revoke one first (the signed challenge stays usable)',
-};
+});
 
 export const SIGNATURE_REJECTED: DocumentedFailure = {
   status: 401,
@@ -50,18 +44,22 @@ export const SIGNATURE_REJECTED: DocumentedFailure = {
   description: '`Signature verification failed`: not the wallet’s signature of one of its open challenges',
 };
 
-export const API_KEY_NOT_FOUND: DocumentedFailure = {
+export const API_KEY_NOT_FOUND = defineFailure({
   status: 404,
   codes: ['api_key_not_found'],
   description: 'The wallet has no key with this id',
-};
+});
 
-export class TooManyApiKeysError extends AppError {
+class ApiKeyNotFoundError extends API_KEY_NOT_FOUND.Error {
+  constructor() {
+    super('API key not found');
+  }
+}
+
+export class TooManyApiKeysError extends TOO_MANY_API_KEYS.Error {
   constructor(limit: number) {
     super(
-      TOO_MANY_API_KEYS.codes[0],
       `This wallet already has ${limit} active API keys: revoke one (DELETE /v1/keys/:id) before creating another`,
-      409,
     );
   }
 }
@@ -254,7 +252,7 @@ export class AuthService implements RequestAuthenticator {
    */
   async revokeApiKey(address: string, id: string): Promise<ApiKeyInfo> {
     const key = await this.repository.revokeKey(address, id);
-    if (!key) throw new NotFoundError(API_KEY_NOT_FOUND.codes[0], 'API key not found');
+    if (!key) throw new ApiKeyNotFoundError();
     this.revocations.revoked(key.id);
     this.log.info({ address, apiKeyId: id }, 'API key revoked');
     return key;

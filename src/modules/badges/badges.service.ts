@@ -1,10 +1,10 @@
 import { getAddress } from 'ethers';
-import { LRUCache } from 'lru-cache';
 import { appInterface, badgeInterface } from '../../chain/contracts';
 import type { Chain, ChainRegistry } from '../../chain/registry';
 import type { UnsignedTransactionJson } from '../../chain/transaction-builder';
+import { CacheOnSuccess } from '../../cache-on-success';
 import { viewCall, viewText } from '../../chain/view-call';
-import { AppError, NotFoundError, type DocumentedFailure } from '../../errors';
+import { defineFailure } from '../../errors';
 import type { IndexReader } from '../../indexer/read/index-reader';
 import type { ChainTextLimits } from '../../stored-text';
 import type { AppsService } from '../apps/apps.service';
@@ -16,30 +16,29 @@ import type { BadgeInfo } from './badges.types';
 export type BadgeSummary = Omit<BadgeInfo, 'holders' | 'metadata'>;
 
 /** 404 `badge_not_found`: no badge of the app has this name or id. */
-export const BADGE_NOT_FOUND: DocumentedFailure = {
+export const BADGE_NOT_FOUND = defineFailure({
   status: 404,
   codes: ['badge_not_found'],
   description: 'No badge of the app has this `badge_name` (or `badge_id`)',
-};
+});
 
-export class BadgeNotFoundError extends NotFoundError {
+export class BadgeNotFoundError extends BADGE_NOT_FOUND.Error {
   constructor(by: 'name' | 'id') {
-    super(BADGE_NOT_FOUND.codes[0], `No badge found with this ${by} in this app`);
+    super(`No badge found with this ${by} in this app`);
   }
 }
 
 /** 409 `too_many_badges`: several badges of the app have this name; `badges` lists them. */
-export const TOO_MANY_BADGES: DocumentedFailure = {
+export const TOO_MANY_BADGES = defineFailure({
   status: 409,
   codes: ['too_many_badges'],
   description:
     'Several badges of the app have this `badge_name`: `badges` lists them `{id, name}`; give `badge_id`',
-};
+});
 
-export class TooManyBadgesError extends AppError {
+export class TooManyBadgesError extends TOO_MANY_BADGES.Error {
   constructor(badges: BadgeSummary[]) {
-    const { codes, status } = TOO_MANY_BADGES;
-    super(codes[0], 'Too many badges found with this name: give badge_id instead', status, {
+    super('Too many badges found with this name: give badge_id instead', {
       badges: badges.map(({ id, name }) => ({ id, name })),
     });
   }
@@ -63,7 +62,7 @@ export interface BadgesServiceDeps {
  * badge's name and base URI never change: cached in memory once read.
  */
 export class BadgesService {
-  private readonly facts = new LRUCache<string, BadgeSummary>({ max: BADGE_CACHE_SIZE });
+  private readonly facts = new CacheOnSuccess<BadgeSummary>(BADGE_CACHE_SIZE);
 
   constructor(private readonly deps: BadgesServiceDeps) {}
 
@@ -113,18 +112,15 @@ export class BadgesService {
     return this.deps.chains.withProvider(chain, async (provider) => {
       const badges = await viewCall<string[]>(provider, appInterface, appId, 'badges');
       return Promise.all(
-        badges.map(async (badge) => {
+        badges.map((badge) => {
           const id = getAddress(badge);
-          const key = `${chain.chainId}:${id}`;
-          const cached = this.facts.get(key);
-          if (cached) return cached;
-          const [name, baseURI] = await Promise.all([
-            viewText(provider, badgeInterface, id, 'name', this.deps.text),
-            viewText(provider, badgeInterface, id, 'baseURI', this.deps.text),
-          ]);
-          const summary = { id, name, metadataURI: baseURI === '' ? null : baseURI };
-          this.facts.set(key, summary);
-          return summary;
+          return this.facts.get(`${chain.chainId}:${id}`, async () => {
+            const [name, baseURI] = await Promise.all([
+              viewText(provider, badgeInterface, id, 'name', this.deps.text),
+              viewText(provider, badgeInterface, id, 'baseURI', this.deps.text),
+            ]);
+            return { id, name, metadataURI: baseURI === '' ? null : baseURI };
+          });
         }),
       );
     });

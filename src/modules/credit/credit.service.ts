@@ -6,7 +6,7 @@ import type { TokenDirectory, TokenInfo } from '../../chain/tokens';
 import type { TransactionBuilder, UnsignedTransactionJson } from '../../chain/transaction-builder';
 import { viewCall, viewCallResult } from '../../chain/view-call';
 import type { Config } from '../../config';
-import { NotFoundError, ValidationError, type DocumentedFailure } from '../../errors';
+import { defineFailure, ValidationError } from '../../errors';
 import type { IndexReader } from '../../indexer/read/index-reader';
 import type { AppsService } from '../apps/apps.service';
 import type {
@@ -31,18 +31,14 @@ export const PERMIT_TYPES = {
 };
 
 /** 404 `token_not_found`: the address is not a Laurel credit (or point) token where one is needed. */
-export const TOKEN_NOT_FOUND: DocumentedFailure = {
+export const TOKEN_NOT_FOUND = defineFailure({
   status: 404,
   codes: ['token_not_found'],
   description:
     'The token is not a credit (or point) token of Laurel on this chain (of this app, for rewards)',
-};
+});
 
-export class TokenNotFoundError extends NotFoundError {
-  constructor(message: string) {
-    super(TOKEN_NOT_FOUND.codes[0], message);
-  }
-}
+export class TokenNotFoundError extends TOKEN_NOT_FOUND.Error {}
 
 export interface CreditServiceDeps {
   config: Config;

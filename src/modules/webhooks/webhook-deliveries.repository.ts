@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import { isRefusedForItsData } from '../../db/availability';
 import type { Prisma } from '../../db/prisma';
+import { KeyedBatches } from '../../keyed-batches';
 import type { WebhookCallResult } from './webhook-http-client';
 import { WEBHOOK_MAX_ATTEMPTS } from './webhook-retry-schedule';
 
@@ -171,14 +172,22 @@ interface StatementRow {
   logs: StoredLog[] | null;
 }
 
-interface Waiter<T> {
-  resolve(value: T): void;
-  reject(error: unknown): void;
+/** What a job's attempt asks of the batched statement: a delivery to load, or an attempt to record. */
+type Ask = { load: string } | { record: AttemptRecord };
+
+/** The answer to one ask: the delivery loaded (undefined when gone; nothing for a record), or its failure. */
+type Answer = { ok: true; loaded?: LoadedDelivery } | { ok: false; error: unknown };
+
+/** Every account's job attempts go through one batch. */
+const JOB_ATTEMPTS = 'job attempts';
+
+function loadedOf(row: StatementRow): Map<string, LoadedDelivery> {
+  return new Map(row.loaded.map(({ deliveryId, ...delivery }) => [deliveryId, delivery]));
 }
 
-function resolveLoads(loads: Map<string, Waiter<LoadedDelivery | undefined>[]>, row: StatementRow): void {
-  const found = new Map(row.loaded.map(({ deliveryId, ...delivery }) => [deliveryId, delivery]));
-  for (const [key, waiters] of loads) for (const waiter of waiters) waiter.resolve(found.get(key));
+function answered(answer: Answer): LoadedDelivery | undefined {
+  if (!answer.ok) throw answer.error;
+  return answer.loaded;
 }
 
 /**
@@ -190,28 +199,31 @@ function resolveLoads(loads: Map<string, Waiter<LoadedDelivery | undefined>[]>, 
  * are recorded at once, in a statement of their own.
  */
 export class WebhookDeliveriesRepository {
-  private readonly loads = new Map<string, Waiter<LoadedDelivery | undefined>[]>();
-  private records: { attempt: AttemptRecord; waiter: Waiter<void> }[] = [];
-  private inFlight = false;
-  private flushScheduled = false;
+  private readonly batches = new KeyedBatches<Ask, Answer>(Infinity, (asks) => this.serve(asks), {
+    // What the callbacks of one event-loop turn ask for goes together.
+    gatherTurn: true,
+    // Two attempts of one delivery never share a statement (its UPDATE would count only one).
+    admit: () => {
+      const recorded = new Set<bigint>();
+      return (ask) => {
+        if (!('record' in ask)) return true;
+        if (recorded.has(ask.record.deliveryId)) return false;
+        recorded.add(ask.record.deliveryId);
+        return true;
+      };
+    },
+  });
 
   constructor(private readonly pool: Pool) {}
 
   /** The delivery, its webhook, event and the account's (encrypted) secret; undefined when gone. */
   load(deliveryId: bigint): Promise<LoadedDelivery | undefined> {
-    return new Promise((resolve, reject) => {
-      const key = deliveryId.toString();
-      this.loads.set(key, [...(this.loads.get(key) ?? []), { resolve, reject }]);
-      this.scheduleFlush();
-    });
+    return this.batches.submit(JOB_ATTEMPTS, { load: deliveryId.toString() }).then(answered);
   }
 
   /** Records a job's attempt (batched with others of this process). */
-  recordScheduled(attempt: AttemptRecord): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.records.push({ attempt, waiter: { resolve, reject } });
-      this.scheduleFlush();
-    });
+  async recordScheduled(attempt: AttemptRecord): Promise<void> {
+    answered(await this.batches.submit(JOB_ATTEMPTS, { record: attempt }));
   }
 
   /** Records one attempt now and returns its log row; null when the delivery is gone (webhook deleted). */
@@ -229,75 +241,51 @@ export class WebhookDeliveriesRepository {
     };
   }
 
-  /**
-   * Starts the next statement after the current event-loop turn (so that everything asked for by
-   * the callbacks of that turn goes together), unless one is on its way: its end starts the next.
-   */
-  private scheduleFlush(): void {
-    if (this.inFlight || this.flushScheduled) return;
-    this.flushScheduled = true;
-    setImmediate(() => {
-      this.flushScheduled = false;
-      void this.flush();
-    });
-  }
-
-  private async flush(): Promise<void> {
-    const loads = new Map(this.loads);
-    this.loads.clear();
-    // Two attempts of one delivery never share a statement (its UPDATE would count only one).
-    const records: typeof this.records = [];
-    const later: typeof this.records = [];
-    const recorded = new Set<bigint>();
-    for (const entry of this.records) {
-      if (recorded.has(entry.attempt.deliveryId)) {
-        later.push(entry);
-      } else {
-        recorded.add(entry.attempt.deliveryId);
-        records.push(entry);
-      }
-    }
-    this.records = later;
-    if (loads.size === 0 && records.length === 0) return;
-    this.inFlight = true;
+  /** One statement for a batch's loads (each delivery once) and records. */
+  private async serve(asks: Ask[]): Promise<Answer[]> {
+    const loadIds = [...new Set(asks.flatMap((ask) => ('load' in ask ? [ask.load] : [])))];
+    const records = asks.flatMap((ask) => ('record' in ask ? [ask.record] : []));
     try {
-      const row = await this.execute(
-        [...loads.keys()],
-        records.map((entry) => entry.attempt),
-        false,
-      );
-      resolveLoads(loads, row);
-      for (const { waiter } of records) waiter.resolve();
+      const loaded = loadedOf(await this.execute(loadIds, records, false));
+      return asks.map((ask) => ({ ok: true, loaded: 'load' in ask ? loaded.get(ask.load) : undefined }));
     } catch (error) {
       // One statement for every account's attempts: a row it refuses must not fail the others
       // (their jobs would run again and call their receivers twice). Each goes on its own then.
-      await this.settleOneByOne(loads, records, error);
-    } finally {
-      this.inFlight = false;
-      if (this.loads.size || this.records.length) this.scheduleFlush();
+      return this.settleOneByOne(asks, loadIds, records.length, error);
     }
   }
 
   /** After a batch failed: the loads in a statement of their own, then each attempt alone. */
   private async settleOneByOne(
-    loads: Map<string, Waiter<LoadedDelivery | undefined>[]>,
-    records: { attempt: AttemptRecord; waiter: Waiter<void> }[],
+    asks: Ask[],
+    loadIds: string[],
+    records: number,
     batchError: unknown,
-  ): Promise<void> {
-    const single = loads.size + records.length === 1;
-    if (loads.size) {
-      await this.execute([...loads.keys()], [], false).then(
-        (row) => resolveLoads(loads, row),
-        (error: unknown) => {
-          for (const waiters of loads.values()) for (const waiter of waiters) waiter.reject(error);
-        },
+  ): Promise<Answer[]> {
+    const single = loadIds.length + records === 1;
+    const loads: Map<string, LoadedDelivery> | { error: unknown } = loadIds.length
+      ? await this.execute(loadIds, [], false).then(loadedOf, (error: unknown) => ({ error }))
+      : new Map();
+    const answers: Answer[] = [];
+    for (const ask of asks) {
+      if ('load' in ask) {
+        answers.push(
+          loads instanceof Map
+            ? { ok: true, loaded: loads.get(ask.load) }
+            : { ok: false, error: loads.error },
+        );
+        continue;
+      }
+      answers.push(
+        await (single ? Promise.reject(batchError) : this.execute([], [ask.record], false))
+          .catch((error: unknown) => this.recordWithoutReceiverText(ask.record, error, false))
+          .then(
+            (): Answer => ({ ok: true }),
+            (error: unknown): Answer => ({ ok: false, error }),
+          ),
       );
     }
-    for (const { attempt, waiter } of records) {
-      await (single ? Promise.reject(batchError) : this.execute([], [attempt], false))
-        .catch((error: unknown) => this.recordWithoutReceiverText(attempt, error, false))
-        .then(() => waiter.resolve(), waiter.reject);
-    }
+    return answers;
   }
 
   /**

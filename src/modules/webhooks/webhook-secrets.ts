@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../../config';
-import { remembered } from '../../remembered';
+import { remembered } from '../../cache-on-success';
 import {
   STANDARD_WEBHOOKS_SECRET_PREFIX,
   webhookSigningKey,

@@ -1,5 +1,5 @@
 import type { Prisma } from '../../db/prisma';
-import { AppError, NotFoundError, type DocumentedFailure } from '../../errors';
+import { AppError, defineFailure } from '../../errors';
 import { pageOf } from '../../validation';
 import type { WebhookAttemptLog } from './webhook-deliveries.repository';
 import type { WebhookDeliverer } from './webhook-deliverer';
@@ -42,17 +42,13 @@ function webhookInfo(row: WebhookRow): WebhookInfo {
 }
 
 /** The interface's Shape A messages for a webhook that cannot be created (or updated). */
-export const WEBHOOK_REJECTED: DocumentedFailure = {
+export const WEBHOOK_REJECTED = defineFailure({
   status: 400,
   codes: ['invalid_url', 'https_required', 'webhook_events_not_found'],
   description: '`invalid url`, `only HTTPS urls allowed`, `webhook events not found: …` (no `issues`)',
-};
+});
 
-class WebhookRejectedError extends AppError {
-  constructor(code: string, message: string) {
-    super(code, message, WEBHOOK_REJECTED.status);
-  }
-}
+class WebhookRejectedError extends WEBHOOK_REJECTED.Error {}
 
 /** A webhook's url: a valid absolute HTTPS url (where it may point is checked at each call). */
 function checkedUrl(url: string): string {
@@ -83,71 +79,92 @@ function checkedEvents(events: string[] | undefined): string[] {
 }
 
 /** A database failure answers the interface's "database operation failed" (Shape A), not a 500. */
-export const WEBHOOK_NOT_STORED: DocumentedFailure = {
+export const WEBHOOK_NOT_STORED = defineFailure({
   status: 503,
   codes: ['database_error'],
   description: '`database operation failed`: the webhook could not be stored; retry later',
-};
+});
+
+class WebhookNotStoredError extends WEBHOOK_NOT_STORED.Error {
+  constructor() {
+    super('database operation failed');
+  }
+}
 
 async function databaseOperation<T>(operation: () => Promise<T>): Promise<T> {
   try {
     return await operation();
   } catch (error) {
     if (error instanceof AppError) throw error;
-    throw new AppError(WEBHOOK_NOT_STORED.codes[0], 'database operation failed', WEBHOOK_NOT_STORED.status);
+    throw new WebhookNotStoredError();
   }
 }
 
-export const WEBHOOK_NOT_FOUND: DocumentedFailure = {
+export const WEBHOOK_NOT_FOUND = defineFailure({
   status: 404,
   codes: ['webhook_not_found'],
   description: '`webhook not found`: no webhook of the caller’s account has this id',
-};
+});
 
 /** 404 for a webhook that is not the account's, or that a concurrent request deleted meanwhile. */
-export class WebhookNotFoundError extends NotFoundError {
+export class WebhookNotFoundError extends WEBHOOK_NOT_FOUND.Error {
   constructor() {
-    super(WEBHOOK_NOT_FOUND.codes[0], 'webhook not found');
+    super('webhook not found');
   }
 }
 
-export const WEBHOOK_VERIFICATION_FAILED: DocumentedFailure = {
+export const WEBHOOK_VERIFICATION_FAILED = defineFailure({
   status: 422,
   codes: ['webhook_verification_failed'],
   description:
     'The receiver did not answer the challenge (the reason: status, content-type, body, certificate, timeout, address); `webhook` is left disabled',
-};
+});
 
-export const WEBHOOK_LOG_NOT_FOUND: DocumentedFailure = {
+/** The receiver did not answer the challenge: the reason, with the webhook as it is left. */
+class WebhookVerificationFailedError extends WEBHOOK_VERIFICATION_FAILED.Error {
+  constructor(reason: string, webhook: WebhookInfo) {
+    super(reason, { webhook });
+  }
+}
+
+export const WEBHOOK_LOG_NOT_FOUND = defineFailure({
   status: 404,
   codes: ['webhook_log_not_found'],
   description: '`webhook log not found`: the webhook has no log entry with this id',
-};
+});
 
-export const WEBHOOK_DISABLED: DocumentedFailure = {
+class WebhookLogNotFoundError extends WEBHOOK_LOG_NOT_FOUND.Error {
+  constructor() {
+    super('webhook log not found');
+  }
+}
+
+export const WEBHOOK_DISABLED = defineFailure({
   status: 409,
   codes: ['webhook_disabled'],
   description:
     '`webhook is disabled: …`: a retry goes only to a verified url; a new or changed url (PATCH) or a deactivated webhook must answer POST /webhook/:id/test first',
-};
+});
 
 /** A retry of a disabled webhook's log: nothing is sent to an unverified (or deactivated) url. */
-class WebhookDisabledError extends AppError {
+class WebhookDisabledError extends WEBHOOK_DISABLED.Error {
   constructor() {
-    super(
-      WEBHOOK_DISABLED.codes[0],
-      'webhook is disabled: verify its url with POST /webhook/:id/test before retrying',
-      WEBHOOK_DISABLED.status,
-    );
+    super('webhook is disabled: verify its url with POST /webhook/:id/test before retrying');
   }
 }
 
-export const WEBHOOK_LIMIT_REACHED: DocumentedFailure = {
+export const WEBHOOK_LIMIT_REACHED = defineFailure({
   status: 409,
   codes: ['webhook_limit_reached'],
   description:
     '`webhook limit reached: …`: the account has `WEBHOOKS_PER_ACCOUNT` webhooks; delete one first',
-};
+});
+
+class WebhookLimitReachedError extends WEBHOOK_LIMIT_REACHED.Error {
+  constructor(max: number) {
+    super(`webhook limit reached: an account may have ${max} webhooks; delete one before creating another`);
+  }
+}
 
 /**
  * Runs work on a webhook that another request may delete meanwhile: a row gone (Prisma P2025), a
@@ -195,13 +212,7 @@ export class WebhooksService {
     const events = checkedEvents(input.events);
     const max = this.deps.limits.perAccount;
     const row = await databaseOperation(() => this.deps.repository.create(accountAddress, url, events, max));
-    if (!row) {
-      throw new AppError(
-        WEBHOOK_LIMIT_REACHED.codes[0],
-        `webhook limit reached: an account may have ${max} webhooks; delete one before creating another`,
-        WEBHOOK_LIMIT_REACHED.status,
-      );
-    }
+    if (!row) throw new WebhookLimitReachedError(max);
     return webhookInfo(row);
   }
 
@@ -242,10 +253,9 @@ export class WebhooksService {
     if (!outcome) throw new WebhookNotFoundError();
     const webhook = await this.get(id, accountAddress);
     if (!outcome.activated || webhook.disabled) {
-      const { codes, status } = WEBHOOK_VERIFICATION_FAILED;
       // Answered, but a PATCH changed the url meanwhile: the new one is not verified.
       const reason = outcome.reason ?? 'the url changed during its verification: verify the new url';
-      throw new AppError(codes[0], reason, status, { webhook });
+      throw new WebhookVerificationFailedError(reason, webhook);
     }
     return webhook;
   }
@@ -274,7 +284,7 @@ export class WebhooksService {
   async retry(id: number, logId: bigint, accountAddress: string): Promise<WebhookLogEntry> {
     const webhook = await this.owned(id, accountAddress);
     const log = logId <= MAX_INT8 && (await this.deps.repository.findLog(logId, webhook.id));
-    if (!log) throw new NotFoundError(WEBHOOK_LOG_NOT_FOUND.codes[0], 'webhook log not found');
+    if (!log) throw new WebhookLogNotFoundError();
     if (webhook.disabled) throw new WebhookDisabledError();
     const attempt = await this.deps.deliverer.resend(log.deliveryId);
     if (attempt === 'disabled') throw new WebhookDisabledError();
