@@ -10,7 +10,7 @@ import { mountGraphQL, type GraphQLEndpoint } from '../graphql/graphql-server';
 import type { SubscriptionBounds } from '../graphql/subscriptions';
 import { ThrottledLog, type Logger } from '../logger';
 import { statusClass, type LaurelMetrics } from '../metrics';
-import { renderInternalError, SHAPE_A } from '../operations/error-shapes';
+import { renderInternalError, STATUS_FAILED_BODY } from '../operations/error-shapes';
 import type { RequestAuthenticator, RequestContext, RequestOrigin } from '../operations/request-context';
 import type { ApiModule } from '../operations/routes';
 import { authenticateRequests } from './authenticate';
@@ -246,13 +246,13 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       return;
     }
     if (error instanceof AppError) {
-      sendError(res, SHAPE_A, error);
+      sendError(res, STATUS_FAILED_BODY, error);
       return;
     }
     // A lost database is a 503 the client may retry, logged once per interval rather than per request.
     if (isDatabaseUnavailable(error)) {
       faults.write('warn', 'database_unavailable', {}, 'database unavailable: answering 503');
-      sendError(res, SHAPE_A, new DatabaseUnavailableError());
+      sendError(res, STATUS_FAILED_BODY, new DatabaseUnavailableError());
       return;
     }
     const requestId = ctx?.requestId ?? 'unknown';
@@ -288,7 +288,7 @@ async function mountApiSurface(
   /** Every {base_url} path needs a valid key, counted against the key's rate limit. */
   const requireApiKey = authenticateRequests(options.authenticator, {
     required: true,
-    refuse: (res, error) => sendError(res, SHAPE_A, error),
+    refuse: (res, error) => sendError(res, STATUS_FAILED_BODY, error),
   });
   for (const group of moduleRoutes(options.modules, 'api', { prefixes: API_PREFIXES, guard: requireApiKey }))
     routes.add(group);

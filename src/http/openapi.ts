@@ -20,7 +20,7 @@ import { DATABASE_UNAVAILABLE, type DocumentedFailure } from '../errors';
 import {
   failureBodySchema,
   INTERNAL_ERROR,
-  SHAPE_A,
+  STATUS_FAILED_BODY,
   validationBodySchema,
   type ErrorShapes,
 } from '../operations/error-shapes';
@@ -166,10 +166,10 @@ function responsesOf(route: DeclaredRoute, fields: number, pathParams: number, s
     );
   }
   fail(route.errors, route.failures);
-  if (pathParams > 0) fail(SHAPE_A, [MALFORMED_URL]);
-  if (route.base === 'api') fail(SHAPE_A, KEY_CHECK_FAILURES);
-  if (body) fail(SHAPE_A, [BODY_TOO_LARGE, UNSUPPORTED_BODY]);
-  fail(SHAPE_A, [DATABASE_UNAVAILABLE, INTERNAL_ERROR]);
+  if (pathParams > 0) fail(STATUS_FAILED_BODY, [MALFORMED_URL]);
+  if (route.base === 'api') fail(STATUS_FAILED_BODY, KEY_CHECK_FAILURES);
+  if (body) fail(STATUS_FAILED_BODY, [BODY_TOO_LARGE, UNSUPPORTED_BODY]);
+  fail(STATUS_FAILED_BODY, [DATABASE_UNAVAILABLE, INTERNAL_ERROR]);
 
   const responses: Record<number, ResponseConfig> = {};
   for (const [status, { schemas, descriptions }] of [...statuses].sort(([a], [b]) => a - b)) {

@@ -1,4 +1,4 @@
-import { SHAPE_A } from '../../operations/error-shapes';
+import { STATUS_FAILED_BODY } from '../../operations/error-shapes';
 import { TRANSACTION_REVERTED } from '../../chain/reverts';
 import { CHAIN_UNAVAILABLE } from '../../errors';
 import type { RestRoute } from '../../operations/routes';
@@ -10,7 +10,7 @@ export const appsRoutes: RestRoute<AppsResolver>[] = [
     method: 'post',
     path: '/app/new',
     operation: 'createApp',
-    errors: SHAPE_A,
+    errors: STATUS_FAILED_BODY,
     failures: [TRANSACTION_REVERTED, CHAIN_UNAVAILABLE],
     envelope: 'success',
   },
@@ -18,7 +18,7 @@ export const appsRoutes: RestRoute<AppsResolver>[] = [
     method: 'get',
     path: '/apps',
     operation: 'apps',
-    errors: SHAPE_A,
+    errors: STATUS_FAILED_BODY,
     failures: [],
     envelope: 'status',
     resultField: 'apps',

@@ -1,11 +1,8 @@
-import { SHAPE_A, SHAPE_C, type ErrorShapes } from '../../operations/error-shapes';
+import { ERROR_FIELD_BODY, ERROR_ISSUES_BODY, STATUS_FAILED_BODY } from '../../operations/error-shapes';
 import { API_KEY_NOT_FOUND, SIGNATURE_REJECTED, TOO_MANY_API_KEYS } from './auth.service';
 import { KEY_REQUEST_BUDGET_SPENT } from './request-budgets';
 import type { RestRoute } from '../../operations/routes';
 import type { AuthResolver } from './auth.resolver';
-
-/** POST /key/verify: validation issues in Shape C, a failed verification as `{error}`. */
-const VERIFY_SHAPES: ErrorShapes = { validation: 'C', failure: 'bare' };
 
 /** The unversioned {auth_url} routes: no API key needed. */
 export const authRootRoutes: RestRoute<AuthResolver>[] = [
@@ -13,7 +10,7 @@ export const authRootRoutes: RestRoute<AuthResolver>[] = [
     method: 'post',
     path: '/key/challenge',
     operation: 'requestApiKeyChallenge',
-    errors: SHAPE_C,
+    errors: ERROR_ISSUES_BODY,
     failures: [KEY_REQUEST_BUDGET_SPENT],
     envelope: 'status',
   },
@@ -21,7 +18,7 @@ export const authRootRoutes: RestRoute<AuthResolver>[] = [
     method: 'post',
     path: '/key/verify',
     operation: 'verifyApiKeyChallenge',
-    errors: VERIFY_SHAPES,
+    errors: ERROR_FIELD_BODY,
     failures: [SIGNATURE_REJECTED, TOO_MANY_API_KEYS, KEY_REQUEST_BUDGET_SPENT],
     envelope: 'none',
   },
@@ -33,7 +30,7 @@ export const authApiRoutes: RestRoute<AuthResolver>[] = [
     method: 'get',
     path: '/keys',
     operation: 'apiKeys',
-    errors: SHAPE_A,
+    errors: STATUS_FAILED_BODY,
     failures: [],
     envelope: 'status',
     resultField: 'keys',
@@ -42,7 +39,7 @@ export const authApiRoutes: RestRoute<AuthResolver>[] = [
     method: 'delete',
     path: '/keys/:id',
     operation: 'revokeApiKey',
-    errors: SHAPE_A,
+    errors: STATUS_FAILED_BODY,
     failures: [API_KEY_NOT_FOUND],
     envelope: 'status',
     resultField: 'key',

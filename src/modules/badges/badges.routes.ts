@@ -1,4 +1,4 @@
-import { SHAPE_A } from '../../operations/error-shapes';
+import { STATUS_FAILED_BODY } from '../../operations/error-shapes';
 import { TRANSACTION_REVERTED } from '../../chain/reverts';
 import { CHAIN_UNAVAILABLE } from '../../errors';
 import { APP_NOT_FOUND } from '../apps/apps.service';
@@ -11,7 +11,7 @@ export const badgesRoutes: RestRoute<BadgesResolver>[] = [
     method: 'post',
     path: '/badge/new',
     operation: 'createBadge',
-    errors: SHAPE_A,
+    errors: STATUS_FAILED_BODY,
     failures: [APP_NOT_FOUND, TRANSACTION_REVERTED, CHAIN_UNAVAILABLE],
     envelope: 'success',
   },
@@ -19,7 +19,7 @@ export const badgesRoutes: RestRoute<BadgesResolver>[] = [
     method: 'get',
     path: '/badges',
     operation: 'badges',
-    errors: SHAPE_A,
+    errors: STATUS_FAILED_BODY,
     failures: [APP_NOT_FOUND, CHAIN_UNAVAILABLE],
     envelope: 'status',
     resultField: 'badges',

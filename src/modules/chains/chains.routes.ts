@@ -1,4 +1,4 @@
-import { SHAPE_A } from '../../operations/error-shapes';
+import { STATUS_FAILED_BODY } from '../../operations/error-shapes';
 
 import type { RestRoute } from '../../operations/routes';
 import type { ChainsResolver } from './chains.resolver';
@@ -8,7 +8,7 @@ export const chainsRoutes: RestRoute<ChainsResolver>[] = [
     method: 'get',
     path: '/chains',
     operation: 'chainList',
-    errors: SHAPE_A,
+    errors: STATUS_FAILED_BODY,
     failures: [],
     envelope: 'status',
     resultField: 'chains',

@@ -1,4 +1,4 @@
-import { SHAPE_B } from '../../operations/error-shapes';
+import { SUCCESS_FALSE_BODY } from '../../operations/error-shapes';
 import { TRANSACTION_REVERTED } from '../../chain/reverts';
 import { CHAIN_UNAVAILABLE } from '../../errors';
 import { APP_NOT_FOUND } from '../apps/apps.service';
@@ -15,7 +15,7 @@ export const creditRoutes: RestRoute<CreditResolver>[] = [
     method: 'post',
     path: '/credit/new',
     operation: 'createCreditToken',
-    errors: SHAPE_B,
+    errors: SUCCESS_FALSE_BODY,
     failures: [APP_NOT_FOUND, TRANSACTION_REVERTED, CHAIN_UNAVAILABLE],
     envelope: 'success',
   },
@@ -23,7 +23,7 @@ export const creditRoutes: RestRoute<CreditResolver>[] = [
     method: 'post',
     path: '/credit/approve',
     operation: 'approveCredit',
-    errors: SHAPE_B,
+    errors: SUCCESS_FALSE_BODY,
     failures: [TOKEN_NOT_FOUND, TRANSACTION_REVERTED, CHAIN_UNAVAILABLE],
     envelope: 'success',
   },
@@ -31,7 +31,7 @@ export const creditRoutes: RestRoute<CreditResolver>[] = [
     method: 'post',
     path: '/credit/permit-data',
     operation: 'creditPermitData',
-    errors: SHAPE_B,
+    errors: SUCCESS_FALSE_BODY,
     failures: [TOKEN_NOT_FOUND, CHAIN_UNAVAILABLE],
     envelope: 'success',
     resultField: 'permitData',
@@ -40,7 +40,7 @@ export const creditRoutes: RestRoute<CreditResolver>[] = [
     method: 'post',
     path: '/credit/transfer',
     operation: 'transferCredit',
-    errors: SHAPE_B,
+    errors: SUCCESS_FALSE_BODY,
     failures: [TOKEN_NOT_FOUND, TRANSACTION_REVERTED, CHAIN_UNAVAILABLE],
     envelope: 'success',
     description:
@@ -50,7 +50,7 @@ export const creditRoutes: RestRoute<CreditResolver>[] = [
     method: 'post',
     path: '/credit/balance',
     operation: 'creditBalance',
-    errors: SHAPE_B,
+    errors: SUCCESS_FALSE_BODY,
     failures: [TOKEN_NOT_FOUND, CHAIN_UNAVAILABLE],
     envelope: 'success',
   },
@@ -58,7 +58,7 @@ export const creditRoutes: RestRoute<CreditResolver>[] = [
     method: 'get',
     path: '/credit/tokens',
     operation: 'creditTokens',
-    errors: SHAPE_B,
+    errors: SUCCESS_FALSE_BODY,
     failures: [APP_NOT_FOUND, CHAIN_UNAVAILABLE],
     envelope: 'status',
     resultField: 'tokens',

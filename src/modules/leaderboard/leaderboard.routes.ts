@@ -1,4 +1,4 @@
-import { SHAPE_ZOD } from '../../operations/error-shapes';
+import { ZOD_RESULT_BODY } from '../../operations/error-shapes';
 import { CHAIN_UNAVAILABLE } from '../../errors';
 import { APP_NOT_FOUND } from '../apps/apps.service';
 import type { RestRoute } from '../../operations/routes';
@@ -13,7 +13,7 @@ export const leaderboardRoutes: RestRoute<LeaderboardResolver>[] = [
     method: 'get',
     path: '/leaderboard',
     operation: 'leaderboard',
-    errors: SHAPE_ZOD,
+    errors: ZOD_RESULT_BODY,
     failures: [APP_NOT_FOUND, CHAIN_UNAVAILABLE],
     envelope: 'none',
   },

@@ -1,4 +1,4 @@
-import { SHAPE_C } from '../../operations/error-shapes';
+import { ERROR_ISSUES_BODY } from '../../operations/error-shapes';
 import { CHAIN_UNAVAILABLE } from '../../errors';
 import { APP_NOT_FOUND } from '../apps/apps.service';
 import type { RestRoute } from '../../operations/routes';
@@ -10,7 +10,7 @@ export const profileRoutes: RestRoute<ProfileResolver>[] = [
     method: 'get',
     path: '/profile',
     operation: 'profile',
-    errors: SHAPE_C,
+    errors: ERROR_ISSUES_BODY,
     failures: [APP_NOT_FOUND, CHAIN_UNAVAILABLE],
     envelope: 'none',
   },

@@ -1,4 +1,4 @@
-import { SHAPE_B, SHAPE_ZOD } from '../../operations/error-shapes';
+import { SUCCESS_FALSE_BODY, ZOD_RESULT_BODY } from '../../operations/error-shapes';
 import { TRANSACTION_REVERTED } from '../../chain/reverts';
 import { CHAIN_UNAVAILABLE } from '../../errors';
 import { APP_NOT_FOUND } from '../apps/apps.service';
@@ -20,7 +20,7 @@ export const rewardsRoutes: RestRoute<RewardsResolver>[] = [
     method: 'post',
     path: '/reward/badge',
     operation: 'rewardBadge',
-    errors: SHAPE_ZOD,
+    errors: ZOD_RESULT_BODY,
     failures: [APP_NOT_FOUND, BADGE_NOT_FOUND, TOO_MANY_BADGES, ...BUILD_FAILURES],
     envelope: 'status',
   },
@@ -28,7 +28,7 @@ export const rewardsRoutes: RestRoute<RewardsResolver>[] = [
     method: 'post',
     path: '/reward/credit',
     operation: 'rewardCredit',
-    errors: SHAPE_B,
+    errors: SUCCESS_FALSE_BODY,
     failures: [APP_NOT_FOUND, TOKEN_NOT_FOUND, ...BUILD_FAILURES],
     envelope: 'success',
   },
@@ -36,7 +36,7 @@ export const rewardsRoutes: RestRoute<RewardsResolver>[] = [
     method: 'post',
     path: '/reward/point',
     operation: 'rewardPoint',
-    errors: SHAPE_ZOD,
+    errors: ZOD_RESULT_BODY,
     failures: [APP_NOT_FOUND, TOKEN_NOT_FOUND, ...BUILD_FAILURES],
     envelope: 'status',
   },
@@ -44,7 +44,7 @@ export const rewardsRoutes: RestRoute<RewardsResolver>[] = [
     method: 'post',
     path: '/reward/XP',
     operation: 'rewardXP',
-    errors: SHAPE_ZOD,
+    errors: ZOD_RESULT_BODY,
     failures: [APP_NOT_FOUND, ...BUILD_FAILURES],
     envelope: 'status',
   },

@@ -1,4 +1,4 @@
-import { SHAPE_A, SHAPE_C } from '../../operations/error-shapes';
+import { STATUS_FAILED_BODY, ERROR_ISSUES_BODY } from '../../operations/error-shapes';
 import { NODE_REJECTED } from '../../chain/node-rejections';
 import { NONCE_GAP } from '../../chain/nonces';
 import { CHAIN_UNAVAILABLE } from '../../errors';
@@ -20,7 +20,7 @@ export const transactionsRoutes: RestRoute<TransactionsResolver>[] = [
     method: 'post',
     path: '/transactions/execute',
     operation: 'executeTransaction',
-    errors: SHAPE_C,
+    errors: ERROR_ISSUES_BODY,
     failures: SEND_FAILURES,
     envelope: 'none',
   },
@@ -28,7 +28,7 @@ export const transactionsRoutes: RestRoute<TransactionsResolver>[] = [
     method: 'post',
     path: '/transactions/execute-and-wait',
     operation: 'executeTransactionAndWait',
-    errors: SHAPE_C,
+    errors: ERROR_ISSUES_BODY,
     failures: SEND_FAILURES,
     envelope: 'none',
     description:
@@ -38,7 +38,7 @@ export const transactionsRoutes: RestRoute<TransactionsResolver>[] = [
     method: 'get',
     path: '/transactions/:hash',
     operation: 'transactionStatus',
-    errors: SHAPE_A,
+    errors: STATUS_FAILED_BODY,
     failures: [TRANSACTION_NOT_FOUND, CHAIN_UNAVAILABLE],
     envelope: 'none',
     description:
@@ -48,7 +48,7 @@ export const transactionsRoutes: RestRoute<TransactionsResolver>[] = [
     method: 'delete',
     path: '/transactions/reservations',
     operation: 'releaseNonceReservations',
-    errors: SHAPE_A,
+    errors: STATUS_FAILED_BODY,
     failures: [],
     envelope: 'status',
     description:
