@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { AppError, RateLimitedError, type ValidationError } from '../errors';
 import { renderError, type ErrorShapes } from '../operations/error-shapes';
-import { callableOperation } from '../operations/operation';
+import { operationRunner } from '../operations/operation';
 import type { RequestContext } from '../operations/request-context';
 import type { ApiModule, DeclaredRoute, HttpMethod, SuccessEnvelope } from '../operations/routes';
 import { nameTracedRoute } from '../tracing';
@@ -100,19 +100,21 @@ export function envelope(kind: SuccessEnvelope, result: object): object {
 }
 
 /**
- * One REST path onto its module's operation: the same call GraphQL makes (the operation's own
+ * One REST path onto its module's operation: the same run GraphQL makes (the operation's own
  * schema parses the request, the key was checked by the table's guard), the documented envelope
  * around the result, and an AppError rendered in the path's documented shape. Unexpected errors go
  * on to the app's handler (500).
  */
 function routeHandler(module: ApiModule, route: DeclaredRoute): RequestHandler {
-  const operation = callableOperation(module.resolver, route.operation);
+  // The route row's method (`Resolver.prototype.method`) on the module's one resolver instance:
+  // see runOperation in src/operations/operation.ts for the rest of the way.
+  const runOperation = operationRunner(module.resolver, route.operation);
   const { resultField } = route;
   const declared = route.status ?? 200;
   const status = (typeof declared === 'number' ? () => declared : declared) as (result: unknown) => number;
   return async (req, res, next) => {
     try {
-      const result = (await operation.call(inputOf(route.method, req, res), requestContext(res))) as object;
+      const result = (await runOperation(inputOf(route.method, req, res), requestContext(res))) as object;
       const body = resultField ? { [resultField]: result } : result;
       sendJson(res, status(result), envelope(route.envelope, body));
     } catch (error) {

@@ -52,7 +52,7 @@ it('answers an unexpected error with 500 JSON, no stack trace, logged with the r
               base: 'auth',
               method: 'get',
               path: '/boom',
-              operation: 'boom',
+              operation: BoomResolver.prototype.boom,
               errors: STATUS_FAILED_BODY,
               failures: [],
               envelope: 'none',

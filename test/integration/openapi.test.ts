@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Wallet } from 'ethers';
 import { openApiText } from '../../scripts/emit-openapi';
 import type { ValidationShape } from '../../src/operations/error-shapes';
-import { operationOf } from '../../src/operations/operation';
+import { operationReferencedBy } from '../../src/operations/operation';
 import { inputShape } from '../../src/operations/graphql-args';
 import { laurelModules } from '../../src/modules';
 import { issueApiKey } from '../helpers/auth';
@@ -84,7 +84,7 @@ describe('the OpenAPI document', () => {
     let checked = 0;
     for (const module of laurelModules) {
       for (const route of module.routes) {
-        const shape = inputShape(operationOf(module.resolverClass, route.operation).input);
+        const shape = inputShape(operationReferencedBy(route.operation).definition.input);
         const operation = (committed().paths as Record<string, Record<string, Json>>)[
           documentedPath(route.base, route.path)
         ][route.method];

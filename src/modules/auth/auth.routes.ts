@@ -2,14 +2,14 @@ import { ERROR_FIELD_BODY, ERROR_ISSUES_BODY, STATUS_FAILED_BODY } from '../../o
 import { API_KEY_NOT_FOUND, SIGNATURE_REJECTED, TOO_MANY_API_KEYS } from './auth.service';
 import { KEY_REQUEST_BUDGET_SPENT } from './request-budgets';
 import type { RestRoute } from '../../operations/routes';
-import type { AuthResolver } from './auth.resolver';
+import { AuthResolver } from './auth.resolver';
 
 /** The unversioned {auth_url} routes: no API key needed. */
 export const authRootRoutes: RestRoute<AuthResolver>[] = [
   {
     method: 'post',
     path: '/key/challenge',
-    operation: 'requestApiKeyChallenge',
+    operation: AuthResolver.prototype.requestApiKeyChallenge,
     errors: ERROR_ISSUES_BODY,
     failures: [KEY_REQUEST_BUDGET_SPENT],
     envelope: 'status',
@@ -17,7 +17,7 @@ export const authRootRoutes: RestRoute<AuthResolver>[] = [
   {
     method: 'post',
     path: '/key/verify',
-    operation: 'verifyApiKeyChallenge',
+    operation: AuthResolver.prototype.verifyApiKeyChallenge,
     errors: ERROR_FIELD_BODY,
     failures: [SIGNATURE_REJECTED, TOO_MANY_API_KEYS, KEY_REQUEST_BUDGET_SPENT],
     envelope: 'none',
@@ -29,7 +29,7 @@ export const authApiRoutes: RestRoute<AuthResolver>[] = [
   {
     method: 'get',
     path: '/keys',
-    operation: 'apiKeys',
+    operation: AuthResolver.prototype.apiKeys,
     errors: STATUS_FAILED_BODY,
     failures: [],
     envelope: 'status',
@@ -38,7 +38,7 @@ export const authApiRoutes: RestRoute<AuthResolver>[] = [
   {
     method: 'delete',
     path: '/keys/:id',
-    operation: 'revokeApiKey',
+    operation: AuthResolver.prototype.revokeApiKey,
     errors: STATUS_FAILED_BODY,
     failures: [API_KEY_NOT_FOUND],
     envelope: 'status',

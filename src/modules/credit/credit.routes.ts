@@ -4,7 +4,7 @@ import { CHAIN_UNAVAILABLE } from '../../errors';
 import { APP_NOT_FOUND } from '../apps/apps.service';
 import { TOKEN_NOT_FOUND } from './credit.service';
 import type { RestRoute } from '../../operations/routes';
-import type { CreditResolver } from './credit.resolver';
+import { CreditResolver } from './credit.resolver';
 
 /**
  * Credit token endpoints. Failures: Shape B `{success:false, error:{code, message, ...}}` —
@@ -14,7 +14,7 @@ export const creditRoutes: RestRoute<CreditResolver>[] = [
   {
     method: 'post',
     path: '/credit/new',
-    operation: 'createCreditToken',
+    operation: CreditResolver.prototype.createCreditToken,
     errors: SUCCESS_FALSE_BODY,
     failures: [APP_NOT_FOUND, TRANSACTION_REVERTED, CHAIN_UNAVAILABLE],
     envelope: 'success',
@@ -22,7 +22,7 @@ export const creditRoutes: RestRoute<CreditResolver>[] = [
   {
     method: 'post',
     path: '/credit/approve',
-    operation: 'approveCredit',
+    operation: CreditResolver.prototype.approveCredit,
     errors: SUCCESS_FALSE_BODY,
     failures: [TOKEN_NOT_FOUND, TRANSACTION_REVERTED, CHAIN_UNAVAILABLE],
     envelope: 'success',
@@ -30,7 +30,7 @@ export const creditRoutes: RestRoute<CreditResolver>[] = [
   {
     method: 'post',
     path: '/credit/permit-data',
-    operation: 'creditPermitData',
+    operation: CreditResolver.prototype.creditPermitData,
     errors: SUCCESS_FALSE_BODY,
     failures: [TOKEN_NOT_FOUND, CHAIN_UNAVAILABLE],
     envelope: 'success',
@@ -39,7 +39,7 @@ export const creditRoutes: RestRoute<CreditResolver>[] = [
   {
     method: 'post',
     path: '/credit/transfer',
-    operation: 'transferCredit',
+    operation: CreditResolver.prototype.transferCredit,
     errors: SUCCESS_FALSE_BODY,
     failures: [TOKEN_NOT_FOUND, TRANSACTION_REVERTED, CHAIN_UNAVAILABLE],
     envelope: 'success',
@@ -49,7 +49,7 @@ export const creditRoutes: RestRoute<CreditResolver>[] = [
   {
     method: 'post',
     path: '/credit/balance',
-    operation: 'creditBalance',
+    operation: CreditResolver.prototype.creditBalance,
     errors: SUCCESS_FALSE_BODY,
     failures: [TOKEN_NOT_FOUND, CHAIN_UNAVAILABLE],
     envelope: 'success',
@@ -57,7 +57,7 @@ export const creditRoutes: RestRoute<CreditResolver>[] = [
   {
     method: 'get',
     path: '/credit/tokens',
-    operation: 'creditTokens',
+    operation: CreditResolver.prototype.creditTokens,
     errors: SUCCESS_FALSE_BODY,
     failures: [APP_NOT_FOUND, CHAIN_UNAVAILABLE],
     envelope: 'status',

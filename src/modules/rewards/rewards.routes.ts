@@ -5,7 +5,7 @@ import { APP_NOT_FOUND } from '../apps/apps.service';
 import { BADGE_NOT_FOUND, TOO_MANY_BADGES } from '../badges/badges.service';
 import { TOKEN_NOT_FOUND } from '../credit/credit.service';
 import type { RestRoute } from '../../operations/routes';
-import type { RewardsResolver } from './rewards.resolver';
+import { RewardsResolver } from './rewards.resolver';
 
 /**
  * /reward/badge, /reward/point, /reward/XP: validation in the zod-result shape
@@ -19,7 +19,7 @@ export const rewardsRoutes: RestRoute<RewardsResolver>[] = [
   {
     method: 'post',
     path: '/reward/badge',
-    operation: 'rewardBadge',
+    operation: RewardsResolver.prototype.rewardBadge,
     errors: ZOD_RESULT_BODY,
     failures: [APP_NOT_FOUND, BADGE_NOT_FOUND, TOO_MANY_BADGES, ...BUILD_FAILURES],
     envelope: 'status',
@@ -27,7 +27,7 @@ export const rewardsRoutes: RestRoute<RewardsResolver>[] = [
   {
     method: 'post',
     path: '/reward/credit',
-    operation: 'rewardCredit',
+    operation: RewardsResolver.prototype.rewardCredit,
     errors: SUCCESS_FALSE_BODY,
     failures: [APP_NOT_FOUND, TOKEN_NOT_FOUND, ...BUILD_FAILURES],
     envelope: 'success',
@@ -35,7 +35,7 @@ export const rewardsRoutes: RestRoute<RewardsResolver>[] = [
   {
     method: 'post',
     path: '/reward/point',
-    operation: 'rewardPoint',
+    operation: RewardsResolver.prototype.rewardPoint,
     errors: ZOD_RESULT_BODY,
     failures: [APP_NOT_FOUND, TOKEN_NOT_FOUND, ...BUILD_FAILURES],
     envelope: 'status',
@@ -43,7 +43,7 @@ export const rewardsRoutes: RestRoute<RewardsResolver>[] = [
   {
     method: 'post',
     path: '/reward/XP',
-    operation: 'rewardXP',
+    operation: RewardsResolver.prototype.rewardXP,
     errors: ZOD_RESULT_BODY,
     failures: [APP_NOT_FOUND, ...BUILD_FAILURES],
     envelope: 'status',

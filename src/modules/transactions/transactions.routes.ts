@@ -4,7 +4,7 @@ import { NONCE_GAP } from '../../chain/nonces';
 import { CHAIN_UNAVAILABLE } from '../../errors';
 import { SIGNER_MISMATCH, TRANSACTION_NOT_FOUND } from './transactions.service';
 import type { RestRoute } from '../../operations/routes';
-import type { TransactionsResolver } from './transactions.resolver';
+import { TransactionsResolver } from './transactions.resolver';
 
 /**
  * Validation failures: Shape C. A node's rejection: Shape A `{status:'failed', error, reason,
@@ -19,7 +19,7 @@ export const transactionsRoutes: RestRoute<TransactionsResolver>[] = [
   {
     method: 'post',
     path: '/transactions/execute',
-    operation: 'executeTransaction',
+    operation: TransactionsResolver.prototype.executeTransaction,
     errors: ERROR_ISSUES_BODY,
     failures: SEND_FAILURES,
     envelope: 'none',
@@ -27,7 +27,7 @@ export const transactionsRoutes: RestRoute<TransactionsResolver>[] = [
   {
     method: 'post',
     path: '/transactions/execute-and-wait',
-    operation: 'executeTransactionAndWait',
+    operation: TransactionsResolver.prototype.executeTransactionAndWait,
     errors: ERROR_ISSUES_BODY,
     failures: SEND_FAILURES,
     envelope: 'none',
@@ -37,7 +37,7 @@ export const transactionsRoutes: RestRoute<TransactionsResolver>[] = [
   {
     method: 'get',
     path: '/transactions/:hash',
-    operation: 'transactionStatus',
+    operation: TransactionsResolver.prototype.transactionStatus,
     errors: STATUS_FAILED_BODY,
     failures: [TRANSACTION_NOT_FOUND, CHAIN_UNAVAILABLE],
     envelope: 'none',
@@ -47,7 +47,7 @@ export const transactionsRoutes: RestRoute<TransactionsResolver>[] = [
   {
     method: 'delete',
     path: '/transactions/reservations',
-    operation: 'releaseNonceReservations',
+    operation: TransactionsResolver.prototype.releaseNonceReservations,
     errors: STATUS_FAILED_BODY,
     failures: [],
     envelope: 'status',

@@ -9,7 +9,7 @@ import {
   WEBHOOK_VERIFICATION_FAILED,
 } from './webhooks.service';
 import type { RestRoute } from '../../operations/routes';
-import type { WebhooksResolver } from './webhooks.resolver';
+import { WebhooksResolver } from './webhooks.resolver';
 
 /**
  * The webhook paths: every failure in Shape A `{status:'failed', error, ...}` (the interface's
@@ -21,7 +21,7 @@ import type { WebhooksResolver } from './webhooks.resolver';
 const UPDATE_WEBHOOK: RestRoute<WebhooksResolver> = {
   method: 'patch',
   path: '/webhook/:id',
-  operation: 'updateWebhook',
+  operation: WebhooksResolver.prototype.updateWebhook,
   errors: STATUS_FAILED_BODY,
   failures: [WEBHOOK_NOT_FOUND, WEBHOOK_REJECTED],
   envelope: 'status',
@@ -32,7 +32,7 @@ export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
   {
     method: 'get',
     path: '/webhook/secret',
-    operation: 'webhookSecret',
+    operation: WebhooksResolver.prototype.webhookSecret,
     errors: STATUS_FAILED_BODY,
     failures: [],
     envelope: 'status',
@@ -40,7 +40,7 @@ export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
   {
     method: 'post',
     path: '/webhook/secret',
-    operation: 'rotateWebhookSecret',
+    operation: WebhooksResolver.prototype.rotateWebhookSecret,
     errors: STATUS_FAILED_BODY,
     failures: [],
     envelope: 'status',
@@ -48,7 +48,7 @@ export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
   {
     method: 'post',
     path: '/webhook',
-    operation: 'createWebhook',
+    operation: WebhooksResolver.prototype.createWebhook,
     errors: STATUS_FAILED_BODY,
     failures: [WEBHOOK_REJECTED, WEBHOOK_LIMIT_REACHED, WEBHOOK_NOT_STORED],
     envelope: 'status',
@@ -58,7 +58,7 @@ export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
   {
     method: 'get',
     path: '/webhooks',
-    operation: 'webhooks',
+    operation: WebhooksResolver.prototype.webhooks,
     errors: STATUS_FAILED_BODY,
     failures: [],
     envelope: 'status',
@@ -67,7 +67,7 @@ export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
   {
     method: 'get',
     path: '/webhook/:id',
-    operation: 'webhook',
+    operation: WebhooksResolver.prototype.webhook,
     errors: STATUS_FAILED_BODY,
     failures: [WEBHOOK_NOT_FOUND],
     envelope: 'status',
@@ -83,7 +83,7 @@ export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
   {
     method: 'delete',
     path: '/webhook/:id',
-    operation: 'deleteWebhook',
+    operation: WebhooksResolver.prototype.deleteWebhook,
     errors: STATUS_FAILED_BODY,
     failures: [WEBHOOK_NOT_FOUND],
     envelope: 'status',
@@ -92,7 +92,7 @@ export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
   {
     method: 'post',
     path: '/webhook/:id/test',
-    operation: 'testWebhook',
+    operation: WebhooksResolver.prototype.testWebhook,
     errors: STATUS_FAILED_BODY,
     failures: [WEBHOOK_NOT_FOUND, WEBHOOK_VERIFICATION_FAILED],
     envelope: 'status',
@@ -101,7 +101,7 @@ export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
   {
     method: 'get',
     path: '/webhook/:id/logs',
-    operation: 'webhookLogs',
+    operation: WebhooksResolver.prototype.webhookLogs,
     errors: STATUS_FAILED_BODY,
     failures: [WEBHOOK_NOT_FOUND],
     envelope: 'status',
@@ -109,7 +109,7 @@ export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
   {
     method: 'post',
     path: '/webhook/:id/logs/:log_id/retry',
-    operation: 'retryWebhookLog',
+    operation: WebhooksResolver.prototype.retryWebhookLog,
     errors: STATUS_FAILED_BODY,
     failures: [WEBHOOK_NOT_FOUND, WEBHOOK_LOG_NOT_FOUND, WEBHOOK_DISABLED],
     envelope: 'status',
