@@ -136,7 +136,8 @@ export function operationRunner(resolver: object, reference: OperationReference)
 
 /**
  * An operation's GraphQL root field resolver on a resolver instance: GraphQL's arguments read as
- * REST's input, then the same run as REST's (see runOperation).
+ * REST's input, then the same run as REST's (see runOperation). Set on the schema by
+ * src/http/fast-paths/operation-resolvers.ts.
  */
 export function operationFieldResolver(
   resolver: object,
