@@ -2,8 +2,9 @@
  * Laurel's fast paths: the few places where Express, helmet, type-graphql and Apollo behaviour is
  * replaced by Laurel's own code, each because that behaviour cost a cheap request a measured share
  * of its CPU (the figures are in docs/benchmarks.md). Each keeps the answers of what it replaces
- * identical, and the tests that cover it compare the two. Everywhere else the code is plain
- * Express and type-graphql.
+ * identical: test/unit/fast-paths.test.ts runs the route table, sendJson and helmet's headers
+ * beside Express and helmet, test/integration/graphql-compiled.test.ts compiled execution beside
+ * graphql-js. Everywhere else the code is plain Express and type-graphql.
  *
  * - route-table.ts: the route table instead of Express's routers. Every route is found with one
  *   lookup instead of a walk that tries each layer's regular expression in turn. Keeps Express's

@@ -1,10 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import helmet from 'helmet';
+import helmet, { type HelmetOptions } from 'helmet';
+
+/** Laurel's helmet: no CSP (JSON answers, and the Playground runs an inline script), no framing. */
+export const HELMET_OPTIONS: HelmetOptions = { contentSecurityPolicy: false, frameguard: { action: 'deny' } };
 
 /**
- * The headers helmet sets with Laurel's configuration: no CSP (JSON answers, and the Playground
- * runs an inline script), but no page of Laurel's may be framed. Helmet's headers do not depend
- * on the request, so its middleware runs once, here, against a response that records them.
+ * The headers helmet sets with HELMET_OPTIONS. They do not depend on the request, so helmet's
+ * middleware runs once, here, against a response that records them.
  */
 export function securityHeaders(): [string, string][] {
   const headers: [string, string][] = [];
@@ -12,10 +14,6 @@ export function securityHeaders(): [string, string][] {
     setHeader: (name: string, value: unknown) => headers.push([name, String(value)]),
     removeHeader: () => undefined, // X-Powered-By, which Express is told not to send
   };
-  helmet({ contentSecurityPolicy: false, frameguard: { action: 'deny' } })(
-    {} as IncomingMessage,
-    recorder as unknown as ServerResponse,
-    () => undefined,
-  );
+  helmet(HELMET_OPTIONS)({} as IncomingMessage, recorder as unknown as ServerResponse, () => undefined);
   return headers;
 }
