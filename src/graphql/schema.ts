@@ -1,7 +1,7 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema, type ClassType, type NonEmptyArray } from 'type-graphql';
 import { liveOperationsPubSub } from '../operations/live';
-import { operationFieldResolver, operationsOf } from '../operations/operation';
+import { bindOperationResolvers } from '../http/fast-paths';
 
 /** A resolver class with the one instance that GraphQL (and REST) call. */
 export interface ResolverInstance {
@@ -40,15 +40,7 @@ export async function buildGraphQLSchema(
     pubSub: liveOperationsPubSub(instanceOf),
     validate: false,
   });
-  // Each operation's root field calls its instance directly (see operationFieldResolver).
-  for (const { resolverClass, resolver } of instances ?? []) {
-    for (const [method, definition] of operationsOf(resolverClass)) {
-      const root = definition.kind === 'query' ? schema.getQueryType() : schema.getMutationType();
-      const field = root?.getFields()[method];
-      if (!field) throw new Error(`${resolverClass.name}.${method}: no root field ${method}`);
-      field.resolve = operationFieldResolver(resolver, method);
-    }
-  }
+  bindOperationResolvers(schema, instances ?? []);
   return schema;
 }
 

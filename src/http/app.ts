@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
 import express, { type ErrorRequestHandler } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import helmet from 'helmet';
 import { isDatabaseUnavailable } from '../db/availability';
 import { AppError, DatabaseUnavailableError } from '../errors';
 import { graphqlErrorBody } from '../graphql/format-error';
@@ -10,7 +9,7 @@ import { mountGraphQL, type GraphQLEndpoint } from '../graphql/graphql-server';
 import type { SubscriptionBounds } from '../graphql/subscriptions';
 import { ThrottledLog, type Logger } from '../logger';
 import { statusClass, type LaurelMetrics } from '../metrics';
-import { renderInternalError, SHAPE_A } from '../operations/error-shapes';
+import { renderInternalError, STATUS_FAILED_BODY } from '../operations/error-shapes';
 import type { RequestAuthenticator, RequestContext, RequestOrigin } from '../operations/request-context';
 import type { ApiModule } from '../operations/routes';
 import { authenticateRequests } from './authenticate';
@@ -18,17 +17,9 @@ import { docsAssets, docsPage } from './docs-page';
 import { landingLinks, landingPage } from './landing-page';
 import { metricsEndpoint } from './metrics-endpoint';
 import { clientErrorOf, readJsonBody } from './request-reading';
-import {
-  dispatchRoutes,
-  failureFor,
-  failureOf,
-  moduleRoutes,
-  requestContext,
-  sendError,
-  sendFailure,
-  unreadableBodyOf,
-} from './rest';
-import { RouteTable } from './route-table';
+import { failureOf, sendFailure } from './answers';
+import { dispatchRoutes, RouteTable, securityHeaders } from './fast-paths';
+import { failureFor, moduleRoutes, requestContext, sendError, unreadableBodyOf } from './rest';
 
 export const API_PREFIXES = ['/v1', '/api/v1'] as const;
 
@@ -99,25 +90,6 @@ class HttpRequestContext implements RequestContext {
   }
 }
 
-/**
- * The headers helmet sets with Laurel's configuration: no CSP (JSON answers, and the Playground
- * runs an inline script), but no page of Laurel's may be framed. Helmet's headers do not depend
- * on the request, so its middleware runs once, here, against a response that records them.
- */
-function securityHeaders(): [string, string][] {
-  const headers: [string, string][] = [];
-  const recorder = {
-    setHeader: (name: string, value: unknown) => headers.push([name, String(value)]),
-    removeHeader: () => undefined, // X-Powered-By, which Express is told not to send
-  };
-  helmet({ contentSecurityPolicy: false, frameguard: { action: 'deny' } })(
-    {} as IncomingMessage,
-    recorder as unknown as ServerResponse,
-    () => undefined,
-  );
-  return headers;
-}
-
 function trustProxySetting(value: string | undefined): boolean | number | string {
   if (value === undefined || value === 'false') return false;
   if (value === 'true') return true;
@@ -141,8 +113,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.set('trust proxy', trustProxySetting(options.trustProxy));
-  // Security headers (helmet's), the same on every answer: taken from helmet once, set with the
-  // request id below rather than by helmet's dozen middlewares on every request.
+  // Security headers (helmet's, see fast-paths/), the same on every answer, set with the request id below.
   const headers: [string, string][] = [...securityHeaders(), ['Cache-Control', 'no-store']];
 
   // Request id, context, headers and one log line per request, then the JSON body (one middleware:
@@ -187,7 +158,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   });
 
   // Every route (probes, API reference, {auth_url} and {base_url} paths) in one table, looked up
-  // once per request; GraphQL and static assets come after it.
+  // once per request (see fast-paths/); GraphQL and static assets come after it.
   const routes = new RouteTable();
   app.use(dispatchRoutes(routes));
   routes.add([
@@ -246,13 +217,13 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       return;
     }
     if (error instanceof AppError) {
-      sendError(res, SHAPE_A, error);
+      sendError(res, STATUS_FAILED_BODY, error);
       return;
     }
     // A lost database is a 503 the client may retry, logged once per interval rather than per request.
     if (isDatabaseUnavailable(error)) {
       faults.write('warn', 'database_unavailable', {}, 'database unavailable: answering 503');
-      sendError(res, SHAPE_A, new DatabaseUnavailableError());
+      sendError(res, STATUS_FAILED_BODY, new DatabaseUnavailableError());
       return;
     }
     const requestId = ctx?.requestId ?? 'unknown';
@@ -288,7 +259,7 @@ async function mountApiSurface(
   /** Every {base_url} path needs a valid key, counted against the key's rate limit. */
   const requireApiKey = authenticateRequests(options.authenticator, {
     required: true,
-    refuse: (res, error) => sendError(res, SHAPE_A, error),
+    refuse: (res, error) => sendError(res, STATUS_FAILED_BODY, error),
   });
   for (const group of moduleRoutes(options.modules, 'api', { prefixes: API_PREFIXES, guard: requireApiKey }))
     routes.add(group);

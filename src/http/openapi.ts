@@ -20,12 +20,12 @@ import { DATABASE_UNAVAILABLE, type DocumentedFailure } from '../errors';
 import {
   failureBodySchema,
   INTERNAL_ERROR,
-  SHAPE_A,
+  STATUS_FAILED_BODY,
   validationBodySchema,
   type ErrorShapes,
 } from '../operations/error-shapes';
 import { inputShape, unwrapField } from '../operations/graphql-args';
-import { operationOf } from '../operations/operation';
+import { operationReferencedBy } from '../operations/operation';
 import type { ApiModule, DeclaredRoute } from '../operations/routes';
 import { KEY_CHECK_FAILURES } from './authenticate';
 import { BODY_TOO_LARGE, MALFORMED_URL, takesBody, UNSUPPORTED_BODY } from './request-reading';
@@ -112,7 +112,7 @@ function successBody(route: DeclaredRoute, result: JsonSchema, outputs: OutputSc
     : result;
   if (route.envelope === 'none') return body;
   const object = outputs.objectOf(body);
-  if (object.type !== 'object') throw new Error(`${route.operation}: an envelope needs an object result`);
+  if (object.type !== 'object') throw new Error(`${route.path}: an envelope needs an object result`);
   const [key, value] = route.envelope === 'status' ? ['status', 'success'] : ['success', true];
   return {
     ...object,
@@ -166,10 +166,10 @@ function responsesOf(route: DeclaredRoute, fields: number, pathParams: number, s
     );
   }
   fail(route.errors, route.failures);
-  if (pathParams > 0) fail(SHAPE_A, [MALFORMED_URL]);
-  if (route.base === 'api') fail(SHAPE_A, KEY_CHECK_FAILURES);
-  if (body) fail(SHAPE_A, [BODY_TOO_LARGE, UNSUPPORTED_BODY]);
-  fail(SHAPE_A, [DATABASE_UNAVAILABLE, INTERNAL_ERROR]);
+  if (pathParams > 0) fail(STATUS_FAILED_BODY, [MALFORMED_URL]);
+  if (route.base === 'api') fail(STATUS_FAILED_BODY, KEY_CHECK_FAILURES);
+  if (body) fail(STATUS_FAILED_BODY, [BODY_TOO_LARGE, UNSUPPORTED_BODY]);
+  fail(STATUS_FAILED_BODY, [DATABASE_UNAVAILABLE, INTERNAL_ERROR]);
 
   const responses: Record<number, ResponseConfig> = {};
   for (const [status, { schemas, descriptions }] of [...statuses].sort(([a], [b]) => a - b)) {
@@ -247,11 +247,11 @@ export function buildOpenApiDocument(
 
   for (const module of modules) {
     for (const route of module.routes) {
-      const operation = operationOf(module.resolverClass, route.operation);
+      const { name, definition: operation } = operationReferencedBy(route.operation);
       const root =
         operation.kind === 'query' ? graphqlSchema.getQueryType() : graphqlSchema.getMutationType();
-      const field = root?.getFields()[route.operation];
-      if (!field) throw new Error(`${route.operation} is not in the GraphQL schema`);
+      const field = root?.getFields()[name];
+      if (!field) throw new Error(`${name} is not in the GraphQL schema`);
 
       const object = unwrapField(operation.input).schema as z.AnyZodObject;
       const shape = inputShape(operation.input);
@@ -267,11 +267,11 @@ export function buildOpenApiDocument(
       const config: RouteConfig = {
         method: route.method,
         path: openApiPath(route),
-        operationId: route.operation,
+        operationId: name,
         tags: [module.name],
         summary: operation.description,
         description: [
-          `GraphQL: \`${operation.kind} { ${route.operation} }\` runs the same operation.`,
+          `GraphQL: \`${operation.kind} { ${name} }\` runs the same operation.`,
           route.base === 'api' ? 'Also served under /api/v1.' : 'Unversioned ({auth_url}); needs no API key.',
           route.description,
         ]

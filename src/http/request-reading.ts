@@ -1,7 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import express, { type RequestHandler, type Response } from 'express';
 import { ValidationError, type DocumentedFailure } from '../errors';
-import { holdUnreadableBody, sendFailure } from './rest';
+import { sendFailure } from './answers';
+import { holdUnreadableBody } from './rest';
 
 /**
  * What can go wrong reading a request before an operation sees it: its body (not JSON, too large,

@@ -11,26 +11,33 @@ import '../validation';
 
 /**
  * The interface's failure bodies, each declared once: the schema the API reference publishes and
- * the rendering the server answers come from the same entry. Each REST path names the ones it uses.
- *   validation  A:   {status:'failed', error, issues}
- *               B:   {success:false, error:{code:'validation_error', message, issues:[{code,message,parameter,path}]}}
- *               C:   {error:{issues:[zod issue]}}
- *               zod: {success:false, error:{issues:[zod issue], name:'ZodError'}}  (zod v3 safeParse result)
- *   failure     A:   {status:'failed', error, ...details}
- *               B:   {success:false, error:{code, message, ...details}}
- *               bare:{error}
+ * the rendering the server answers come from the same entry. Each REST path names the pair it
+ * uses, by the look of its bodies (the interface calls them Shape A, B and C):
+ *   validation  statusFailed (A): {status:'failed', error, issues}
+ *               successFalse (B): {success:false, error:{code:'validation_error', message, issues:[{code,message,parameter,path}]}}
+ *               errorIssues  (C): {error:{issues:[zod issue]}}
+ *               zodResult:        {success:false, error:{issues:[zod issue], name:'ZodError'}}  (zod v3 safeParse result)
+ *   failure     statusFailed (A): {status:'failed', error, ...details}
+ *               successFalse (B): {success:false, error:{code, message, ...details}}
+ *               errorOnly:        {error}
  */
-export type ValidationShape = 'A' | 'B' | 'C' | 'zod';
-export type FailureShape = 'A' | 'B' | 'bare';
+export type ValidationShape = 'statusFailed' | 'successFalse' | 'errorIssues' | 'zodResult';
+export type FailureShape = 'statusFailed' | 'successFalse' | 'errorOnly';
 export interface ErrorShapes {
   validation: ValidationShape;
   failure: FailureShape;
 }
 
-export const SHAPE_A: ErrorShapes = { validation: 'A', failure: 'A' };
-export const SHAPE_B: ErrorShapes = { validation: 'B', failure: 'B' };
-export const SHAPE_C: ErrorShapes = { validation: 'C', failure: 'A' };
-export const SHAPE_ZOD: ErrorShapes = { validation: 'zod', failure: 'A' };
+/** Shape A: `{status:'failed', error, ...}` for every failure, refused input included. */
+export const STATUS_FAILED_BODY: ErrorShapes = { validation: 'statusFailed', failure: 'statusFailed' };
+/** Shape B: `{success:false, error:{code, message, ...}}` for every failure. */
+export const SUCCESS_FALSE_BODY: ErrorShapes = { validation: 'successFalse', failure: 'successFalse' };
+/** Shape C: refused input as `{error:{issues}}`, other failures `{status:'failed', error, ...}`. */
+export const ERROR_ISSUES_BODY: ErrorShapes = { validation: 'errorIssues', failure: 'statusFailed' };
+/** Everything under `error`: refused input as `{error:{issues}}`, other failures as `{error}` (the message). */
+export const ERROR_FIELD_BODY: ErrorShapes = { validation: 'errorIssues', failure: 'errorOnly' };
+/** Refused input as zod's result `{success:false, error:{issues, name:'ZodError'}}`, others `{status:'failed', error, ...}`. */
+export const ZOD_RESULT_BODY: ErrorShapes = { validation: 'zodResult', failure: 'statusFailed' };
 
 /** One documented body: its schema (for the API reference, a component named by `.openapi()`) and how it is rendered. */
 interface BodyShape<T> {
@@ -44,20 +51,20 @@ const zodIssue = z
   .catchall(z.unknown())
   .openapi('ZodIssue');
 
-const shapeAFields = { status: z.literal('failed'), error: z.string() };
+const statusFailedFields = { status: z.literal('failed'), error: z.string() };
 
 function issueParameter(issue: ValidationIssue): string {
   return issue.path.join('.');
 }
 
 const validationBodies: Record<ValidationShape, BodyShape<ValidationIssue[]>> = {
-  A: {
+  statusFailed: {
     schema: z
-      .object({ ...shapeAFields, issues: z.array(zodIssue).optional() })
+      .object({ ...statusFailedFields, issues: z.array(zodIssue).optional() })
       .openapi('ValidationFailureA', { description: 'Shape A: `error` sums up the issues' }),
     render: (issues) => ({ status: 'failed', error: summarizeIssues(issues), issues }),
   },
-  B: {
+  successFalse: {
     schema: z
       .object({
         success: z.literal(false),
@@ -84,13 +91,13 @@ const validationBodies: Record<ValidationShape, BodyShape<ValidationIssue[]>> = 
       },
     }),
   },
-  C: {
+  errorIssues: {
     schema: z
       .object({ error: z.object({ issues: z.array(zodIssue) }) })
       .openapi('ValidationFailureC', { description: 'Shape C: zod’s issues' }),
     render: (issues) => ({ error: { issues } }),
   },
-  zod: {
+  zodResult: {
     schema: z
       .object({
         success: z.literal(false),
@@ -102,14 +109,14 @@ const validationBodies: Record<ValidationShape, BodyShape<ValidationIssue[]>> = 
 };
 
 const failureBodies: Record<FailureShape, BodyShape<AppError>> = {
-  A: {
+  statusFailed: {
     schema: z
-      .object(shapeAFields)
+      .object(statusFailedFields)
       .catchall(z.unknown())
       .openapi('FailureA', { description: 'Shape A: the message, and the failure’s own fields' }),
     render: (error) => ({ status: 'failed', error: error.message, ...error.details }),
   },
-  B: {
+  successFalse: {
     schema: z
       .object({
         success: z.literal(false),
@@ -121,7 +128,7 @@ const failureBodies: Record<FailureShape, BodyShape<AppError>> = {
       error: { code: error.code, message: error.message, ...error.details },
     }),
   },
-  bare: {
+  errorOnly: {
     schema: z.object({ error: z.string() }).openapi('FailureBare', { description: 'The message alone' }),
     render: (error) => ({ error: error.message }),
   },
@@ -138,7 +145,7 @@ export function validationBodySchema(shapes: ErrorShapes): z.ZodTypeAny {
  */
 export function failureBodySchema(shapes: ErrorShapes, codes: readonly string[] = []): z.ZodTypeAny {
   const schema = failureBodies[shapes.failure].schema;
-  if (shapes.failure !== 'B' || codes.length === 0) return schema;
+  if (shapes.failure !== 'successFalse' || codes.length === 0) return schema;
   return schema.and(z.object({ error: z.object({ code: z.enum(codes as [string, ...string[]]) }) }));
 }
 
@@ -157,7 +164,7 @@ export const INTERNAL_ERROR: DocumentedFailure = {
   description: '`Internal server error`, with the `request_id` to quote (the failure is logged with it)',
 };
 
-/** The 500 body: Shape A with the request id to quote. */
+/** The 500 body: `{status:'failed', error}` (Shape A) with the request id to quote. */
 export function renderInternalError(requestId: string): { status: number; body: object } {
   return {
     status: INTERNAL_ERROR.status,

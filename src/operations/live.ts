@@ -232,7 +232,11 @@ export function liveOperationsPubSub(resolverOf: (resolverClass: ClassType) => o
       if (!live) throw new Error(`no live operation ${topic}`);
       const { args, context } = request as LiveSubscriptionRequest;
       const input = checkedInput(live.definition, live.readArgs(args), context);
-      return live.declared.call(resolverOf(live.resolverClass), input, context as AuthenticatedContext);
+      // The method as written in the resolver class, run on its instance (as runOperation does).
+      return Reflect.apply(live.declared, resolverOf(live.resolverClass), [
+        input,
+        context as AuthenticatedContext,
+      ]);
     },
   };
 }

@@ -32,8 +32,18 @@ export type OperationMethod<S extends z.ZodTypeAny, P extends boolean> = (
 /** An operation's method as stored: its input type erased (it is the schema's output). */
 type DeclaredMethod = (input: unknown, ctx: RequestContext) => Promise<unknown>;
 
+/**
+ * A resolver's @Operation method as a route row names it: `RewardsResolver.prototype.rewardBadge`.
+ * Jump-to-definition goes from the row to the method, and a method the resolver lacks fails the
+ * typecheck.
+ */
+export type OperationReference = (...args: never[]) => Promise<unknown>;
+
 /** An @Operation as registered: its definition, and its method as declared. */
 interface RegisteredOperation {
+  resolverClass: ClassType;
+  /** The method's name: its GraphQL root field and its REST path's operationId. */
+  name: string;
   definition: OperationDefinition;
   declared: DeclaredMethod;
   /** GraphQL's arguments read as REST's input (`null` is absent, digits parameters are digits). */
@@ -42,6 +52,8 @@ interface RegisteredOperation {
 
 /** The operations of each resolver class, by method name. */
 const operationsByClass = new WeakMap<object, Map<string, RegisteredOperation>>();
+/** The operations by the method their resolver's prototype holds (what a route row refers to). */
+const operationsByReference = new WeakMap<OperationReference, RegisteredOperation>();
 
 function registeredOperation(resolverClass: object, method: string): RegisteredOperation {
   const registered = operationsByClass.get(resolverClass)?.get(method);
@@ -49,8 +61,20 @@ function registeredOperation(resolverClass: object, method: string): RegisteredO
   return registered;
 }
 
-export function operationOf(resolverClass: object, method: string): OperationDefinition {
-  return registeredOperation(resolverClass, method).definition;
+function referencedOperation(reference: OperationReference): RegisteredOperation {
+  const registered = operationsByReference.get(reference);
+  if (!registered) throw new Error(`${reference.name || 'a route'} refers to no @Operation method`);
+  return registered;
+}
+
+/** The operation a route row refers to: its resolver class, method name and definition. */
+export function operationReferencedBy(reference: OperationReference): {
+  resolverClass: ClassType;
+  name: string;
+  definition: OperationDefinition;
+} {
+  const { resolverClass, name, definition } = referencedOperation(reference);
+  return { resolverClass, name, definition };
 }
 
 /** Every @Operation of a resolver class, by method name. */
@@ -73,10 +97,15 @@ export function checkedInput<S extends z.ZodTypeAny>(
 }
 
 /**
- * One call of an operation, whatever the transport: the key check (unless public), the raw input
- * validated with the operation's schema, then the declared method on `resolver`.
+ * How a request reaches its resolver method, REST and GraphQL alike. A route row names the method
+ * (`operation: RewardsResolver.prototype.rewardBadge`); at start-up REST binds that reference to the
+ * module's one resolver instance (operationRunner, mounted by src/http/rest.ts), and GraphQL binds
+ * each root field to it the same way (operationFieldResolver, set on the schema by
+ * src/http/fast-paths/). Every request then ends here: the key check (unless the operation is
+ * public), the raw input validated with the operation's zod schema, and the method as written in
+ * the resolver class, run on that instance.
  */
-function run(
+function runOperation(
   { definition, declared }: RegisteredOperation,
   resolver: object,
   raw: unknown,
@@ -84,37 +113,38 @@ function run(
 ): Promise<unknown> {
   const input = checkedInput(definition, raw, ctx);
   return traced(`operation ${declared.name}`, { 'laurel.request_id': ctx.requestId }, () =>
-    declared.call(resolver, input, ctx),
+    Reflect.apply(declared, resolver, [input, ctx]),
   );
 }
 
-/** An operation of a resolver instance, callable with raw input: what REST mounts. */
-export interface CallableOperation {
-  definition: OperationDefinition;
-  call(raw: unknown, ctx: RequestContext): Promise<unknown>;
-}
+/** Runs one operation of a resolver instance with a request's raw input (the key check, validation, the method). */
+export type OperationRunner = (raw: unknown, ctx: RequestContext) => Promise<unknown>;
 
-export function callableOperation(resolver: object, method: string): CallableOperation {
-  const registered = registeredOperation(resolver.constructor, method);
-  return {
-    definition: registered.definition,
-    call: (raw, ctx) => run(registered, resolver, raw, ctx),
-  };
+/**
+ * The runner of the operation `reference` names, on `resolver`: what a REST route mounts. Throws at
+ * start-up if the reference is not an @Operation of the resolver's class.
+ */
+export function operationRunner(resolver: object, reference: OperationReference): OperationRunner {
+  const registered = referencedOperation(reference);
+  if (registered.resolverClass !== resolver.constructor) {
+    throw new Error(
+      `${registered.resolverClass.name}.${registered.name} is not an operation of ${resolver.constructor.name}`,
+    );
+  }
+  return (raw, ctx) => runOperation(registered, resolver, raw, ctx);
 }
 
 /**
- * An operation's GraphQL root field resolver on a resolver instance: the call its method makes
- * (GraphQL's arguments read as REST's input, then run), set on the built schema in place of
- * type-graphql's generic resolver, whose per-call assembly of the method's parameters (sorting
- * them, copying the arguments into an instance of the arguments class) the operation does not
- * need: its own schema validates the input.
+ * An operation's GraphQL root field resolver on a resolver instance: GraphQL's arguments read as
+ * REST's input, then the same run as REST's (see runOperation). Set on the schema by
+ * src/http/fast-paths/operation-resolvers.ts.
  */
 export function operationFieldResolver(
   resolver: object,
   method: string,
 ): (root: unknown, args: Record<string, unknown>, ctx: RequestContext) => Promise<unknown> {
   const registered = registeredOperation(resolver.constructor, method);
-  return (_root, args, ctx) => run(registered, resolver, registered.readArgs(args), ctx);
+  return (_root, args, ctx) => runOperation(registered, resolver, registered.readArgs(args), ctx);
 }
 
 /** The input of an operation without fields: an empty object, so every method has the same shape. */
@@ -125,9 +155,9 @@ const noArgs = createParameterDecorator(() => ({}));
  * arguments are derived from `input` (types, optionality, descriptions), every call is validated
  * with `input` before the method runs, and operations need an API key unless `public` (the method
  * then receives an AuthenticatedContext). The method must take `(input: z.output<typeof input>,
- * ctx)`: TypeScript rejects any other signature. REST routes call the same method the same way
- * (callableOperation). A plain wrapper rather than type-graphql middlewares: those cost two async
- * dispatches per call on the hot path.
+ * ctx)`: TypeScript rejects any other signature. REST routes run the same method the same way
+ * (operationRunner). The method on the prototype becomes that run, with GraphQL's arguments: a
+ * plain wrapper rather than type-graphql middlewares, which cost two async dispatches per call.
  */
 export function Operation<S extends z.ZodTypeAny, P extends boolean = false>(
   definition: OperationDefinition<S, P>,
@@ -141,18 +171,22 @@ export function Operation<S extends z.ZodTypeAny, P extends boolean = false>(
     if (argsClass) Args(() => argsClass)(prototype, method, 0);
     else noArgs(prototype, method, 0);
     Ctx()(prototype, method, 1);
+    const resolverClass = prototype.constructor as ClassType;
     const registered: RegisteredOperation = {
+      resolverClass,
+      name: method,
       definition: definition as OperationDefinition,
       declared: descriptor.value as unknown as DeclaredMethod,
       readArgs: graphqlArgsReader(definition.input),
     };
-    descriptor.value = function (this: object, args: Record<string, unknown>, ctx: RequestContext) {
-      return run(registered, this, registered.readArgs(args), ctx);
-    } as unknown as M;
+    const runWithArgs = function (this: object, args: Record<string, unknown>, ctx: RequestContext) {
+      return runOperation(registered, this, registered.readArgs(args), ctx);
+    };
+    descriptor.value = runWithArgs as unknown as M;
+    operationsByReference.set(runWithArgs, registered);
     const declare = definition.kind === 'query' ? Query : Mutation;
     declare(() => definition.output, { description: definition.description })(prototype, method, descriptor);
 
-    const resolverClass = prototype.constructor;
     const operations = operationsByClass.get(resolverClass) ?? new Map<string, RegisteredOperation>();
     operations.set(method, registered);
     operationsByClass.set(resolverClass, operations);

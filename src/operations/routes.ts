@@ -1,6 +1,7 @@
 import type { ClassType } from 'type-graphql';
 import type { DocumentedFailure } from '../errors';
 import type { ErrorShapes } from './error-shapes';
+import type { OperationReference } from './operation';
 
 /** The documented success envelope: `{status:'success', ...}`, `{success:true, ...}` or the result as is. */
 export type SuccessEnvelope = 'status' | 'success' | 'none';
@@ -8,21 +9,19 @@ export type SuccessEnvelope = 'status' | 'success' | 'none';
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** The names of a resolver's methods. */
-export type OperationName<R> = {
-  [K in keyof R]: R[K] extends (...args: never[]) => Promise<unknown> ? K : never;
-}[keyof R] &
-  string;
+type MethodName<R> = {
+  [K in keyof R]: R[K] extends OperationReference ? K : never;
+}[keyof R];
 
-type ResultOf<R, K extends OperationName<R>> = R[K] extends (...args: never[]) => Promise<infer T>
-  ? T
-  : never;
-
-interface RouteOf<R, K extends OperationName<R>> {
+interface RouteOf<M extends OperationReference> {
   method: HttpMethod;
   /** Express path, relative to {base_url} (or {auth_url} for the key routes). */
   path: string;
-  /** The resolver method (an @Operation) this path calls: its input schema parses the request. */
-  operation: K;
+  /**
+   * The resolver method (an @Operation) this path runs, as `Resolver.prototype.method`: its input
+   * schema parses the request.
+   */
+  operation: M;
   /** The documented failure bodies of this path. */
   errors: ErrorShapes;
   /**
@@ -35,7 +34,7 @@ interface RouteOf<R, K extends OperationName<R>> {
   /** The documented body puts the result under this field (`{keys: [...]}`); by default the result is the body. */
   resultField?: string;
   /** HTTP status of a success (default 200): one status, or one chosen by the result. */
-  status?: number | ((result: ResultOf<R, K>) => number);
+  status?: number | ((result: Awaited<ReturnType<M>>) => number);
   /** Other statuses `status` answers with the success body, for the API reference. */
   alsoAnswers?: readonly { status: number; description: string }[];
   /** What the API reference adds about this path. */
@@ -47,7 +46,9 @@ interface RouteOf<R, K extends OperationName<R>> {
  * the query string and path parameters for GET and DELETE, the JSON body (with path parameters)
  * otherwise. The HTTP layer mounts it (src/http/rest.ts) and documents it (src/http/openapi.ts).
  */
-export type RestRoute<R> = { [K in OperationName<R>]: RouteOf<R, K> }[OperationName<R>];
+export type RestRoute<R> = {
+  [K in MethodName<R>]: RouteOf<Extract<R[K], OperationReference>>;
+}[MethodName<R>];
 
 /** A declared REST path, whatever its resolver: what mounting and the API reference read. */
 export interface DeclaredRoute {
@@ -55,7 +56,7 @@ export interface DeclaredRoute {
   base: 'auth' | 'api';
   method: HttpMethod;
   path: string;
-  operation: string;
+  operation: OperationReference;
   errors: ErrorShapes;
   failures: readonly DocumentedFailure[];
   envelope: SuccessEnvelope;

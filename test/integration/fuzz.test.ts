@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { Wallet } from 'ethers';
-import { operationOf, operationsOf } from '../../src/operations/operation';
+import { operationReferencedBy, operationsOf } from '../../src/operations/operation';
 import { inputShape } from '../../src/operations/graphql-args';
 import { laurelModules } from '../../src/modules';
 import { issueApiKey } from '../helpers/auth';
@@ -114,7 +114,7 @@ const hostileValue = fc.oneof(
 const restPaths = laurelModules.flatMap((module) =>
   module.routes.map((path) => ({
     ...path,
-    fields: Object.keys(inputShape(operationOf(module.resolverClass, path.operation).input)),
+    fields: Object.keys(inputShape(operationReferencedBy(path.operation).definition.input)),
   })),
 );
 

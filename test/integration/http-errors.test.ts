@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { buildGraphQLSchema } from '../../src/graphql/schema';
 import { createHttpApp } from '../../src/http/app';
 import { ChainsResolver } from '../../src/modules/chains/chains.resolver';
-import { SHAPE_A } from '../../src/operations/error-shapes';
+import { STATUS_FAILED_BODY } from '../../src/operations/error-shapes';
 import { Operation } from '../../src/operations/operation';
 import { request } from '../helpers/laurel';
 
@@ -52,8 +52,8 @@ it('answers an unexpected error with 500 JSON, no stack trace, logged with the r
               base: 'auth',
               method: 'get',
               path: '/boom',
-              operation: 'boom',
-              errors: SHAPE_A,
+              operation: BoomResolver.prototype.boom,
+              errors: STATUS_FAILED_BODY,
               failures: [],
               envelope: 'none',
             },

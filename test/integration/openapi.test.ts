@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Wallet } from 'ethers';
 import { openApiText } from '../../scripts/emit-openapi';
-import { operationOf } from '../../src/operations/operation';
+import type { ValidationShape } from '../../src/operations/error-shapes';
+import { operationReferencedBy } from '../../src/operations/operation';
 import { inputShape } from '../../src/operations/graphql-args';
 import { laurelModules } from '../../src/modules';
 import { issueApiKey } from '../helpers/auth';
@@ -11,6 +12,13 @@ import { openApiContract } from '../helpers/openapi-contract';
 
 type Json = Record<string, unknown>;
 const root = path.resolve(__dirname, '../..');
+/** The API reference's component of each validation body: `ValidationFailure<suffix>`. */
+const VALIDATION_COMPONENT_SUFFIX: Record<ValidationShape, string> = {
+  statusFailed: 'A',
+  successFalse: 'B',
+  errorIssues: 'C',
+  zodResult: 'Zod',
+};
 const committed = () => JSON.parse(readFileSync(path.join(root, 'openapi.json'), 'utf8')) as Json;
 
 const documentedPath = (base: 'auth' | 'api', routePath: string) =>
@@ -76,7 +84,7 @@ describe('the OpenAPI document', () => {
     let checked = 0;
     for (const module of laurelModules) {
       for (const route of module.routes) {
-        const shape = inputShape(operationOf(module.resolverClass, route.operation).input);
+        const shape = inputShape(operationReferencedBy(route.operation).definition.input);
         const operation = (committed().paths as Record<string, Record<string, Json>>)[
           documentedPath(route.base, route.path)
         ][route.method];
@@ -210,7 +218,7 @@ describe('the document says exactly what the server does', () => {
       const shape = contract.validator([
         'components',
         'schemas',
-        `ValidationFailure${route.errors.validation === 'zod' ? 'Zod' : route.errors.validation}`,
+        `ValidationFailure${VALIDATION_COMPONENT_SUFFIX[route.errors.validation]}`,
       ]);
       for (const [rawBody, issue] of [
         [
@@ -255,7 +263,7 @@ describe('the document says exactly what the server does', () => {
           inShape: true,
         });
         expect(JSON.stringify(answer.body)).toContain(issue.code);
-        if (route.errors.validation !== 'B') {
+        if (route.errors.validation !== 'successFalse') {
           const { issues } = answer.body as { issues?: unknown[]; error?: { issues?: unknown[] } };
           expect(issues ?? (answer.body as { error: { issues: unknown[] } }).error.issues).toEqual([issue]);
         }

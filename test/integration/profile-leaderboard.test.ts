@@ -5,7 +5,7 @@ import type { IndexChange } from '../../src/indexer/index-changes';
 import { writeIndexEvents } from '../helpers/index-writes';
 import type { IndexEvent } from '../../src/indexer/log-decoder';
 import type { Pool } from 'pg';
-import { callableOperation } from '../../src/operations/operation';
+import { operationRunner } from '../../src/operations/operation';
 import type { AuthenticatedContext } from '../../src/operations/request-context';
 import { IndexReader } from '../../src/indexer/read/index-reader';
 import { createLogger } from '../../src/logger';
@@ -348,7 +348,7 @@ describe("leaderboard entries' profiles (GraphQL)", () => {
       logFields: {},
     };
     try {
-      const entries = (await callableOperation(resolver, 'leaderboard').call(
+      const entries = (await operationRunner(resolver, LeaderboardResolver.prototype.leaderboard)(
         { chain: 'local', app_id: appId, page_size: '100' },
         ctx,
       )) as LeaderboardEntryInfo[];

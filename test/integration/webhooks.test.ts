@@ -8,7 +8,7 @@ import type { Wallet } from 'ethers';
 import { connectDatabase, type Prisma } from '../../src/db/prisma';
 import { AppError } from '../../src/errors';
 import { jobs } from '../../src/jobs/jobs';
-import { renderError, SHAPE_A } from '../../src/operations/error-shapes';
+import { renderError, STATUS_FAILED_BODY } from '../../src/operations/error-shapes';
 import { WebhooksService } from '../../src/modules/webhooks/webhooks.service';
 import { emitWebhookEvent, WebhooksRepository } from '../../src/modules/webhooks/webhooks.repository';
 import { webhooksModule } from '../../src/modules/webhooks/webhooks.module';
@@ -133,7 +133,7 @@ describe('POST /webhook', () => {
         .create({ url: 'https://example.com/hook' }, owner.address)
         .catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(AppError);
-      expect(renderError(SHAPE_A, failure as AppError)).toEqual({
+      expect(renderError(STATUS_FAILED_BODY, failure as AppError)).toEqual({
         status: 503,
         body: { status: 'failed', error: 'database operation failed' },
       });

@@ -1,6 +1,6 @@
 import { Wallet, verifyMessage } from 'ethers';
 import { ValidationError } from '../../src/errors';
-import { renderError, SHAPE_C } from '../../src/operations/error-shapes';
+import { renderError, ERROR_ISSUES_BODY } from '../../src/operations/error-shapes';
 import {
   verifyChallengeSchema,
   requestChallengeSchema,
@@ -14,7 +14,7 @@ function shapeCOf(schema: Parameters<typeof parseInput>[0], input: unknown): unk
     parseInput(schema, input);
   } catch (error) {
     expect(error).toBeInstanceOf(ValidationError);
-    return renderError(SHAPE_C, error as ValidationError).body;
+    return renderError(ERROR_ISSUES_BODY, error as ValidationError).body;
   }
   throw new Error('expected a validation error');
 }

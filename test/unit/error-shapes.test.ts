@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { AppError, ValidationError, type ValidationIssue } from '../../src/errors';
-import { renderError, SHAPE_A, SHAPE_B, SHAPE_C, SHAPE_ZOD } from '../../src/operations/error-shapes';
+import {
+  ERROR_FIELD_BODY,
+  renderError,
+  STATUS_FAILED_BODY,
+  SUCCESS_FALSE_BODY,
+  ERROR_ISSUES_BODY,
+  ZOD_RESULT_BODY,
+} from '../../src/operations/error-shapes';
 import { addressSchema, parseInput } from '../../src/validation';
 
 function validationErrorOf(schema: z.ZodTypeAny, input: unknown): ValidationError {
@@ -15,7 +22,7 @@ function validationErrorOf(schema: z.ZodTypeAny, input: unknown): ValidationErro
 describe('documented failure bodies', () => {
   it('renders the zod-result shape exactly as the interface shows it (leaderboard)', () => {
     const error = validationErrorOf(z.object({ page: z.string().regex(/^\d+$/) }), { page: 'a' });
-    expect(renderError(SHAPE_ZOD, error)).toEqual({
+    expect(renderError(ZOD_RESULT_BODY, error)).toEqual({
       status: 400,
       body: {
         success: false,
@@ -29,7 +36,7 @@ describe('documented failure bodies', () => {
 
   it('renders Shape B with parameter and path set to the field name', () => {
     const error = validationErrorOf(z.object({ token_id: addressSchema }), { token_id: '0x12' });
-    expect(renderError(SHAPE_B, error).body).toEqual({
+    expect(renderError(SUCCESS_FALSE_BODY, error).body).toEqual({
       success: false,
       error: {
         code: 'validation_error',
@@ -43,7 +50,7 @@ describe('documented failure bodies', () => {
 
   it('renders Shape C with zod issues and array paths', () => {
     const error = validationErrorOf(z.object({ chain: z.string() }), {});
-    expect(renderError(SHAPE_C, error)).toEqual({
+    expect(renderError(ERROR_ISSUES_BODY, error)).toEqual({
       status: 400,
       body: {
         error: {
@@ -65,26 +72,24 @@ describe('documented failure bodies', () => {
     const notFound = new AppError('badge_not_found', 'Too many badges found', 404, {
       badges: [{ id: '0x1', name: 'a' }],
     });
-    expect(renderError(SHAPE_A, notFound)).toEqual({
+    expect(renderError(STATUS_FAILED_BODY, notFound)).toEqual({
       status: 404,
       body: { status: 'failed', error: 'Too many badges found', badges: [{ id: '0x1', name: 'a' }] },
     });
     const tokenNotFound = new AppError('token_not_found', 'Token not found', 404);
-    expect(renderError(SHAPE_B, tokenNotFound).body).toEqual({
+    expect(renderError(SUCCESS_FALSE_BODY, tokenNotFound).body).toEqual({
       success: false,
       error: { code: 'token_not_found', message: 'Token not found' },
     });
-    expect(
-      renderError(
-        { validation: 'C', failure: 'bare' },
-        new AppError('x', 'Signature verification failed', 401),
-      ),
-    ).toEqual({ status: 401, body: { error: 'Signature verification failed' } });
+    expect(renderError(ERROR_FIELD_BODY, new AppError('x', 'Signature verification failed', 401))).toEqual({
+      status: 401,
+      body: { error: 'Signature verification failed' },
+    });
   });
 
   it('keeps Shape A validation issues readable', () => {
     const issues: ValidationIssue[] = [{ code: 'custom', path: ['url'], message: 'Only HTTPS urls allowed' }];
-    expect(renderError(SHAPE_A, new ValidationError(issues)).body).toEqual({
+    expect(renderError(STATUS_FAILED_BODY, new ValidationError(issues)).body).toEqual({
       status: 'failed',
       error: 'url: Only HTTPS urls allowed',
       issues,

@@ -3,7 +3,13 @@ import { getNamedType, isNonNullType, type GraphQLField, type GraphQLSchema } fr
 import { Resolver } from 'type-graphql';
 import { z } from 'zod';
 import { buildGraphQLSchema } from '../../src/graphql/schema';
-import { Operation, operationsOf, type OperationDefinition } from '../../src/operations/operation';
+import {
+  Operation,
+  operationReferencedBy,
+  operationRunner,
+  operationsOf,
+  type OperationDefinition,
+} from '../../src/operations/operation';
 import {
   graphqlArgsReader,
   inputShape,
@@ -11,6 +17,8 @@ import {
   withGraphQLInputType,
 } from '../../src/operations/graphql-args';
 import { laurelModules, resolverClasses } from '../../src/modules';
+import { ChainsResolver } from '../../src/modules/chains/chains.resolver';
+import { RewardsResolver } from '../../src/modules/rewards/rewards.resolver';
 import { digitsSchema, ZodAmount, ZodDigits } from '../../src/validation';
 
 /** Every @Operation of every module, with the GraphQL field it became. */
@@ -139,6 +147,32 @@ describe('one definition per operation', () => {
     }
     await expect(buildGraphQLSchema([OrphanResolver], [])).rejects.toThrow(
       'no instance of resolver OrphanResolver',
+    );
+  });
+
+  it('a route row refers to its resolver method: the reference names an @Operation of its module', () => {
+    expect(operationReferencedBy(RewardsResolver.prototype.rewardBadge)).toEqual({
+      resolverClass: RewardsResolver,
+      name: 'rewardBadge',
+      definition: operationsOf(RewardsResolver).get('rewardBadge'),
+    });
+    const elsewhere = laurelModules.flatMap((module) =>
+      module.routes
+        .map((route) => ({ path: route.path, ...operationReferencedBy(route.operation) }))
+        .filter(({ resolverClass }) => resolverClass !== module.resolverClass)
+        .map(({ path, name }) => `${module.name} ${path}: ${name}`),
+    );
+    expect(elsewhere).toEqual([]);
+  });
+
+  it('refuses at start a route whose method is not an @Operation of the module it is mounted on', () => {
+    const rewards = new RewardsResolver({} as ConstructorParameters<typeof RewardsResolver>[0]);
+    expect(() => operationRunner(rewards, ChainsResolver.prototype.chainList)).toThrow(
+      'ChainsResolver.chainList is not an operation of RewardsResolver',
+    );
+    const notAnOperation = async () => 'plain';
+    expect(() => operationRunner(rewards, notAnOperation)).toThrow(
+      'notAnOperation refers to no @Operation method',
     );
   });
 });

@@ -1,27 +1,24 @@
-import { SHAPE_A, SHAPE_C, type ErrorShapes } from '../../operations/error-shapes';
+import { ERROR_FIELD_BODY, ERROR_ISSUES_BODY, STATUS_FAILED_BODY } from '../../operations/error-shapes';
 import { API_KEY_NOT_FOUND, SIGNATURE_REJECTED, TOO_MANY_API_KEYS } from './auth.service';
 import { KEY_REQUEST_BUDGET_SPENT } from './request-budgets';
 import type { RestRoute } from '../../operations/routes';
-import type { AuthResolver } from './auth.resolver';
-
-/** POST /key/verify: validation issues in Shape C, a failed verification as `{error}`. */
-const VERIFY_SHAPES: ErrorShapes = { validation: 'C', failure: 'bare' };
+import { AuthResolver } from './auth.resolver';
 
 /** The unversioned {auth_url} routes: no API key needed. */
 export const authRootRoutes: RestRoute<AuthResolver>[] = [
   {
     method: 'post',
     path: '/key/challenge',
-    operation: 'requestApiKeyChallenge',
-    errors: SHAPE_C,
+    operation: AuthResolver.prototype.requestApiKeyChallenge,
+    errors: ERROR_ISSUES_BODY,
     failures: [KEY_REQUEST_BUDGET_SPENT],
     envelope: 'status',
   },
   {
     method: 'post',
     path: '/key/verify',
-    operation: 'verifyApiKeyChallenge',
-    errors: VERIFY_SHAPES,
+    operation: AuthResolver.prototype.verifyApiKeyChallenge,
+    errors: ERROR_FIELD_BODY,
     failures: [SIGNATURE_REJECTED, TOO_MANY_API_KEYS, KEY_REQUEST_BUDGET_SPENT],
     envelope: 'none',
   },
@@ -32,8 +29,8 @@ export const authApiRoutes: RestRoute<AuthResolver>[] = [
   {
     method: 'get',
     path: '/keys',
-    operation: 'apiKeys',
-    errors: SHAPE_A,
+    operation: AuthResolver.prototype.apiKeys,
+    errors: STATUS_FAILED_BODY,
     failures: [],
     envelope: 'status',
     resultField: 'keys',
@@ -41,8 +38,8 @@ export const authApiRoutes: RestRoute<AuthResolver>[] = [
   {
     method: 'delete',
     path: '/keys/:id',
-    operation: 'revokeApiKey',
-    errors: SHAPE_A,
+    operation: AuthResolver.prototype.revokeApiKey,
+    errors: STATUS_FAILED_BODY,
     failures: [API_KEY_NOT_FOUND],
     envelope: 'status',
     resultField: 'key',

@@ -1,14 +1,14 @@
-import { SHAPE_A } from '../../operations/error-shapes';
+import { STATUS_FAILED_BODY } from '../../operations/error-shapes';
 
 import type { RestRoute } from '../../operations/routes';
-import type { ChainsResolver } from './chains.resolver';
+import { ChainsResolver } from './chains.resolver';
 
 export const chainsRoutes: RestRoute<ChainsResolver>[] = [
   {
     method: 'get',
     path: '/chains',
-    operation: 'chainList',
-    errors: SHAPE_A,
+    operation: ChainsResolver.prototype.chainList,
+    errors: STATUS_FAILED_BODY,
     failures: [],
     envelope: 'status',
     resultField: 'chains',

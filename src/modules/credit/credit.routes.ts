@@ -1,10 +1,10 @@
-import { SHAPE_B } from '../../operations/error-shapes';
+import { SUCCESS_FALSE_BODY } from '../../operations/error-shapes';
 import { TRANSACTION_REVERTED } from '../../chain/reverts';
 import { CHAIN_UNAVAILABLE } from '../../errors';
 import { APP_NOT_FOUND } from '../apps/apps.service';
 import { TOKEN_NOT_FOUND } from './credit.service';
 import type { RestRoute } from '../../operations/routes';
-import type { CreditResolver } from './credit.resolver';
+import { CreditResolver } from './credit.resolver';
 
 /**
  * Credit token endpoints. Failures: Shape B `{success:false, error:{code, message, ...}}` —
@@ -14,24 +14,24 @@ export const creditRoutes: RestRoute<CreditResolver>[] = [
   {
     method: 'post',
     path: '/credit/new',
-    operation: 'createCreditToken',
-    errors: SHAPE_B,
+    operation: CreditResolver.prototype.createCreditToken,
+    errors: SUCCESS_FALSE_BODY,
     failures: [APP_NOT_FOUND, TRANSACTION_REVERTED, CHAIN_UNAVAILABLE],
     envelope: 'success',
   },
   {
     method: 'post',
     path: '/credit/approve',
-    operation: 'approveCredit',
-    errors: SHAPE_B,
+    operation: CreditResolver.prototype.approveCredit,
+    errors: SUCCESS_FALSE_BODY,
     failures: [TOKEN_NOT_FOUND, TRANSACTION_REVERTED, CHAIN_UNAVAILABLE],
     envelope: 'success',
   },
   {
     method: 'post',
     path: '/credit/permit-data',
-    operation: 'creditPermitData',
-    errors: SHAPE_B,
+    operation: CreditResolver.prototype.creditPermitData,
+    errors: SUCCESS_FALSE_BODY,
     failures: [TOKEN_NOT_FOUND, CHAIN_UNAVAILABLE],
     envelope: 'success',
     resultField: 'permitData',
@@ -39,8 +39,8 @@ export const creditRoutes: RestRoute<CreditResolver>[] = [
   {
     method: 'post',
     path: '/credit/transfer',
-    operation: 'transferCredit',
-    errors: SHAPE_B,
+    operation: CreditResolver.prototype.transferCredit,
+    errors: SUCCESS_FALSE_BODY,
     failures: [TOKEN_NOT_FOUND, TRANSACTION_REVERTED, CHAIN_UNAVAILABLE],
     envelope: 'success',
     description:
@@ -49,16 +49,16 @@ export const creditRoutes: RestRoute<CreditResolver>[] = [
   {
     method: 'post',
     path: '/credit/balance',
-    operation: 'creditBalance',
-    errors: SHAPE_B,
+    operation: CreditResolver.prototype.creditBalance,
+    errors: SUCCESS_FALSE_BODY,
     failures: [TOKEN_NOT_FOUND, CHAIN_UNAVAILABLE],
     envelope: 'success',
   },
   {
     method: 'get',
     path: '/credit/tokens',
-    operation: 'creditTokens',
-    errors: SHAPE_B,
+    operation: CreditResolver.prototype.creditTokens,
+    errors: SUCCESS_FALSE_BODY,
     failures: [APP_NOT_FOUND, CHAIN_UNAVAILABLE],
     envelope: 'status',
     resultField: 'tokens',

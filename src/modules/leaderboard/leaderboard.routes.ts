@@ -1,8 +1,8 @@
-import { SHAPE_ZOD } from '../../operations/error-shapes';
+import { ZOD_RESULT_BODY } from '../../operations/error-shapes';
 import { CHAIN_UNAVAILABLE } from '../../errors';
 import { APP_NOT_FOUND } from '../apps/apps.service';
 import type { RestRoute } from '../../operations/routes';
-import type { LeaderboardResolver } from './leaderboard.resolver';
+import { LeaderboardResolver } from './leaderboard.resolver';
 
 /**
  * 200: an array of `{user, xp_rewarded}`. Validation: the zod result `{success:false, error:{issues,
@@ -12,8 +12,8 @@ export const leaderboardRoutes: RestRoute<LeaderboardResolver>[] = [
   {
     method: 'get',
     path: '/leaderboard',
-    operation: 'leaderboard',
-    errors: SHAPE_ZOD,
+    operation: LeaderboardResolver.prototype.leaderboard,
+    errors: ZOD_RESULT_BODY,
     failures: [APP_NOT_FOUND, CHAIN_UNAVAILABLE],
     envelope: 'none',
   },

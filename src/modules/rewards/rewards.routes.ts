@@ -1,11 +1,11 @@
-import { SHAPE_B, SHAPE_ZOD } from '../../operations/error-shapes';
+import { SUCCESS_FALSE_BODY, ZOD_RESULT_BODY } from '../../operations/error-shapes';
 import { TRANSACTION_REVERTED } from '../../chain/reverts';
 import { CHAIN_UNAVAILABLE } from '../../errors';
 import { APP_NOT_FOUND } from '../apps/apps.service';
 import { BADGE_NOT_FOUND, TOO_MANY_BADGES } from '../badges/badges.service';
 import { TOKEN_NOT_FOUND } from '../credit/credit.service';
 import type { RestRoute } from '../../operations/routes';
-import type { RewardsResolver } from './rewards.resolver';
+import { RewardsResolver } from './rewards.resolver';
 
 /**
  * /reward/badge, /reward/point, /reward/XP: validation in the zod-result shape
@@ -19,32 +19,32 @@ export const rewardsRoutes: RestRoute<RewardsResolver>[] = [
   {
     method: 'post',
     path: '/reward/badge',
-    operation: 'rewardBadge',
-    errors: SHAPE_ZOD,
+    operation: RewardsResolver.prototype.rewardBadge,
+    errors: ZOD_RESULT_BODY,
     failures: [APP_NOT_FOUND, BADGE_NOT_FOUND, TOO_MANY_BADGES, ...BUILD_FAILURES],
     envelope: 'status',
   },
   {
     method: 'post',
     path: '/reward/credit',
-    operation: 'rewardCredit',
-    errors: SHAPE_B,
+    operation: RewardsResolver.prototype.rewardCredit,
+    errors: SUCCESS_FALSE_BODY,
     failures: [APP_NOT_FOUND, TOKEN_NOT_FOUND, ...BUILD_FAILURES],
     envelope: 'success',
   },
   {
     method: 'post',
     path: '/reward/point',
-    operation: 'rewardPoint',
-    errors: SHAPE_ZOD,
+    operation: RewardsResolver.prototype.rewardPoint,
+    errors: ZOD_RESULT_BODY,
     failures: [APP_NOT_FOUND, TOKEN_NOT_FOUND, ...BUILD_FAILURES],
     envelope: 'status',
   },
   {
     method: 'post',
     path: '/reward/XP',
-    operation: 'rewardXP',
-    errors: SHAPE_ZOD,
+    operation: RewardsResolver.prototype.rewardXP,
+    errors: ZOD_RESULT_BODY,
     failures: [APP_NOT_FOUND, ...BUILD_FAILURES],
     envelope: 'status',
   },

@@ -1,10 +1,10 @@
-import { SHAPE_A, SHAPE_C } from '../../operations/error-shapes';
+import { STATUS_FAILED_BODY, ERROR_ISSUES_BODY } from '../../operations/error-shapes';
 import { NODE_REJECTED } from '../../chain/node-rejections';
 import { NONCE_GAP } from '../../chain/nonces';
 import { CHAIN_UNAVAILABLE } from '../../errors';
 import { SIGNER_MISMATCH, TRANSACTION_NOT_FOUND } from './transactions.service';
 import type { RestRoute } from '../../operations/routes';
-import type { TransactionsResolver } from './transactions.resolver';
+import { TransactionsResolver } from './transactions.resolver';
 
 /**
  * Validation failures: Shape C. A node's rejection: Shape A `{status:'failed', error, reason,
@@ -19,16 +19,16 @@ export const transactionsRoutes: RestRoute<TransactionsResolver>[] = [
   {
     method: 'post',
     path: '/transactions/execute',
-    operation: 'executeTransaction',
-    errors: SHAPE_C,
+    operation: TransactionsResolver.prototype.executeTransaction,
+    errors: ERROR_ISSUES_BODY,
     failures: SEND_FAILURES,
     envelope: 'none',
   },
   {
     method: 'post',
     path: '/transactions/execute-and-wait',
-    operation: 'executeTransactionAndWait',
-    errors: SHAPE_C,
+    operation: TransactionsResolver.prototype.executeTransactionAndWait,
+    errors: ERROR_ISSUES_BODY,
     failures: SEND_FAILURES,
     envelope: 'none',
     description:
@@ -37,8 +37,8 @@ export const transactionsRoutes: RestRoute<TransactionsResolver>[] = [
   {
     method: 'get',
     path: '/transactions/:hash',
-    operation: 'transactionStatus',
-    errors: SHAPE_A,
+    operation: TransactionsResolver.prototype.transactionStatus,
+    errors: STATUS_FAILED_BODY,
     failures: [TRANSACTION_NOT_FOUND, CHAIN_UNAVAILABLE],
     envelope: 'none',
     description:
@@ -47,8 +47,8 @@ export const transactionsRoutes: RestRoute<TransactionsResolver>[] = [
   {
     method: 'delete',
     path: '/transactions/reservations',
-    operation: 'releaseNonceReservations',
-    errors: SHAPE_A,
+    operation: TransactionsResolver.prototype.releaseNonceReservations,
+    errors: STATUS_FAILED_BODY,
     failures: [],
     envelope: 'status',
     description:

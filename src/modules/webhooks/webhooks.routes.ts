@@ -1,4 +1,4 @@
-import { SHAPE_A } from '../../operations/error-shapes';
+import { STATUS_FAILED_BODY } from '../../operations/error-shapes';
 import {
   WEBHOOK_DISABLED,
   WEBHOOK_LIMIT_REACHED,
@@ -9,7 +9,7 @@ import {
   WEBHOOK_VERIFICATION_FAILED,
 } from './webhooks.service';
 import type { RestRoute } from '../../operations/routes';
-import type { WebhooksResolver } from './webhooks.resolver';
+import { WebhooksResolver } from './webhooks.resolver';
 
 /**
  * The webhook paths: every failure in Shape A `{status:'failed', error, ...}` (the interface's
@@ -21,8 +21,8 @@ import type { WebhooksResolver } from './webhooks.resolver';
 const UPDATE_WEBHOOK: RestRoute<WebhooksResolver> = {
   method: 'patch',
   path: '/webhook/:id',
-  operation: 'updateWebhook',
-  errors: SHAPE_A,
+  operation: WebhooksResolver.prototype.updateWebhook,
+  errors: STATUS_FAILED_BODY,
   failures: [WEBHOOK_NOT_FOUND, WEBHOOK_REJECTED],
   envelope: 'status',
   resultField: 'webhook',
@@ -32,24 +32,24 @@ export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
   {
     method: 'get',
     path: '/webhook/secret',
-    operation: 'webhookSecret',
-    errors: SHAPE_A,
+    operation: WebhooksResolver.prototype.webhookSecret,
+    errors: STATUS_FAILED_BODY,
     failures: [],
     envelope: 'status',
   },
   {
     method: 'post',
     path: '/webhook/secret',
-    operation: 'rotateWebhookSecret',
-    errors: SHAPE_A,
+    operation: WebhooksResolver.prototype.rotateWebhookSecret,
+    errors: STATUS_FAILED_BODY,
     failures: [],
     envelope: 'status',
   },
   {
     method: 'post',
     path: '/webhook',
-    operation: 'createWebhook',
-    errors: SHAPE_A,
+    operation: WebhooksResolver.prototype.createWebhook,
+    errors: STATUS_FAILED_BODY,
     failures: [WEBHOOK_REJECTED, WEBHOOK_LIMIT_REACHED, WEBHOOK_NOT_STORED],
     envelope: 'status',
     resultField: 'webhook',
@@ -58,8 +58,8 @@ export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
   {
     method: 'get',
     path: '/webhooks',
-    operation: 'webhooks',
-    errors: SHAPE_A,
+    operation: WebhooksResolver.prototype.webhooks,
+    errors: STATUS_FAILED_BODY,
     failures: [],
     envelope: 'status',
     resultField: 'webhooks',
@@ -67,8 +67,8 @@ export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
   {
     method: 'get',
     path: '/webhook/:id',
-    operation: 'webhook',
-    errors: SHAPE_A,
+    operation: WebhooksResolver.prototype.webhook,
+    errors: STATUS_FAILED_BODY,
     failures: [WEBHOOK_NOT_FOUND],
     envelope: 'status',
     resultField: 'webhook',
@@ -83,8 +83,8 @@ export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
   {
     method: 'delete',
     path: '/webhook/:id',
-    operation: 'deleteWebhook',
-    errors: SHAPE_A,
+    operation: WebhooksResolver.prototype.deleteWebhook,
+    errors: STATUS_FAILED_BODY,
     failures: [WEBHOOK_NOT_FOUND],
     envelope: 'status',
     resultField: 'webhook',
@@ -92,8 +92,8 @@ export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
   {
     method: 'post',
     path: '/webhook/:id/test',
-    operation: 'testWebhook',
-    errors: SHAPE_A,
+    operation: WebhooksResolver.prototype.testWebhook,
+    errors: STATUS_FAILED_BODY,
     failures: [WEBHOOK_NOT_FOUND, WEBHOOK_VERIFICATION_FAILED],
     envelope: 'status',
     resultField: 'webhook',
@@ -101,16 +101,16 @@ export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
   {
     method: 'get',
     path: '/webhook/:id/logs',
-    operation: 'webhookLogs',
-    errors: SHAPE_A,
+    operation: WebhooksResolver.prototype.webhookLogs,
+    errors: STATUS_FAILED_BODY,
     failures: [WEBHOOK_NOT_FOUND],
     envelope: 'status',
   },
   {
     method: 'post',
     path: '/webhook/:id/logs/:log_id/retry',
-    operation: 'retryWebhookLog',
-    errors: SHAPE_A,
+    operation: WebhooksResolver.prototype.retryWebhookLog,
+    errors: STATUS_FAILED_BODY,
     failures: [WEBHOOK_NOT_FOUND, WEBHOOK_LOG_NOT_FOUND, WEBHOOK_DISABLED],
     envelope: 'status',
     resultField: 'log',

@@ -1,6 +1,8 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { match, type MatchFunction } from 'path-to-regexp';
-import type { HttpMethod } from '../operations/routes';
+import type { HttpMethod } from '../../operations/routes';
+import { nameTracedRoute } from '../../tracing';
+import { noteRoute, sendFailure } from '../answers';
 
 /** One method of one path, as the table dispatches it. */
 export interface TableRoute {
@@ -142,4 +144,44 @@ export class RouteTable {
     }
     return null;
   }
+}
+
+/**
+ * The route table as middleware: a request whose path is in it is labelled with its route,
+ * guarded, and answered by its handler or with 405 and `Allow`; any other goes on. A handler's
+ * rejected promise goes to the app's error handler, as Express 5 does.
+ */
+export function dispatchRoutes(table: RouteTable): RequestHandler {
+  return (req, res, next) => {
+    let found: ReturnType<RouteTable['find']>;
+    try {
+      found = table.find(req.method, req.path);
+    } catch (error) {
+      return next(error); // a malformed percent-encoding in a parameter: 400 (app.ts)
+    }
+    if (!found) return next();
+    const { entry, params, handle } = found;
+    noteRoute(res, entry.label);
+    nameTracedRoute(entry.path);
+    req.params = params;
+    const run = (error?: unknown) => {
+      if (error !== undefined) return next(error);
+      if (!handle) return answerOtherMethod(req, res, entry.allow);
+      try {
+        const result: unknown = handle(req, res, next);
+        if (result instanceof Promise) result.catch(next);
+      } catch (caught) {
+        next(caught);
+      }
+    };
+    if (entry.guard) void entry.guard(req, res, run);
+    else run();
+  };
+}
+
+/** 405 with `Allow`: a known path asked with another method. */
+function answerOtherMethod(req: Request, res: Response, allow: string): void {
+  const error = `Method ${req.method} not allowed on ${req.path}; use ${allow}`;
+  res.set('Allow', allow);
+  sendFailure(res, 405, { status: 'failed', error }, { code: 'method_not_allowed', message: error });
 }
