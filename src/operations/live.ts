@@ -9,6 +9,7 @@ import { Root, Args, Subscription, type ClassType, type PubSub } from 'type-grap
 import type { z } from 'zod';
 import { NotFoundError } from '../errors';
 import type { Logger } from '../logger';
+import { SingleFlight } from '../single-flight';
 import { argsClassOf, graphqlArgsReader } from './graphql-args';
 import { checkedInput, type OperationOutput } from './operation';
 import type { AuthenticatedContext, RequestContext } from './request-context';
@@ -38,24 +39,16 @@ export interface LiveValueOptions<T> extends LiveSource {
 /** How long a read that failed for a passing reason (database, node) waits before the next try. */
 const RETRY_MS = 1_000;
 
-/** Reads in flight by `sharedAs` key, with when each started. */
-const readsInFlight = new Map<string, { startedAt: number; value: Promise<unknown> }>();
-
 /**
- * `read()`, or the read of the same key in flight when it started after `since` (when this stream
- * heard of its change): a thousand subscribers of one leaderboard page read it once per change.
+ * Reads in flight by `sharedAs` key. A stream joins a read only when it started after `since`
+ * (when this stream heard of its change): a thousand subscribers of one leaderboard page read it
+ * once per change.
  */
+const sharedReads = new SingleFlight<string, unknown>();
+
 function sharedRead<T>(key: string | undefined, since: number, read: () => Promise<T>): Promise<T> {
   if (key === undefined) return read();
-  const inFlight = readsInFlight.get(key);
-  if (inFlight && inFlight.startedAt >= since) return inFlight.value as Promise<T>;
-  const started = { startedAt: performance.now(), value: read() };
-  readsInFlight.set(key, started);
-  const forget = () => {
-    if (readsInFlight.get(key) === started) readsInFlight.delete(key);
-  };
-  started.value.then(forget, forget);
-  return started.value;
+  return sharedReads.run(key, read, (startedAt) => startedAt >= since) as Promise<T>;
 }
 
 /**
