@@ -2,7 +2,7 @@ import { getAddress } from 'ethers';
 import { LRUCache } from 'lru-cache';
 import { appInterface, badgeInterface } from '../../chain/contracts';
 import type { Chain, ChainRegistry } from '../../chain/registry';
-import type { UnsignedTransactionJson } from '../../chain/transaction-builder';
+import type { UnsignedTransactionJson } from '../../chain/unsigned-transactions';
 import { viewCall, viewText } from '../../chain/view-call';
 import { AppError, NotFoundError, type DocumentedFailure } from '../../errors';
 import type { IndexReader } from '../../indexer/read/index-reader';

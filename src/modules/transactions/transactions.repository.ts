@@ -1,13 +1,13 @@
 import type { Transaction, TransactionReceipt } from 'ethers';
 import type { Pool } from 'pg';
-import { buildCallHash, buildersOf } from '../../chain/nonces';
+import { buildCallHash, buildersOf } from './building/nonce-reservations';
 import { receiptJson } from '../../chain/receipts';
 import type { Chain } from '../../chain/registry';
 import { Prisma, type PrismaClient, type SqlClient, type TransactionStatus } from '../../db/prisma';
 import { jobs } from '../../jobs/jobs';
 import { addJobCall, enqueueJob, jobWaitingCondition, removeJob, removeJobCall } from '../../jobs/queue';
 import { webhookEventEmission } from '../webhooks/webhooks.repository';
-import { notifyTransactionStatus, transactionStatusNotice } from './transaction-status-changes';
+import { notifyTransactionStatus, transactionStatusNotice } from './status/transaction-status-changes';
 
 function trackReceiptJobKey(chainId: number, hash: string): string {
   return `${jobs.trackReceipt.name}:${chainId}:${hash}`;
@@ -45,7 +45,7 @@ export class TransactionsRepository {
   /**
    * Inserts the row of a signed transaction and sends its status notice, in one statement, unless
    * Laurel built that very call with that nonce for other wallets only (rule 7 in
-   * src/chain/nonces.ts: signed with the wrong key); `refusedFor` is then the wallet it was built
+   * ./building/nonce-reservations.ts: signed with the wrong key); `refusedFor` is then the wallet it was built
    * for (the latest build's), else null. `recorded` is false when it was refused or already
    * recorded (a rebroadcast keeps the first row). Who follows its receipt: with `followedUntil`
    * (execute-and-wait), the sending request itself until then (handOver() or
@@ -335,14 +335,14 @@ export class TransactionsRepository {
       orderBy: { id: 'asc' },
     });
   }
+}
 
-  /** Transactions recorded as broadcast whose receipt is not recorded yet, per chain id. */
-  async pendingByChain(): Promise<Map<number, number>> {
-    const rows = await this.prisma.transaction.groupBy({
-      by: ['chainId'],
-      where: { status: 'pending' },
-      _count: { _all: true },
-    });
-    return new Map(rows.map((row) => [row.chainId, row._count._all]));
-  }
+/** Transactions recorded as broadcast whose receipt is not recorded yet, per chain id (a metric). */
+export async function pendingByChain(prisma: PrismaClient): Promise<Map<number, number>> {
+  const rows = await prisma.transaction.groupBy({
+    by: ['chainId'],
+    where: { status: 'pending' },
+    _count: { _all: true },
+  });
+  return new Map(rows.map((row) => [row.chainId, row._count._all]));
 }

@@ -10,12 +10,12 @@ import {
   type ReleaseReservationsInput,
   type TransactionStatusInput,
 } from './transactions.schema';
-import type { TransactionsService } from './transactions.service';
+import type { TransactionsWing } from './transactions.wing';
 import { ReleasedReservations, TransactionExecution, TransactionState } from './transactions.types';
 
 @Resolver()
 export class TransactionsResolver {
-  constructor(private readonly transactions: TransactionsService) {}
+  constructor(private readonly transactions: TransactionsWing) {}
 
   @Operation({
     kind: 'mutation',
@@ -27,7 +27,7 @@ export class TransactionsResolver {
     args: ExecuteTransactionInput,
     ctx: AuthenticatedContext,
   ): Promise<TransactionExecution> {
-    return this.transactions.execute(args, ctx.requestId);
+    return this.transactions.sending.execute(args, ctx.requestId);
   }
 
   @Operation({
@@ -40,7 +40,7 @@ export class TransactionsResolver {
     args: ExecuteTransactionInput,
     ctx: AuthenticatedContext,
   ): Promise<TransactionExecution> {
-    return this.transactions.executeAndWait(args, ctx.requestId);
+    return this.transactions.sending.executeAndWait(args, ctx.requestId);
   }
 
   @Operation({
@@ -54,7 +54,7 @@ export class TransactionsResolver {
     args: TransactionStatusInput,
     ctx: AuthenticatedContext,
   ): Promise<TransactionState> {
-    return this.transactions.status(args, ctx.account);
+    return this.transactions.status.status(args, ctx.account);
   }
 
   @LiveOperation({
@@ -68,7 +68,7 @@ export class TransactionsResolver {
     args: TransactionStatusInput,
     ctx: AuthenticatedContext,
   ): AsyncIterable<TransactionState> {
-    return this.transactions.statusChanges(args, ctx.account, ctx.log);
+    return this.transactions.status.statusChanges(args, ctx.account, ctx.log);
   }
 
   @Operation({
@@ -82,6 +82,6 @@ export class TransactionsResolver {
     args: ReleaseReservationsInput,
     ctx: AuthenticatedContext,
   ): Promise<ReleasedReservations> {
-    return this.transactions.releaseReservations(args, ctx.account);
+    return this.transactions.unsentBuilds.release(args, ctx.account);
   }
 }

@@ -1,8 +1,7 @@
 import { SHAPE_A, SHAPE_C } from '../../operations/error-shapes';
 import { NODE_REJECTED } from '../../chain/node-rejections';
-import { NONCE_GAP } from '../../chain/nonces';
 import { CHAIN_UNAVAILABLE } from '../../errors';
-import { SIGNER_MISMATCH, TRANSACTION_NOT_FOUND } from './transactions.service';
+import { NONCE_GAP, SIGNER_MISMATCH, TRANSACTION_NOT_FOUND } from './transactions.failures';
 import type { RestRoute } from '../../operations/routes';
 import type { TransactionsResolver } from './transactions.resolver';
 
