@@ -9,6 +9,7 @@ import { markNonceBroadcast } from '../building/nonce-reservations';
 import type { ReceiptTracker } from '../following/receipt-tracker';
 import { createdBy, revertError } from '../mined-outcomes';
 import type { TransactionsDeps } from '../transactions.deps';
+import type { TransactionsRepository } from '../transactions.repository';
 import { SignerMismatchError } from '../transactions.failures';
 import type { ExecuteTransactionInput } from '../transactions.schema';
 import type { TransactionExecution } from '../transactions.types';
@@ -28,11 +29,16 @@ export class TransactionSender {
   /** Wakes this process's sends that wait on another transaction of their sender. */
   private readonly signals = new SenderSignals();
 
+  /** The rows of the transactions sent. */
+  private readonly transactions: TransactionsRepository;
+
   constructor(
     private readonly deps: TransactionsDeps,
     /** Records the receipt execute-and-wait got (the receipt job's way of recording it). */
-    private readonly receipts: Pick<ReceiptTracker, 'recordReceipt'>,
-  ) {}
+    private readonly receipts: ReceiptTracker,
+  ) {
+    this.transactions = deps.transactions;
+  }
 
   /**
    * Fire and forget: answers once the node accepted the transaction; a job follows the receipt. The
@@ -71,7 +77,7 @@ export class TransactionSender {
       ),
     ]);
     if (!receipt) {
-      await this.deps.transactions.handOver({ chainId: chain.chainId, hash });
+      await this.transactions.handOver({ chainId: chain.chainId, hash });
       return { status: 'failed', error: 'Timeout', transactionHash: hash, blockExplorerUrl };
     }
     this.signals.notify(chain.chainId, sender);
@@ -187,14 +193,14 @@ export class TransactionSender {
     // The record (which refuses a build of other wallets: rule 7 in
     // ../building/nonce-reservations.ts) and the sender's next nonce do not wait on each other.
     const [record, nextNonce] = await Promise.allSettled([
-      this.deps.transactions.record(chain, transaction, { requestId, followedUntil }),
+      this.transactions.record(chain, transaction, { requestId, followedUntil }),
       this.pendingNonce(chain, sender),
     ]);
     if (record.status === 'rejected') throw record.reason;
     const { recorded: recordedNow, refusedFor } = record.value;
     if (refusedFor) throw new SignerMismatchError(hash, sender, refusedFor, transaction.nonce);
     if (nextNonce.status === 'rejected') {
-      if (recordedNow) await this.deps.transactions.unrecord(chain, hash);
+      if (recordedNow) await this.transactions.unrecord(chain, hash);
       throw nextNonce.reason;
     }
     // Recorded first, so that parallel sends of consecutive nonces see each other as on their way.
@@ -204,7 +210,7 @@ export class TransactionSender {
         this.pendingNonce(chain, sender),
       );
     } catch (error) {
-      if (recordedNow) await this.deps.transactions.unrecord(chain, hash);
+      if (recordedNow) await this.transactions.unrecord(chain, hash);
       throw error;
     }
     try {
@@ -227,7 +233,7 @@ export class TransactionSender {
         !(error instanceof AppError) &&
         (await this.deps.chains.call(chain, (provider) => provider.getTransaction(hash)).catch(() => null));
       if (!known) {
-        if (recordedNow) await this.deps.transactions.unrecord(chain, hash);
+        if (recordedNow) await this.transactions.unrecord(chain, hash);
         throw error instanceof AppError
           ? error
           : rejectionOf(error, { hash, from: sender, nonce: transaction.nonce });
