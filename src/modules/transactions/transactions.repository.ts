@@ -7,6 +7,7 @@ import { Prisma, type PrismaClient, type SqlClient, type TransactionStatus } fro
 import { jobs } from '../../jobs/jobs';
 import { addJobCall, enqueueJob, jobWaitingCondition, removeJob, removeJobCall } from '../../jobs/queue';
 import { webhookEventEmission } from '../webhooks/webhooks.repository';
+import { runPrepared } from './prepared-statements';
 import { notifyTransactionStatus, transactionStatusNotice } from './status/transaction-status-changes';
 
 function trackReceiptJobKey(chainId: number, hash: string): string {
@@ -28,19 +29,9 @@ export interface RecordedReceipt {
 export class TransactionsRepository {
   constructor(
     private readonly prisma: PrismaClient,
-    /** The pool under `prisma`: the send path's two statements go through it by name. */
+    /** The pool under `prisma`: the send path's statements go through it by name (runPrepared). */
     private readonly pool: Pool,
   ) {}
-
-  /**
-   * Runs one of the statements every send makes, prepared by name once per connection: PostgreSQL
-   * parses and plans it once, where the ORM's statements go unnamed (parsed and planned on every
-   * call). Returns the rows.
-   */
-  private async runPrepared<Row extends object>(name: string, statement: Prisma.Sql): Promise<Row[]> {
-    const { rows } = await this.pool.query<Row>({ name, text: statement.text, values: statement.values });
-    return rows;
-  }
 
   /**
    * Inserts the row of a signed transaction and sends its status notice, in one statement, unless
@@ -70,7 +61,8 @@ export class TransactionsRepository {
         })
       : Prisma.sql`'{}'::text[]`;
     // The LATERAL calls run once per row inserted: none for a transaction refused or already recorded.
-    const [row] = await this.runPrepared<{ recorded: number; refused_for: string | null }>(
+    const [row] = await runPrepared<{ recorded: number; refused_for: string | null }>(
+      this.pool,
       'laurel-record-transaction',
       Prisma.sql`
       WITH built AS (
@@ -163,7 +155,8 @@ export class TransactionsRepository {
     // A check that waits at least a second more runs after this statement commits, and sees the
     // receipt: enqueueing it again would only queue this statement behind the others on its row.
     const waitingCheck = jobWaitingCondition(checkKey, new Date(Date.now() + 1000));
-    const rows = await this.runPrepared<{ deliveries: string[] }>(
+    const rows = await runPrepared<{ deliveries: string[] }>(
+      this.pool,
       'laurel-record-receipt',
       Prisma.sql`
       WITH recorded AS (
@@ -282,7 +275,8 @@ export class TransactionsRepository {
     to: number,
     since: Date,
   ): Promise<number> {
-    const [row] = await this.runPrepared<{ count: number }>(
+    const [row] = await runPrepared<{ count: number }>(
+      this.pool,
       'laurel-count-in-flight',
       Prisma.sql`
       SELECT count(DISTINCT nonce)::integer AS count FROM transactions

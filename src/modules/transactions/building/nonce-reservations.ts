@@ -3,6 +3,7 @@ import { checksumAddress } from '../../../addresses';
 import type { Pool } from 'pg';
 import { Prisma, type PrismaClient } from '../../../db/prisma';
 import { KeyedBatches } from '../../../keyed-batches';
+import { runPrepared } from '../prepared-statements';
 
 /**
  * Nonce reservation
@@ -99,9 +100,9 @@ export interface ReserveNoncesParams {
 
 /**
  * Reserves one nonce of the sender per build (see the rule above), in ascending order: one call of
- * the SQL function `laurel_reserve_nonces` (`prisma/functions/laurel_reserve_nonces.sql`), which holds the per-sender
- * advisory lock only for the time of its statements. A prepared statement on the pool, without
- * the ORM (sent unnamed behind a transaction-mode pooler: src/db/connection.ts).
+ * the SQL function `laurel_reserve_nonces` (`prisma/functions/laurel_reserve_nonces.sql`), which
+ * holds the per-sender advisory lock only for the time of its statements. A prepared statement
+ * (../prepared-statements.ts).
  *
  * The reservation commits without waiting for its WAL flush (synchronous_commit off for this
  * transaction only). The sender's lock is held until the commit, so waiting for the disk would
@@ -112,14 +113,14 @@ export interface ReserveNoncesParams {
  */
 export async function reserveNonces(pool: Pool, params: ReserveNoncesParams): Promise<number[]> {
   const sender = checksumAddress(params.sender);
-  const ttl = params.ttlSeconds;
-  const { rows } = await pool.query<{ nonce: string }>({
-    name: 'laurel-reserve-nonces-for-calls',
-    text: `SELECT set_config('synchronous_commit', 'off', true),
-                  laurel_reserve_nonces($1::integer, $2::varchar, $3::bigint, $4::double precision, $5::varchar[],
-                                        $6::timestamptz) AS nonce`,
-    values: [params.chainId, sender, params.pending.nonce, ttl, params.callHashes, params.pending.readAt],
-  });
+  const rows = await runPrepared<{ nonce: string }>(
+    pool,
+    'laurel-reserve-nonces-for-calls',
+    Prisma.sql`SELECT set_config('synchronous_commit', 'off', true),
+                      laurel_reserve_nonces(${params.chainId}::integer, ${sender}::varchar, ${params.pending.nonce}::bigint,
+                                            ${params.ttlSeconds}::double precision, ${params.callHashes}::varchar[],
+                                            ${params.pending.readAt}::timestamptz) AS nonce`,
+  );
   return rows.map((row) => Number(row.nonce));
 }
 
@@ -179,23 +180,18 @@ export interface MarkNonceBroadcastParams {
  * Records that a transaction using this nonce was broadcast, renewing the reservation's lease
  * (and creating it when the transaction was built elsewhere or its reservation was already
  * reclaimed), so no build hands the nonce out while the node may still include the transaction.
- * A prepared statement on the pool: every send makes it.
+ * A prepared statement (../prepared-statements.ts): every send makes it.
  */
 export async function markNonceBroadcast(pool: Pool, params: MarkNonceBroadcastParams): Promise<void> {
-  await pool.query({
-    name: 'laurel-mark-nonce-broadcast',
-    text: `INSERT INTO nonce_reservations (chain_id, sender, nonce, reserved_at, expires_at, transaction_hash)
-           VALUES ($1, $2, $3, now(), now() + make_interval(secs => $4::double precision), $5)
-           ON CONFLICT (chain_id, sender, nonce)
-             DO UPDATE SET transaction_hash = EXCLUDED.transaction_hash, expires_at = EXCLUDED.expires_at`,
-    values: [
-      params.chainId,
-      checksumAddress(params.sender),
-      BigInt(params.nonce),
-      params.ttlSeconds,
-      params.transactionHash,
-    ],
-  });
+  await runPrepared(
+    pool,
+    'laurel-mark-nonce-broadcast',
+    Prisma.sql`INSERT INTO nonce_reservations (chain_id, sender, nonce, reserved_at, expires_at, transaction_hash)
+               VALUES (${params.chainId}, ${checksumAddress(params.sender)}, ${BigInt(params.nonce)}, now(),
+                       now() + make_interval(secs => ${params.ttlSeconds}::double precision), ${params.transactionHash})
+               ON CONFLICT (chain_id, sender, nonce)
+                 DO UPDATE SET transaction_hash = EXCLUDED.transaction_hash, expires_at = EXCLUDED.expires_at`,
+  );
 }
 
 /**
