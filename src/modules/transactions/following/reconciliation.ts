@@ -8,6 +8,7 @@ import { RECEIPT_CHECK_INTERVAL_MS } from './receipt-tracker';
 
 /** Blocks below the head that a recorded mined transaction is checked in (deeper ones are final). */
 export const RECONCILE_DEPTH_BLOCKS = 64;
+
 /**
  * Keeps what Laurel recorded in agreement with the chains: receipts a reorganisation took away
  * (transactions__check_receipts, scheduled at once when the indexer finds one), and transactions a

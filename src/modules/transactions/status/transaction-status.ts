@@ -1,4 +1,5 @@
 import { receiptJson } from '../../../chain/receipts';
+import type { Chain } from '../../../chain/registry';
 import type { Logger } from '../../../logger';
 import { liveValues } from '../../../operations/live';
 import type { AuthenticatedAccount } from '../../../operations/request-context';
@@ -8,7 +9,6 @@ import { TransactionNotFoundError } from '../transactions.failures';
 import type { TransactionsRepository } from '../transactions.repository';
 import type { TransactionStatusInput } from '../transactions.schema';
 import type { TransactionState } from '../transactions.types';
-import type { Chain } from '../../../chain/registry';
 
 /** A transaction the caller sent, as recorded, and its chain. */
 interface SentTransaction {
