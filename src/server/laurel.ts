@@ -125,7 +125,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     // Listens once every module registered its channels.
     if (config.roles.has('api')) await notifications.listen();
     lifecycle.onStop('modules', () => modules.stop());
-    // e.g. recorded transactions made to agree with the chains again.
+    // Each module's own start: the transactions module reconciles what it recorded with the chains.
     await modules.start();
 
     const tasks = combineTaskDeps([

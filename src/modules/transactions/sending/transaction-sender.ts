@@ -199,8 +199,12 @@ export class TransactionSender {
     if (record.status === 'rejected') throw record.reason;
     const { recorded: recordedNow, refusedFor } = record.value;
     if (refusedFor) throw new SignerMismatchError(hash, sender, refusedFor, transaction.nonce);
-    if (nextNonce.status === 'rejected') {
+    // A transaction that does not go out is un-recorded, unless it was recorded before this send.
+    const unrecord = async () => {
       if (recordedNow) await this.transactions.unrecord(chain, hash);
+    };
+    if (nextNonce.status === 'rejected') {
+      await unrecord();
       throw nextNonce.reason;
     }
     // Recorded first, so that parallel sends of consecutive nonces see each other as on their way.
@@ -210,7 +214,7 @@ export class TransactionSender {
         this.pendingNonce(chain, sender),
       );
     } catch (error) {
-      if (recordedNow) await this.transactions.unrecord(chain, hash);
+      await unrecord();
       throw error;
     }
     try {
@@ -233,7 +237,7 @@ export class TransactionSender {
         !(error instanceof AppError) &&
         (await this.deps.chains.call(chain, (provider) => provider.getTransaction(hash)).catch(() => null));
       if (!known) {
-        if (recordedNow) await this.transactions.unrecord(chain, hash);
+        await unrecord();
         throw error instanceof AppError
           ? error
           : rejectionOf(error, { hash, from: sender, nonce: transaction.nonce });
