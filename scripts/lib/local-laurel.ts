@@ -23,7 +23,7 @@ import {
 import { appFactoryInterface, appInterface } from '../../src/chain/contracts';
 import { ensureLaurelDeployed } from '../../src/chain/deploy';
 import { LOCAL_EXPLORER_URL } from '../../src/chain/registry';
-import type { UnsignedTransactionJson } from '../../src/chain/transaction-builder';
+import type { UnsignedTransactionJson } from '../../src/chain/unsigned-transactions';
 import { loadConfig } from '../../src/config';
 import { ANVIL_MNEMONIC, startAnvil, type AnvilInstance } from '../../src/embedded/anvil';
 import { startEmbeddedPostgres } from '../../src/embedded/postgres';

@@ -1,3 +1,5 @@
+import type { JsonRpcProvider } from 'ethers';
+
 /**
  * The fees of the transactions Laurel builds (docs/providers.md, "Fees"):
  *
@@ -77,4 +79,35 @@ export function feesFor(observed: FeeObservation, cap?: bigint): Fees {
     : observed.latestBaseFee;
   const maxFeePerGas = capped(BASE_FEE_HEADROOM * nextBaseFee + tip);
   return { maxFeePerGas, maxPriorityFeePerGas: min(tip, maxFeePerGas) };
+}
+
+/** What the latest block says of fees: its number, and the node's figures feesFor reads. */
+export interface LatestFees {
+  blockNumber: number;
+  observed: FeeObservation;
+}
+
+/** Reads the latest block and the node's fee figures (each optional one null when the node cannot say). */
+export async function readLatestFees(chainName: string, provider: JsonRpcProvider): Promise<LatestFees> {
+  const optional = <T>(method: string, params: unknown[] = []) =>
+    provider.send(method, params).then(
+      (value: T) => value,
+      () => null,
+    );
+  const quantity = (value: string | null) => (value === null ? null : BigInt(value));
+  const [block, history, nodeTip, gasPrice] = await Promise.all([
+    provider.getBlock('latest'),
+    optional<FeeHistory>('eth_feeHistory', [
+      `0x${FEE_HISTORY_BLOCKS.toString(16)}`,
+      'latest',
+      [TIP_PERCENTILE],
+    ]),
+    optional<string>('eth_maxPriorityFeePerGas').then(quantity),
+    optional<string>('eth_gasPrice').then(quantity),
+  ]);
+  if (!block) throw new Error(`chain ${chainName}: no latest block`);
+  return {
+    blockNumber: block.number,
+    observed: { latestBaseFee: block.baseFeePerGas, history, nodeTip, gasPrice },
+  };
 }

@@ -1,5 +1,6 @@
 /** The indexers of every configured chain, over one connection pool of their own. */
 import type { Pool } from 'pg';
+import type { ChainEventHub } from '../chain/chain-events';
 import type { Chain } from '../chain/registry';
 import { createPool } from '../db/connection';
 import type { NotificationSession } from '../db/notifications';
@@ -28,8 +29,8 @@ export interface IndexerOptions {
   log: Logger;
   pollIntervalMs: number;
   maxBlockRange: number;
-  /** Told once a chain's index was rolled back to `ancestor` (the chain replaced the blocks above). */
-  onReorganised?: (chain: Chain, ancestor: number) => void;
+  /** Where a chain's index rolled back to `ancestor` (the chain replaced the blocks above) is published. */
+  events?: ChainEventHub;
   /** Counts the events written (null: METRICS=off). */
   metrics?: LaurelMetrics | null;
   /** Bounds of the names, symbols and base URIs stored (CHAIN_TEXT_*). */
@@ -67,7 +68,7 @@ export class Indexer {
   }
 
   private chainOptions(chain: Chain): ChainIndexerOptions {
-    const { log, pollIntervalMs, maxBlockRange, onReorganised, metrics, text } = this.options;
+    const { log, pollIntervalMs, maxBlockRange, events, metrics, text } = this.options;
     return {
       chain,
       pool: this.pool,
@@ -75,7 +76,17 @@ export class Indexer {
       pollIntervalMs,
       maxBlockRange,
       startBlock: chain.startBlock ?? 0,
-      onReorganised,
+      onReorganised: (reorganised, ancestor) => {
+        metrics?.indexerReorgs.inc({ chain: reorganised.name });
+        events
+          ?.publish('chainReorganised', { chain: reorganised, ancestor })
+          .catch((error: unknown) =>
+            log.warn(
+              { chain: reorganised.name, err: error },
+              'indexer: a reorganisation was not heard by all',
+            ),
+          );
+      },
       metrics,
       text,
     };

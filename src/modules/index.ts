@@ -1,5 +1,5 @@
 import { TokenDirectory } from '../chain/tokens';
-import { TransactionBuilder } from '../chain/transaction-builder';
+import type { TaskDeps } from '../jobs/tasks';
 import type { RequestAuthenticator } from '../operations/request-context';
 import type { ApiModule } from '../operations/routes';
 import { appsModule } from './apps/apps.module';
@@ -11,6 +11,7 @@ import { leaderboardModule } from './leaderboard/leaderboard.module';
 import type { LaurelModule, ModuleDeps, Services } from './module';
 import { profileModule } from './profile/profile.module';
 import { rewardsModule } from './rewards/rewards.module';
+import { TransactionBuilder } from './transactions/building/transaction-builder';
 import { transactionsModule } from './transactions/transactions.module';
 import { webhooksModule } from './webhooks/webhooks.module';
 
@@ -39,8 +40,12 @@ export const resolverClasses = laurelModules.map((module) => module.resolverClas
 export interface Modules {
   /** Each module with its one resolver instance: GraphQL and REST call the same objects. */
   api: ApiModule[];
-  /** A module's service (the composition root hands some to the job tasks). */
+  /** A module's service (tests look into some). */
   serviceOf<S>(module: LaurelModule<S>): S;
+  /** What each module gives the job tasks (LaurelModule.tasks), in the modules' order. */
+  tasks: Partial<TaskDeps>[];
+  /** Runs each module's start (LaurelModule.start), one after the other. */
+  start(): Promise<void>;
   authenticator: RequestAuthenticator;
   /**
    * Stops what services run in the background (request counts held in memory go to the database,
@@ -73,6 +78,10 @@ export function createModules(services: Services): Modules {
   return {
     api,
     serviceOf: deps.serviceOf,
+    tasks: laurelModules.flatMap((module) => module.tasks?.(deps.serviceOf(module)) ?? []),
+    start: async () => {
+      for (const module of laurelModules) await module.start?.(deps.serviceOf(module));
+    },
     authenticator: auth,
     stop: async () => {
       await Promise.all([auth.stop(), webhooks.stop()]);

@@ -1,17 +1,19 @@
 import type { Pool } from 'pg';
 import type { ClassType } from 'type-graphql';
+import type { ChainEventHub } from '../chain/chain-events';
 import type { ChainRegistry } from '../chain/registry';
 import type { TokenDirectory } from '../chain/tokens';
-import type { TransactionBuilder } from '../chain/transaction-builder';
 import type { Config } from '../config';
 import type { NotificationSession } from '../db/notifications';
 import type { PrismaClient } from '../db/prisma';
 import type { Indexer } from '../indexer/indexer';
+import type { TaskDeps } from '../jobs/tasks';
 import type { IndexReader } from '../indexer/read/index-reader';
 import type { Logger } from '../logger';
 import type { LaurelMetrics } from '../metrics';
 import type { ApiModule, DeclaredRoute, RestRoute } from '../operations/routes';
 import type { OutboundHttpsClient } from '../outbound-https';
+import type { TransactionBuilder } from './transactions/building/transaction-builder';
 import type { WebhookHttpClient } from './webhooks/webhook-http-client';
 
 /** What modules are built from: configuration, database, chains and the index. */
@@ -22,6 +24,8 @@ export interface Services {
   /** The pool under `prisma`, for SQL spoken directly (rate limits, nonce reservations). */
   pool: Pool;
   chains: ChainRegistry;
+  /** Chain restarts and reorganisations, published by the chains and the indexer. */
+  events: ChainEventHub;
   /** The chains' indexers: a receipt's events are ingested at once (read-your-writes after execute-and-wait). */
   indexer: Indexer;
   /** The read side of the index and its caches. */
@@ -62,6 +66,10 @@ export interface ModuleDescription<S, R extends object> {
   authRoutes?: readonly RestRoute<R>[];
   /** {base_url} paths, served under /v1 and /api/v1. */
   routes?: readonly RestRoute<R>[];
+  /** What the module's service gives the job tasks (src/jobs/tasks): the handlers of its jobs, its housekeeping. */
+  tasks?: (service: S) => Partial<TaskDeps>;
+  /** Run once every module is built, before the worker and the HTTP server start. */
+  start?: (service: S) => Promise<void>;
 }
 
 /** A described module, ready for the registry (./index.ts) whatever its service and resolver types. */
@@ -73,6 +81,8 @@ export interface LaurelModule<S> {
   routes: readonly DeclaredRoute[];
   /** The module's API: its one resolver, built on its service. */
   instantiate(service: S): ApiModule;
+  tasks?(service: S): Partial<TaskDeps>;
+  start?(service: S): Promise<void>;
 }
 
 export function defineModule<S, R extends object>(description: ModuleDescription<S, R>): LaurelModule<S> {
@@ -85,6 +95,8 @@ export function defineModule<S, R extends object>(description: ModuleDescription
     service: description.service,
     resolverClass: description.resolver,
     routes,
+    tasks: description.tasks,
+    start: description.start,
     instantiate: (service) => ({
       name: description.name,
       resolverClass: description.resolver,

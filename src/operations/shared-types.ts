@@ -1,5 +1,5 @@
 import { Field, Int, ObjectType } from 'type-graphql';
-import type { UnsignedTransactionJson } from '../chain/transaction-builder';
+import type { UnsignedTransactionJson } from '../chain/unsigned-transactions';
 
 // simpleResolvers: plain data, no field middleware; graphql-js reads the properties itself
 // instead of a type-graphql wrapper per field per request.

@@ -1,5 +1,6 @@
 import { HDNodeWallet } from 'ethers';
 import { ensureLaurelDeployed } from '../chain/deploy';
+import type { ChainEventHub } from '../chain/chain-events';
 import { ChainRegistry, LOCAL_EXPLORER_URL, type Chain } from '../chain/registry';
 import { wantsLocalChain, type Config } from '../config';
 import { ANVIL_MNEMONIC, startAnvil } from '../embedded/anvil';
@@ -11,8 +12,8 @@ import type { Lifecycle } from './lifecycle';
 
 /**
  * The chains served: the configured ones, and the embedded `local` anvil (with Laurel deployed on
- * it) when no chain is configured or LOCAL_CHAIN=on. `afterLocalRestart` runs once a crashed
- * anvil is back and Laurel's contracts are there again (Laurel reconciles its transactions then).
+ * it) when no chain is configured or LOCAL_CHAIN=on. Once a crashed anvil is back and Laurel's
+ * contracts are there again, `chainRestarted` is published on `events`.
  */
 export async function startChains(
   config: Config,
@@ -21,7 +22,7 @@ export async function startChains(
   metrics: LaurelMetrics | null,
   report: SupervisorReport,
   progress: (line: string) => void,
-  afterLocalRestart: (chain: Chain) => Promise<void>,
+  events: ChainEventHub,
 ): Promise<ChainRegistry> {
   const chains = new ChainRegistry(config.chains, config.rpcTimeoutMs, { log, metrics });
   lifecycle.onStop('chain providers', async () => chains.destroy());
@@ -37,7 +38,7 @@ export async function startChains(
       onRestart: async () => {
         const local = chains.get('local');
         await ensureLaurelDeployed(local.provider, deployerOn(local));
-        await afterLocalRestart(local);
+        await events.publish('chainRestarted', local);
       },
     });
     lifecycle.onStop('anvil', () => anvil.stop());

@@ -1,19 +1,16 @@
 import 'reflect-metadata';
-import type { Chain } from '../chain/registry';
+import type { ChainEvents } from '../chain/chain-events';
 import type { Config } from '../config';
 import type { SupervisorReport } from '../embedded/supervisor';
 import { NotificationSession } from '../db/notifications';
+import { EventHub } from '../event-hub';
 import { limitHeapGrowth } from '../heap-growth';
 import { Indexer } from '../indexer/indexer';
 import { IndexReader } from '../indexer/read/index-reader';
-import { taskNames, type TaskDeps } from '../jobs/tasks';
+import { combineTaskDeps, taskNames, type TaskDeps } from '../jobs/tasks';
 import type { Logger } from '../logger';
 import { LaurelMetrics } from '../metrics';
 import { createModules, type Modules, type Services } from '../modules';
-import { authModule } from '../modules/auth/auth.module';
-import { transactionsModule } from '../modules/transactions/transactions.module';
-import { webhooksModule } from '../modules/webhooks/webhooks.module';
-import { badgesModule } from '../modules/badges/badges.module';
 import { startBadgeMetadataClient } from './badge-metadata';
 import { bindHttpPorts, type HttpPorts } from './http-ports';
 import { serveHttp } from './http-server';
@@ -75,13 +72,9 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       progress,
     );
     metrics?.watchPool('main', pool);
-    // A crashed local chain may have lost blocks: once it is back, recorded transactions are checked.
-    let reconcile = async (_chain: Chain): Promise<void> => undefined;
-    // A reorganisation the indexer found may have taken recorded receipts away: they are checked then.
-    let checkReceipts = async (_chain: Chain): Promise<void> => undefined;
-    const chains = await startChains(config, lifecycle, log, metrics, report, progress, (chain) =>
-      reconcile(chain),
-    );
+    // Chain restarts and reorganisations: the chains and the indexer publish, the modules subscribe.
+    const events = new EventHub<ChainEvents>();
+    const chains = await startChains(config, lifecycle, log, metrics, report, progress, events);
 
     // One LISTEN session: index commits and transaction statuses of every process.
     const notifications = new NotificationSession(sessionUrl, log.child({ component: 'notifications' }));
@@ -94,15 +87,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       ...config.indexer,
       text: config.chainText,
       metrics,
-      onReorganised: (chain) => {
-        metrics?.indexerReorgs.inc({ chain: chain.name });
-        checkReceipts(chain).catch((error: unknown) =>
-          log.warn(
-            { chain: chain.name, err: error },
-            'could not schedule the check of receipts after a reorganisation',
-          ),
-        );
-      },
+      events,
     });
     lifecycle.onStop('indexer', () => indexer.stop());
     // Every process can ingest its own receipts (read-your-writes); only the `indexer` role follows the chains.
@@ -128,6 +113,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       prisma,
       pool,
       chains,
+      events,
       indexer,
       index: new IndexReader(reads, indexer.changes, config.readCacheBytes, metrics),
       metrics,
@@ -139,19 +125,13 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     // Listens once every module registered its channels.
     if (config.roles.has('api')) await notifications.listen();
     lifecycle.onStop('modules', () => modules.stop());
-    const transactions = modules.serviceOf(transactionsModule);
-    reconcile = async (chain) => void (await transactions.reconcile(chain));
-    checkReceipts = (chain) => transactions.checkReceiptsNow(chain);
-    await transactions.reconcileAllChains();
+    // Each module's own start: the transactions module reconciles what it recorded with the chains.
+    await modules.start();
 
-    const tasks: TaskDeps = {
-      receipts: transactions,
-      receiptChecks: transactions,
-      deliveries: modules.serviceOf(webhooksModule).deliverer,
-      badgeMetadata: modules.serviceOf(badgesModule).metadata,
-      housekeeping: [modules.serviceOf(authModule), modules.serviceOf(webhooksModule), indexer],
-      deliveryLeaseSeconds: config.webhooks.deliveryLeaseSeconds,
-    };
+    const tasks = combineTaskDeps([
+      ...modules.tasks,
+      { housekeeping: [indexer], deliveryLeaseSeconds: config.webhooks.deliveryLeaseSeconds },
+    ]);
     if (metrics) {
       metrics.watchPool('indexer', indexer.pool);
       observeIndexer(metrics, indexer);
@@ -173,7 +153,6 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
         prisma,
         chains,
         tasks: taskNames(),
-        pendingByChain: () => transactions.pendingByChain(),
       });
     }
     progress(`roles       ${[...config.roles].join(', ')}`);

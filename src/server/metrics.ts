@@ -1,10 +1,11 @@
 import type { ChainRegistry } from '../chain/registry';
-import { openReservationsByChain } from '../chain/nonces';
 import type { PrismaClient } from '../db/prisma';
 import { queueDepth } from '../jobs/queue';
 import type { ChainIndexerStatus } from '../indexer/chain-indexer';
 import type { Indexer } from '../indexer/indexer';
 import type { LaurelMetrics } from '../metrics';
+import { openReservationsByChain } from '../modules/transactions/building/nonce-reservations';
+import { pendingByChain } from '../modules/transactions/transactions.repository';
 
 /** Per chain id counts, as readings labelled with the chain's name (every served chain, 0 when absent). */
 function byChain(chains: ChainRegistry, counts: Map<number, number>) {
@@ -25,7 +26,6 @@ export function observeDatabaseState(
     chains: ChainRegistry;
     /** Every task the workers run: a task without runnable jobs reads 0. */
     tasks: readonly string[];
-    pendingByChain: () => Promise<Map<number, number>>;
   },
 ): void {
   // One query for both queue gauges of a scrape.
@@ -55,7 +55,9 @@ export function observeDatabaseState(
   metrics.observe(metrics.nonceReservations, async () =>
     byChain(deps.chains, await openReservationsByChain(deps.prisma)),
   );
-  metrics.observe(metrics.receiptsPending, async () => byChain(deps.chains, await deps.pendingByChain()));
+  metrics.observe(metrics.receiptsPending, async () =>
+    byChain(deps.chains, await pendingByChain(deps.prisma)),
+  );
 }
 
 /** The indexers' state, as this process knows it (its active indexers and standbys alike). */

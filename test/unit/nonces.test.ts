@@ -8,7 +8,7 @@ import {
   type PendingNonce,
   releaseUnsentNonces,
   reserveNonces as reserve,
-} from '../../src/chain/nonces';
+} from '../../src/modules/transactions/building/nonce-reservations';
 import { loadConfig } from '../../src/config';
 import { connectDatabase, type Database, type PrismaClient } from '../../src/db/prisma';
 import { createTestDatabase } from '../helpers/database';

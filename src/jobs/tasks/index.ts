@@ -12,8 +12,8 @@ export type { BadgeMetadataAttempts, DeliveryAttempts, Housekeeping, ReceiptChec
 export type { ReceiptJob } from './transactions__track_receipt';
 
 /**
- * What the tasks are built from: the module methods they call, each declared by its task. The
- * composition root (src/server) hands the modules' services in.
+ * What the tasks are built from: the module methods they call, each declared by its task. Each
+ * module gives its part (src/modules/module.ts, `tasks`); combineTaskDeps puts them together.
  */
 export interface TaskDeps {
   receipts: ReceiptTracking;
@@ -23,6 +23,28 @@ export interface TaskDeps {
   housekeeping: readonly Housekeeping[];
   /** A delivery job locked longer than this has lost its worker (WEBHOOK_DELIVERY_LEASE_SECONDS). */
   deliveryLeaseSeconds: number;
+}
+
+/** The parts of TaskDeps that someone must give (housekeeping may be empty). */
+const REQUIRED: readonly (keyof TaskDeps)[] = [
+  'receipts',
+  'receiptChecks',
+  'deliveries',
+  'badgeMetadata',
+  'deliveryLeaseSeconds',
+];
+
+/** TaskDeps from the parts given (the modules', the composition root's): housekeeping lists are joined. */
+export function combineTaskDeps(parts: readonly Partial<TaskDeps>[]): TaskDeps {
+  const combined: Partial<TaskDeps> = {};
+  const housekeeping: Housekeeping[] = [];
+  for (const { housekeeping: more = [], ...part } of parts) {
+    Object.assign(combined, part);
+    housekeeping.push(...more);
+  }
+  const missing = REQUIRED.filter((key) => combined[key] === undefined);
+  if (missing.length > 0) throw new Error(`nothing gives the job tasks their ${missing.join(', ')}`);
+  return { ...(combined as TaskDeps), housekeeping };
 }
 
 /**

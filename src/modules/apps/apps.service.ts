@@ -1,7 +1,8 @@
 import type { ContractCall, WriteFunctionName } from '../../chain/abis';
 import { appFactoryInterface, appInterface } from '../../chain/contracts';
 import type { Chain, ChainRegistry } from '../../chain/registry';
-import type { TransactionBuilder, UnsignedTransactionJson } from '../../chain/transaction-builder';
+import type { UnsignedTransactionJson } from '../../chain/unsigned-transactions';
+import type { TransactionBuilder } from '../transactions/building/transaction-builder';
 import { viewCall } from '../../chain/view-call';
 import { checksumAddress } from '../../addresses';
 import { CacheOnSuccess } from '../../cache-on-success';

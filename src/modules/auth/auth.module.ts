@@ -19,6 +19,7 @@ export const authModule = defineModule({
       chains.list()[0]?.chainId ?? 1,
     ),
   resolver: AuthResolver,
+  tasks: (auth) => ({ housekeeping: [auth] }),
   authRoutes: authRootRoutes,
   routes: authApiRoutes,
 });

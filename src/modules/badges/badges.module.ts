@@ -29,4 +29,5 @@ export const badgesModule = defineModule({
     }),
   resolver: BadgesResolver,
   routes: badgesRoutes,
+  tasks: (badges) => ({ badgeMetadata: badges.metadata }),
 });

@@ -1,7 +1,7 @@
 import { getAddress } from 'ethers';
 import { appInterface, badgeInterface } from '../../chain/contracts';
 import type { Chain, ChainRegistry } from '../../chain/registry';
-import type { UnsignedTransactionJson } from '../../chain/transaction-builder';
+import type { UnsignedTransactionJson } from '../../chain/unsigned-transactions';
 import { CacheOnSuccess } from '../../cache-on-success';
 import { viewCall, viewText } from '../../chain/view-call';
 import { defineFailure } from '../../errors';

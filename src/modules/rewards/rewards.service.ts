@@ -3,7 +3,7 @@ import { toBaseUnits } from '../../chain/amounts';
 import { encodeActionId, XP_DECIMALS } from '../../chain/contracts';
 import type { Chain, ChainRegistry } from '../../chain/registry';
 import type { TokenDirectory, TokenInfo } from '../../chain/tokens';
-import type { UnsignedTransactionJson } from '../../chain/transaction-builder';
+import type { UnsignedTransactionJson } from '../../chain/unsigned-transactions';
 import type { AppsService } from '../apps/apps.service';
 import type { BadgesService } from '../badges/badges.service';
 import { TokenNotFoundError } from '../credit/credit.service';

@@ -1,13 +1,14 @@
 import type { Transaction, TransactionReceipt } from 'ethers';
 import type { Pool } from 'pg';
-import { buildCallHash, buildersOf } from '../../chain/nonces';
+import { buildCallHash, buildersOf } from './building/nonce-reservations';
 import { receiptJson } from '../../chain/receipts';
 import type { Chain } from '../../chain/registry';
 import { Prisma, type PrismaClient, type SqlClient, type TransactionStatus } from '../../db/prisma';
 import { jobs } from '../../jobs/jobs';
 import { addJobCall, enqueueJob, jobWaitingCondition, removeJob, removeJobCall } from '../../jobs/queue';
 import { webhookEventEmission } from '../webhooks/webhooks.repository';
-import { notifyTransactionStatus, transactionStatusNotice } from './transaction-status-changes';
+import { runPrepared } from './prepared-statements';
+import { notifyTransactionStatus, transactionStatusNotice } from './status/transaction-status-changes';
 
 function trackReceiptJobKey(chainId: number, hash: string): string {
   return `${jobs.trackReceipt.name}:${chainId}:${hash}`;
@@ -28,24 +29,14 @@ export interface RecordedReceipt {
 export class TransactionsRepository {
   constructor(
     private readonly prisma: PrismaClient,
-    /** The pool under `prisma`: the send path's two statements go through it by name. */
+    /** The pool under `prisma`: the send path's statements go through it by name (runPrepared). */
     private readonly pool: Pool,
   ) {}
 
   /**
-   * Runs one of the statements every send makes, prepared by name once per connection: PostgreSQL
-   * parses and plans it once, where the ORM's statements go unnamed (parsed and planned on every
-   * call). Returns the rows.
-   */
-  private async runPrepared<Row extends object>(name: string, statement: Prisma.Sql): Promise<Row[]> {
-    const { rows } = await this.pool.query<Row>({ name, text: statement.text, values: statement.values });
-    return rows;
-  }
-
-  /**
    * Inserts the row of a signed transaction and sends its status notice, in one statement, unless
    * Laurel built that very call with that nonce for other wallets only (rule 7 in
-   * src/chain/nonces.ts: signed with the wrong key); `refusedFor` is then the wallet it was built
+   * ./building/nonce-reservations.ts: signed with the wrong key); `refusedFor` is then the wallet it was built
    * for (the latest build's), else null. `recorded` is false when it was refused or already
    * recorded (a rebroadcast keeps the first row). Who follows its receipt: with `followedUntil`
    * (execute-and-wait), the sending request itself until then (handOver() or
@@ -70,7 +61,8 @@ export class TransactionsRepository {
         })
       : Prisma.sql`'{}'::text[]`;
     // The LATERAL calls run once per row inserted: none for a transaction refused or already recorded.
-    const [row] = await this.runPrepared<{ recorded: number; refused_for: string | null }>(
+    const [row] = await runPrepared<{ recorded: number; refused_for: string | null }>(
+      this.pool,
       'laurel-record-transaction',
       Prisma.sql`
       WITH built AS (
@@ -163,7 +155,8 @@ export class TransactionsRepository {
     // A check that waits at least a second more runs after this statement commits, and sees the
     // receipt: enqueueing it again would only queue this statement behind the others on its row.
     const waitingCheck = jobWaitingCondition(checkKey, new Date(Date.now() + 1000));
-    const rows = await this.runPrepared<{ deliveries: string[] }>(
+    const rows = await runPrepared<{ deliveries: string[] }>(
+      this.pool,
       'laurel-record-receipt',
       Prisma.sql`
       WITH recorded AS (
@@ -282,7 +275,8 @@ export class TransactionsRepository {
     to: number,
     since: Date,
   ): Promise<number> {
-    const [row] = await this.runPrepared<{ count: number }>(
+    const [row] = await runPrepared<{ count: number }>(
+      this.pool,
       'laurel-count-in-flight',
       Prisma.sql`
       SELECT count(DISTINCT nonce)::integer AS count FROM transactions
@@ -335,14 +329,14 @@ export class TransactionsRepository {
       orderBy: { id: 'asc' },
     });
   }
+}
 
-  /** Transactions recorded as broadcast whose receipt is not recorded yet, per chain id. */
-  async pendingByChain(): Promise<Map<number, number>> {
-    const rows = await this.prisma.transaction.groupBy({
-      by: ['chainId'],
-      where: { status: 'pending' },
-      _count: { _all: true },
-    });
-    return new Map(rows.map((row) => [row.chainId, row._count._all]));
-  }
+/** Transactions recorded as broadcast whose receipt is not recorded yet, per chain id (a metric). */
+export async function pendingByChain(prisma: PrismaClient): Promise<Map<number, number>> {
+  const rows = await prisma.transaction.groupBy({
+    by: ['chainId'],
+    where: { status: 'pending' },
+    _count: { _all: true },
+  });
+  return new Map(rows.map((row) => [row.chainId, row._count._all]));
 }

@@ -10,12 +10,23 @@ import {
   type ReleaseReservationsInput,
   type TransactionStatusInput,
 } from './transactions.schema';
-import type { TransactionsService } from './transactions.service';
+import type { UnsentBuilds } from './building/unsent-builds';
+import type { TransactionSender } from './sending/transaction-sender';
+import type { TransactionStatusReader } from './status/transaction-status';
+import type { TransactionsWing } from './transactions.wing';
 import { ReleasedReservations, TransactionExecution, TransactionState } from './transactions.types';
 
 @Resolver()
 export class TransactionsResolver {
-  constructor(private readonly transactions: TransactionsService) {}
+  private readonly sending: TransactionSender;
+  private readonly status: TransactionStatusReader;
+  private readonly unsentBuilds: UnsentBuilds;
+
+  constructor(wing: TransactionsWing) {
+    this.sending = wing.sending;
+    this.status = wing.status;
+    this.unsentBuilds = wing.unsentBuilds;
+  }
 
   @Operation({
     kind: 'mutation',
@@ -27,7 +38,7 @@ export class TransactionsResolver {
     args: ExecuteTransactionInput,
     ctx: AuthenticatedContext,
   ): Promise<TransactionExecution> {
-    return this.transactions.execute(args, ctx.requestId);
+    return this.sending.execute(args, ctx.requestId);
   }
 
   @Operation({
@@ -40,7 +51,7 @@ export class TransactionsResolver {
     args: ExecuteTransactionInput,
     ctx: AuthenticatedContext,
   ): Promise<TransactionExecution> {
-    return this.transactions.executeAndWait(args, ctx.requestId);
+    return this.sending.executeAndWait(args, ctx.requestId);
   }
 
   @Operation({
@@ -54,7 +65,7 @@ export class TransactionsResolver {
     args: TransactionStatusInput,
     ctx: AuthenticatedContext,
   ): Promise<TransactionState> {
-    return this.transactions.status(args, ctx.account);
+    return this.status.status(args, ctx.account);
   }
 
   @LiveOperation({
@@ -68,7 +79,7 @@ export class TransactionsResolver {
     args: TransactionStatusInput,
     ctx: AuthenticatedContext,
   ): AsyncIterable<TransactionState> {
-    return this.transactions.statusChanges(args, ctx.account, ctx.log);
+    return this.status.statusChanges(args, ctx.account, ctx.log);
   }
 
   @Operation({
@@ -82,6 +93,6 @@ export class TransactionsResolver {
     args: ReleaseReservationsInput,
     ctx: AuthenticatedContext,
   ): Promise<ReleasedReservations> {
-    return this.transactions.releaseReservations(args, ctx.account);
+    return this.unsentBuilds.release(args, ctx.account);
   }
 }

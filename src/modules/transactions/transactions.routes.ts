@@ -1,8 +1,7 @@
 import { STATUS_FAILED_BODY, ERROR_ISSUES_BODY } from '../../operations/error-shapes';
 import { NODE_REJECTED } from '../../chain/node-rejections';
-import { NONCE_GAP } from '../../chain/nonces';
 import { CHAIN_UNAVAILABLE } from '../../errors';
-import { SIGNER_MISMATCH, TRANSACTION_NOT_FOUND } from './transactions.service';
+import { NONCE_GAP, SIGNER_MISMATCH, TRANSACTION_NOT_FOUND } from './transactions.failures';
 import type { RestRoute } from '../../operations/routes';
 import { TransactionsResolver } from './transactions.resolver';
 

@@ -39,4 +39,5 @@ export const webhooksModule = defineModule({
   },
   resolver: WebhooksResolver,
   routes: webhooksRoutes,
+  tasks: (webhooks) => ({ deliveries: webhooks.deliverer, housekeeping: [webhooks] }),
 });

@@ -1,38 +1,19 @@
-import { isError, type JsonRpcProvider } from 'ethers';
-import { checksumAddress } from '../addresses';
-import type { Config } from '../config';
-import type { LaurelMetrics } from '../metrics';
+import { isError } from 'ethers';
+import { checksumAddress } from '../../../addresses';
+import type { LaurelContractName, WriteFunctionName } from '../../../chain/abis';
+import { encodeFunctionCall } from '../../../chain/call-data';
+import { revertDataOf } from '../../../chain/contracts';
+import { feesFor, readLatestFees, type Fees } from '../../../chain/fees';
+import type { Chain, ChainRegistry } from '../../../chain/registry';
+import { TransactionRevertedError, transactionRevertedError } from '../../../chain/reverts';
+import type { BuildRequest, UnsignedTransactionJson } from '../../../chain/unsigned-transactions';
+import type { Config } from '../../../config';
+import type { LaurelMetrics } from '../../../metrics';
 import type { Pool } from 'pg';
-import type { ContractCall, LaurelContractName, WriteFunctionName } from './abis';
-import { encodeFunctionCall } from './call-data';
-import { revertDataOf } from './contracts';
-import { FEE_HISTORY_BLOCKS, feesFor, TIP_PERCENTILE, type FeeHistory, type Fees } from './fees';
-import { buildCallHash, NonceReserver } from './nonces';
-import type { Chain, ChainRegistry } from './registry';
-import { TransactionRevertedError, transactionRevertedError } from './reverts';
+import type { JsonRpcProvider } from 'ethers';
+import { buildCallHash, NonceReserver } from './nonce-reservations';
 
-/** The unsigned EIP-1559 transaction every build answers, as the interface shows it. */
-export interface UnsignedTransactionJson {
-  to: string;
-  data: string;
-  /** Decimal integer strings. */
-  maxPriorityFeePerGas: string;
-  maxFeePerGas: string;
-  gasLimit: string;
-  nonce: number;
-  chainId: number;
-  type: 2;
-}
-
-/** A build: one Laurel contract function called by `from` on `chain`, checked against the ABI. */
-export type BuildRequest<C extends LaurelContractName, F extends WriteFunctionName<C>> = ContractCall<
-  C,
-  F
-> & {
-  chain: Chain;
-  /** The sender: the caller's wallet (ctx.account.address). */
-  from: string;
-};
+export type { BuildRequest, UnsignedTransactionJson };
 
 /** Gas limit = estimate + 20 %. */
 const GAS_HEADROOM_PERCENT = 120n;
@@ -64,7 +45,7 @@ export interface TransactionBuilderDeps {
  *   - gasLimit = estimate + 20 %;
  *   - fees: src/chain/fees.ts (tip from eth_feeHistory, 2 × next base fee + tip, the chain's cap);
  *     cached per chain per block, the latest block looked at no more than once a second per chain;
- *   - nonce: the node's pending nonce, then a reservation in PostgreSQL (src/chain/nonces.ts),
+ *   - nonce: the node's pending nonce, then a reservation in PostgreSQL (./nonce-reservations.ts),
  *     made together with the sender's other builds waiting at that moment (NonceReserver);
  *   - call data: src/chain/call-data.ts (the function resolved once, static arguments word by word).
  * The RPC calls of one build are made in the same tick (one JSON-RPC batch, shared with other
@@ -152,33 +133,17 @@ export class TransactionBuilder {
 
   private async refreshFees(chain: Chain, provider: JsonRpcProvider): Promise<Fees> {
     const checkedAt = Date.now();
-    const optional = <T>(method: string, params: unknown[] = []) =>
-      provider.send(method, params).then(
-        (value: T) => value,
-        () => null,
-      );
-    const quantity = (value: string | null) => (value === null ? null : BigInt(value));
-    const [block, history, tip, gasPrice] = await Promise.all([
-      provider.getBlock('latest'),
-      optional<FeeHistory>('eth_feeHistory', [
-        `0x${FEE_HISTORY_BLOCKS.toString(16)}`,
-        'latest',
-        [TIP_PERCENTILE],
-      ]),
-      optional<string>('eth_maxPriorityFeePerGas').then(quantity),
-      optional<string>('eth_gasPrice').then(quantity),
-    ]);
-    if (!block) throw new Error(`chain ${chain.name}: no latest block`);
+    const { blockNumber, observed } = await readLatestFees(chain.name, provider);
     const cached = this.feeCache.get(chain.chainId);
-    if (cached && cached.blockNumber === block.number) {
+    if (cached && cached.blockNumber === blockNumber) {
       cached.checkedAt = checkedAt;
       return cached.fees;
     }
     const fees = feesFor(
-      { latestBaseFee: block.baseFeePerGas, history, nodeTip: tip, gasPrice },
+      observed,
       chain.maxFeePerGasCap === undefined ? undefined : BigInt(chain.maxFeePerGasCap),
     );
-    this.feeCache.set(chain.chainId, { blockNumber: block.number, fees, checkedAt });
+    this.feeCache.set(chain.chainId, { blockNumber, fees, checkedAt });
     return fees;
   }
 }

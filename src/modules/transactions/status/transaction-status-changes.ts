@@ -4,8 +4,8 @@
  * of a status in TransactionsRepository sends a NOTIFY in its own database transaction, so another
  * process's worker (receipts, reorganisation checks) reaches this process's subscribers.
  */
-import type { NotificationSession } from '../../db/notifications';
-import { Prisma, type SqlClient } from '../../db/prisma';
+import type { NotificationSession } from '../../../db/notifications';
+import { Prisma, type SqlClient } from '../../../db/prisma';
 
 const CHANNEL = 'laurel_transaction_statuses';
 

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { checksumAddress } from '../addresses';
+import { checksumAddress } from '../../../addresses';
 import type { Pool } from 'pg';
-import { Prisma, type PrismaClient } from '../db/prisma';
-import { AppError, type DocumentedFailure } from '../errors';
-import { KeyedBatches } from '../keyed-batches';
+import { Prisma, type PrismaClient } from '../../../db/prisma';
+import { KeyedBatches } from '../../../keyed-batches';
+import { runPrepared } from '../prepared-statements';
 
 /**
  * Nonce reservation
@@ -43,12 +43,12 @@ import { KeyedBatches } from '../keyed-batches';
  * 4. No stalled sender: a signed transaction whose nonce is above the sender's pending nonce (a
  *    built transaction before it was never signed or sent) is not broadcast to wait behind the
  *    hole. Unless the nonces before it are on their way (sent through Laurel a moment ago), once
- *    nothing has moved for NONCE_GAP_GRACE_MS Laurel answers with a `nonce_gap` error naming the
- *    missing nonces, and frees their unsent reservations (`releaseUnsentNonces`): the sender's
+ *    nothing has moved for NONCE_GAP_GRACE_MS (../sending/nonce-gaps.ts) Laurel answers with a
+ *    `nonce_gap` error naming the missing nonces, and frees their unsent reservations (`releaseUnsentNonces`): the sender's
  *    next build gets the first missing nonce, fills the gap, and the refused transaction can then
  *    be sent again as it is.
  * 5. A transaction the node does not know any more (dropped from its pool, or lost with the
- *    chain's state) frees its nonce (`freeNoncesOf`, see TransactionsService.reconcile).
+ *    chain's state) frees its nonce (`freeNoncesOf`, see ../following/reconciliation.ts).
  * 6. Releasing unsent builds: a wallet may free every reservation of its own that no transaction
  *    was sent with (`DELETE /v1/transactions/reservations?chain=…`, `releaseUnsentNonces` over all
  *    its nonces): builds made to look at, never signed, then no longer hold nonces, and the next
@@ -61,7 +61,7 @@ import { KeyedBatches } from '../keyed-batches';
  *    refuses it naming both wallets (`buildersOf`), before anything is recorded or sent.
  * 8. A transaction whose receipt a reorganisation took away is pending again: its nonce is marked
  *    broadcast again (as in 3) until it is mined again, or dropped (then 5 frees it).
- *    See TransactionsService.checkReceipts and docs/reorgs.md.
+ *    See Reconciliation.checkReceipts (../following/reconciliation.ts) and docs/reorgs.md.
  *
  * Consequences: N concurrent builds for one sender get N distinct, consecutive nonces; an unsigned
  * transaction that is never sent holds its nonce until a later transaction is sent (then the gap
@@ -100,9 +100,9 @@ export interface ReserveNoncesParams {
 
 /**
  * Reserves one nonce of the sender per build (see the rule above), in ascending order: one call of
- * the SQL function `laurel_reserve_nonces` (`prisma/functions/laurel_reserve_nonces.sql`), which holds the per-sender
- * advisory lock only for the time of its statements. A prepared statement on the pool, without
- * the ORM (sent unnamed behind a transaction-mode pooler: src/db/connection.ts).
+ * the SQL function `laurel_reserve_nonces` (`prisma/functions/laurel_reserve_nonces.sql`), which
+ * holds the per-sender advisory lock only for the time of its statements. A prepared statement
+ * (../prepared-statements.ts).
  *
  * The reservation commits without waiting for its WAL flush (synchronous_commit off for this
  * transaction only). The sender's lock is held until the commit, so waiting for the disk would
@@ -113,14 +113,14 @@ export interface ReserveNoncesParams {
  */
 export async function reserveNonces(pool: Pool, params: ReserveNoncesParams): Promise<number[]> {
   const sender = checksumAddress(params.sender);
-  const ttl = params.ttlSeconds;
-  const { rows } = await pool.query<{ nonce: string }>({
-    name: 'laurel-reserve-nonces-for-calls',
-    text: `SELECT set_config('synchronous_commit', 'off', true),
-                  laurel_reserve_nonces($1::integer, $2::varchar, $3::bigint, $4::double precision, $5::varchar[],
-                                        $6::timestamptz) AS nonce`,
-    values: [params.chainId, sender, params.pending.nonce, ttl, params.callHashes, params.pending.readAt],
-  });
+  const rows = await runPrepared<{ nonce: string }>(
+    pool,
+    'laurel-reserve-nonces-for-calls',
+    Prisma.sql`SELECT set_config('synchronous_commit', 'off', true),
+                      laurel_reserve_nonces(${params.chainId}::integer, ${sender}::varchar, ${params.pending.nonce}::bigint,
+                                            ${params.ttlSeconds}::double precision, ${params.callHashes}::varchar[],
+                                            ${params.pending.readAt}::timestamptz) AS nonce`,
+  );
   return rows.map((row) => Number(row.nonce));
 }
 
@@ -180,23 +180,18 @@ export interface MarkNonceBroadcastParams {
  * Records that a transaction using this nonce was broadcast, renewing the reservation's lease
  * (and creating it when the transaction was built elsewhere or its reservation was already
  * reclaimed), so no build hands the nonce out while the node may still include the transaction.
- * A prepared statement on the pool: every send makes it.
+ * A prepared statement (../prepared-statements.ts): every send makes it.
  */
 export async function markNonceBroadcast(pool: Pool, params: MarkNonceBroadcastParams): Promise<void> {
-  await pool.query({
-    name: 'laurel-mark-nonce-broadcast',
-    text: `INSERT INTO nonce_reservations (chain_id, sender, nonce, reserved_at, expires_at, transaction_hash)
-           VALUES ($1, $2, $3, now(), now() + make_interval(secs => $4::double precision), $5)
-           ON CONFLICT (chain_id, sender, nonce)
-             DO UPDATE SET transaction_hash = EXCLUDED.transaction_hash, expires_at = EXCLUDED.expires_at`,
-    values: [
-      params.chainId,
-      checksumAddress(params.sender),
-      BigInt(params.nonce),
-      params.ttlSeconds,
-      params.transactionHash,
-    ],
-  });
+  await runPrepared(
+    pool,
+    'laurel-mark-nonce-broadcast',
+    Prisma.sql`INSERT INTO nonce_reservations (chain_id, sender, nonce, reserved_at, expires_at, transaction_hash)
+               VALUES (${params.chainId}, ${checksumAddress(params.sender)}, ${BigInt(params.nonce)}, now(),
+                       now() + make_interval(secs => ${params.ttlSeconds}::double precision), ${params.transactionHash})
+               ON CONFLICT (chain_id, sender, nonce)
+                 DO UPDATE SET transaction_hash = EXCLUDED.transaction_hash, expires_at = EXCLUDED.expires_at`,
+  );
 }
 
 /**
@@ -223,43 +218,6 @@ export async function freeNoncesOf(prisma: PrismaClient, chainId: number, hashes
     ), ${LIST_DROPPED_FREE}
     SELECT count(*) AS freed FROM dropped`;
   return Number(rows[0].freed);
-}
-
-/** How long a transaction above the sender's pending nonce waits, without progress, for the ones before it. */
-export const NONCE_GAP_GRACE_MS = 2000;
-
-/**
- * A signed transaction whose nonce is above its sender's next nonce on the chain (rule 4 above),
- * the sender (the transaction's signer) named. Shape A: `{status:'failed', error,
- * reason:'nonce_gap', transactionHash, sender, next_nonce, missing_nonces}`.
- */
-export const NONCE_GAP: DocumentedFailure = {
-  status: 409,
-  codes: ['nonce_gap'],
-  description:
-    'The nonces before this transaction’s are missing (`reason: nonce_gap`, `next_nonce`, `missing_nonces`): nothing was sent',
-};
-
-export class NonceGapError extends AppError {
-  constructor(transactionHash: string, sender: string, nonce: number, nextNonce: number) {
-    const missing = Array.from({ length: nonce - nextNonce }, (_, i) => nextNonce + i);
-    const named = missing.length === 1 ? `nonce ${nextNonce} is` : `nonces ${nextNonce} to ${nonce - 1} are`;
-    super(
-      NONCE_GAP.codes[0],
-      `Nonce ${nonce} of ${sender} (the transaction's signer) cannot be mined yet: its ${named} missing ` +
-        `(built but never signed or sent?). Send the missing transaction${missing.length === 1 ? '' : 's'}, ` +
-        `release the unsent builds (DELETE /v1/transactions/reservations), or build again: ${sender}'s next build uses nonce ${nextNonce}. ` +
-        'Then send this transaction again.',
-      NONCE_GAP.status,
-      {
-        reason: 'nonce_gap',
-        transactionHash,
-        sender,
-        next_nonce: nextNonce,
-        missing_nonces: missing.slice(0, 100),
-      },
-    );
-  }
 }
 
 /**

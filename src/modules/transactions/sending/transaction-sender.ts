@@ -1,0 +1,270 @@
+import type { Transaction } from 'ethers';
+import { rejectionOf } from '../../../chain/node-rejections';
+import { receiptBlockTime } from '../../../chain/pooled-provider';
+import { receiptJson, waitForReceipt } from '../../../chain/receipts';
+import type { Chain } from '../../../chain/registry';
+import { parseSignedTransaction } from '../../../chain/signed-transactions';
+import { AppError, ChainUnavailableError, ValidationError } from '../../../errors';
+import { markNonceBroadcast } from '../building/nonce-reservations';
+import type { ReceiptTracker } from '../following/receipt-tracker';
+import { createdBy, revertError } from '../mined-outcomes';
+import type { TransactionsDeps } from '../transactions.deps';
+import type { TransactionsRepository } from '../transactions.repository';
+import { SignerMismatchError } from '../transactions.failures';
+import type { ExecuteTransactionInput } from '../transactions.schema';
+import type { TransactionExecution } from '../transactions.types';
+import { refuseNonceGap } from './nonce-gaps';
+import { SenderSignals } from './sender-signals';
+
+/** A transaction the node accepted: where, its hash, its signer and nonce. */
+interface Broadcast {
+  chain: Chain;
+  hash: string;
+  sender: string;
+  nonce: number;
+}
+
+/** Broadcasts signed transactions (execute, execute-and-wait), each recorded before it goes out. */
+export class TransactionSender {
+  /** Wakes this process's sends that wait on another transaction of their sender. */
+  private readonly signals = new SenderSignals();
+
+  /** The rows of the transactions sent. */
+  private readonly transactions: TransactionsRepository;
+
+  constructor(
+    private readonly deps: TransactionsDeps,
+    /** Records the receipt execute-and-wait got (the receipt job's way of recording it). */
+    private readonly receipts: ReceiptTracker,
+  ) {
+    this.transactions = deps.transactions;
+  }
+
+  /**
+   * Fire and forget: answers once the node accepted the transaction; a job follows the receipt. The
+   * transaction is its signer's, whoever sends it (see broadcast).
+   */
+  async execute(input: ExecuteTransactionInput, requestId: string): Promise<TransactionExecution> {
+    const sent = await this.broadcastCounted(input, requestId, null);
+    await this.markBroadcast(sent);
+    const { chain, hash } = sent;
+    return {
+      status: 'success',
+      transactionHash: hash,
+      blockExplorerUrl: this.deps.chains.transactionUrl(chain, hash),
+    };
+  }
+
+  /**
+   * Broadcasts, then waits for the receipt (config.transactions.executeWaitTimeoutSeconds and the
+   * chain's confirmations). A reverted transaction answers `status: 'failed'` with its receipt; a
+   * timeout `{status:'failed', error:'Timeout'}` (a receipt job then follows the receipt). A
+   * successful receipt's events are in the index before the answer (read-your-writes). No receipt
+   * job is enqueued while the request waits: one that ends without recording the receipt (its
+   * process died) leaves the transaction to transactions__track_pending (../following/receipt-tracker.ts).
+   */
+  async executeAndWait(input: ExecuteTransactionInput, requestId: string): Promise<TransactionExecution> {
+    const timeoutMs = this.deps.config.transactions.executeWaitTimeoutSeconds * 1000;
+    const followedUntil = new Date(Date.now() + timeoutMs);
+    const sent = await this.broadcastCounted(input, requestId, followedUntil);
+    const { chain, hash, sender } = sent;
+    const blockExplorerUrl = this.deps.chains.transactionUrl(chain, hash);
+    // The mark and the wait for the receipt (whose first look is at once) do not wait on each other.
+    const [, receipt] = await Promise.all([
+      this.markBroadcast(sent),
+      waitForReceipt(this.deps.chains, chain, hash, timeoutMs, (ms) =>
+        this.signals.wait(chain.chainId, sender, ms),
+      ),
+    ]);
+    if (!receipt) {
+      await this.transactions.handOver({ chainId: chain.chainId, hash });
+      return { status: 'failed', error: 'Timeout', transactionHash: hash, blockExplorerUrl };
+    }
+    this.signals.notify(chain.chainId, sender);
+    // A successful receipt's events go into the index while it is recorded (neither needs the other).
+    await Promise.all([
+      this.receipts.recordReceipt(chain.chainId, receipt),
+      receipt.status === 1
+        ? this.deps.indexer.ingestReceipt(chain, receipt, receiptBlockTime(receipt))
+        : undefined,
+    ]);
+    if (receipt.status === 1) {
+      return {
+        status: 'success',
+        transactionHash: hash,
+        blockExplorerUrl,
+        receipt: receiptJson(receipt),
+        created: await createdBy(this.deps.chains, this.deps.log, chain, receipt.logs),
+      };
+    }
+    const transaction = parseSignedTransaction(input.signed_transaction);
+    const error = await revertError(this.deps.chains, chain, receipt, {
+      from: transaction.from!,
+      to: transaction.to,
+      data: transaction.data,
+      value: transaction.value,
+    });
+    return {
+      status: 'failed',
+      transactionHash: hash,
+      blockExplorerUrl,
+      receipt: receiptJson(receipt),
+      error,
+    };
+  }
+
+  /** The chain a signed transaction goes to: `chain` when given (it must match), else its chain id's. */
+  private chainFor(requested: string | undefined, transaction: Transaction): Chain {
+    const chainId = Number(transaction.chainId);
+    if (requested !== undefined) {
+      const chain = this.deps.chains.get(requested);
+      if (chainId !== 0 && chainId !== chain.chainId) {
+        throw ValidationError.field(
+          'chain',
+          `Chain "${chain.name}" has chain id ${chain.chainId}, but the transaction is signed for chain id ${chainId}`,
+        );
+      }
+      return chain;
+    }
+    if (chainId === 0) {
+      throw ValidationError.field('chain', 'The signed transaction has no chain id: give `chain`');
+    }
+    const chain = this.deps.chains.byChainId(chainId);
+    if (!chain) {
+      const served = this.deps.chains
+        .list()
+        .map((c) => `${c.name} (${c.chainId})`)
+        .join(', ');
+      throw ValidationError.field(
+        'signed_transaction',
+        `The transaction is signed for chain id ${chainId}, which this service does not serve (it serves: ${served || 'no chain'})`,
+      );
+    }
+    return chain;
+  }
+
+  /** broadcast(), counted by outcome: accepted, or the code it was refused with (nonce_gap, chain_unavailable…). */
+  private async broadcastCounted(
+    input: ExecuteTransactionInput,
+    requestId: string,
+    followedUntil: Date | null,
+  ): Promise<Broadcast> {
+    const { metrics } = this.deps;
+    try {
+      const sent = await this.broadcast(input, requestId, followedUntil);
+      metrics?.transactionsBroadcast.inc({ chain: sent.chain.name, outcome: 'accepted' });
+      return sent;
+    } catch (error) {
+      if (metrics && error instanceof AppError) {
+        // The chain the transaction named; an unknown one is a validation error of its own.
+        const chain =
+          typeof error.details.chain === 'string' ? error.details.chain : (input.chain ?? 'unknown');
+        const known = this.deps.chains.list().some((served) => served.name === chain);
+        metrics.transactionsBroadcast.inc({ chain: known ? chain : 'unknown', outcome: error.code });
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Records the transaction (row, and the receipt job unless `followedUntil`: TransactionsRepository.record,
+   * one statement) before it is broadcast:
+   * its hash is known from the signed bytes, so a crash or a database failure can never leave a
+   * broadcast transaction unrecorded. A transaction the node already has (in its pool or mined)
+   * counts as sent: same hash, same row. A transaction the node rejects, or that is refused for a
+   * nonce gap, is un-recorded. The caller marks the nonce broadcast (markBroadcast). Whoever
+   * signed it is sent (an app's backend may send its users' signed transactions), unless Laurel
+   * built that very call with that nonce for other wallets only: it was then signed with the wrong
+   * key, and sending it would act as the signer (rule 7 in ../building/nonce-reservations.ts).
+   * That is refused before anything is recorded or sent. It is recorded as the signer's (recovered from the signed
+   * bytes): a key that sends someone else's signed transaction, first or not, gets the answer to
+   * its call and nothing more; status, subscriptions and webhook events stay the signer's.
+   */
+  private async broadcast(
+    input: ExecuteTransactionInput,
+    requestId: string,
+    followedUntil: Date | null,
+  ): Promise<Broadcast> {
+    const transaction = parseSignedTransaction(input.signed_transaction);
+    const chain = this.chainFor(input.chain, transaction);
+    const hash = transaction.hash!;
+    const sender = transaction.from!;
+    const sent = { chain, hash, sender, nonce: transaction.nonce };
+    // The record (which refuses a build of other wallets: rule 7 in
+    // ../building/nonce-reservations.ts) and the sender's next nonce do not wait on each other.
+    const [record, nextNonce] = await Promise.allSettled([
+      this.transactions.record(chain, transaction, { requestId, followedUntil }),
+      this.pendingNonce(chain, sender),
+    ]);
+    if (record.status === 'rejected') throw record.reason;
+    const { recorded: recordedNow, refusedFor } = record.value;
+    if (refusedFor) throw new SignerMismatchError(hash, sender, refusedFor, transaction.nonce);
+    // A transaction that does not go out is un-recorded, unless it was recorded before this send.
+    const unrecord = async () => {
+      if (recordedNow) await this.transactions.unrecord(chain, hash);
+    };
+    if (nextNonce.status === 'rejected') {
+      await unrecord();
+      throw nextNonce.reason;
+    }
+    // Recorded first, so that parallel sends of consecutive nonces see each other as on their way.
+    if (recordedNow) this.signals.notify(chain.chainId, sender);
+    try {
+      await refuseNonceGap({ ...this.deps, signals: this.signals }, chain, transaction, nextNonce.value, () =>
+        this.pendingNonce(chain, sender),
+      );
+    } catch (error) {
+      await unrecord();
+      throw error;
+    }
+    try {
+      await this.deps.chains.withProvider(chain, (provider) =>
+        provider.send('eth_sendRawTransaction', [input.signed_transaction]),
+      );
+    } catch (error) {
+      if (error instanceof ChainUnavailableError && error.mayHaveArrived) {
+        // The node may have taken it (timeout, reset, 5xx): the record and its receipt job stay,
+        // and the job decides (mined, still pending, or dropped after dropAfterSeconds).
+        await this.markBroadcast(sent);
+        throw new ChainUnavailableError(
+          chain.name,
+          `${error.reason}; the transaction may have reached the node: Laurel keeps following it (sending it again is safe)`,
+          true,
+          { transactionHash: hash },
+        );
+      }
+      const known =
+        !(error instanceof AppError) &&
+        (await this.deps.chains
+          .withProvider(chain, (provider) => provider.getTransaction(hash))
+          .catch(() => null));
+      if (!known) {
+        await unrecord();
+        throw error instanceof AppError
+          ? error
+          : rejectionOf(error, { hash, from: sender, nonce: transaction.nonce });
+      }
+    }
+    // A transaction of the sender queued behind this one may be mined now.
+    this.signals.notify(chain.chainId, sender);
+    return sent;
+  }
+
+  /** Keeps the nonce's reservation (if it was built here) from being handed out again meanwhile. */
+  private async markBroadcast({ chain, sender, nonce, hash }: Broadcast): Promise<void> {
+    await markNonceBroadcast(this.deps.pool, {
+      chainId: chain.chainId,
+      sender,
+      nonce,
+      transactionHash: hash,
+      ttlSeconds: this.deps.config.transactions.nonceReservationTtlSeconds,
+    });
+  }
+
+  /** The sender's next nonce on the chain, its pool's transactions counted. */
+  private pendingNonce(chain: Chain, sender: string): Promise<number> {
+    return this.deps.chains.withProvider(chain, (provider) =>
+      provider.getTransactionCount(sender, 'pending'),
+    );
+  }
+}

@@ -1,0 +1,110 @@
+import { receiptJson } from '../../../chain/receipts';
+import type { Chain } from '../../../chain/registry';
+import type { Logger } from '../../../logger';
+import { liveValues } from '../../../operations/live';
+import type { AuthenticatedAccount } from '../../../operations/request-context';
+import { createdBy, revertError } from '../mined-outcomes';
+import type { TransactionsDeps } from '../transactions.deps';
+import { TransactionNotFoundError } from '../transactions.failures';
+import type { TransactionsRepository } from '../transactions.repository';
+import type { TransactionStatusInput } from '../transactions.schema';
+import type { TransactionState } from '../transactions.types';
+
+/** A transaction the caller sent, as recorded, and its chain. */
+interface SentTransaction {
+  row: NonNullable<Awaited<ReturnType<TransactionsRepository['findSent']>>>;
+  chain: Chain;
+}
+
+/** The status of transactions sent through Laurel: read now (status), and at each change (subscriptions). */
+export class TransactionStatusReader {
+  constructor(private readonly deps: TransactionsDeps) {}
+
+  /**
+   * A transaction the caller sent through Laurel, as the chain has it now: mined (success or
+   * failed, with its receipt, confirmations, decoded revert, what it created), pending, or dropped
+   * (recorded so by the receipt job or the reconciliation). 404 for a hash the caller did not send.
+   */
+  async status(input: TransactionStatusInput, account: AuthenticatedAccount): Promise<TransactionState> {
+    const sent = await this.sentTransaction(input, account);
+    return this.stateOnChain(sent);
+  }
+
+  /**
+   * The transaction's status as Laurel records it, now and at each change (transactionStatus
+   * subscriptions): pending, then success or failed once its receipt is recorded (with what the
+   * chain says of it then), pending again when a reorganisation took its block away, dropped.
+   * Pushed when the status or block changes, not with each new confirmation.
+   */
+  statusChanges(
+    input: TransactionStatusInput,
+    account: AuthenticatedAccount,
+    log: Logger,
+  ): AsyncIterable<TransactionState> {
+    return liveValues({
+      read: async () => {
+        const sent = await this.sentTransaction(input, account);
+        const mined = sent.row.status === 'success' || sent.row.status === 'failed';
+        return mined ? this.stateOnChain(sent) : this.recordedState(sent);
+      },
+      identity: (state) => `${state.status}:${state.blockNumber ?? ''}:${state.receipt?.blockHash ?? ''}`,
+      watch: (wake) => this.deps.statusChanges.watch(input.hash, wake),
+      minIntervalMs: 0,
+      log,
+    });
+  }
+
+  /** The caller's transaction with this hash, as recorded, and its chain; TransactionNotFoundError when none. */
+  private async sentTransaction(input: TransactionStatusInput, account: AuthenticatedAccount) {
+    const { chains, transactions } = this.deps;
+    const served = input.chain === undefined ? chains.list() : [chains.get(input.chain)];
+    const row = await transactions.findSent(
+      account.address,
+      input.hash,
+      served.map((chain) => chain.chainId),
+    );
+    if (!row) throw new TransactionNotFoundError(input.hash, account.address);
+    return { row, chain: chains.byChainId(row.chainId)! };
+  }
+
+  /** The transaction as its row has it, without its receipt: pending or dropped. */
+  private recordedState({ row, chain }: SentTransaction): TransactionState {
+    return {
+      status: row.status === 'dropped' ? 'dropped' : 'pending',
+      transactionHash: row.hash,
+      blockExplorerUrl: this.deps.chains.transactionUrl(chain, row.hash),
+      chain: chain.name,
+      from: row.fromAddress,
+      nonce: Number(row.nonce),
+      confirmations: 0,
+      blockNumber: null,
+      sent_at: row.createdAt,
+    };
+  }
+
+  /** The transaction as the chain has it now: its receipt (success or failed) if mined. */
+  private async stateOnChain(sent: SentTransaction): Promise<TransactionState> {
+    const { chains } = this.deps;
+    const { row, chain } = sent;
+    const [receipt, head] = await chains.withProvider(chain, (provider) =>
+      Promise.all([provider.getTransactionReceipt(row.hash), provider.getBlockNumber()]),
+    );
+    const state = this.recordedState(sent);
+    if (!receipt) return state;
+    const mined = {
+      ...state,
+      confirmations: Math.max(0, head - receipt.blockNumber + 1),
+      blockNumber: receipt.blockNumber,
+      receipt: receiptJson(receipt),
+    };
+    if (receipt.status === 1) {
+      return {
+        ...mined,
+        status: 'success',
+        created: await createdBy(chains, this.deps.log, chain, receipt.logs),
+      };
+    }
+    const error = await revertError(chains, chain, receipt, (provider) => provider.getTransaction(row.hash));
+    return { ...mined, status: 'failed', error };
+  }
+}
