@@ -9,6 +9,7 @@ import { TransactionRevertedError, transactionRevertedError } from '../../../cha
 import type { BuildRequest, UnsignedTransactionJson } from '../../../chain/unsigned-transactions';
 import type { Config } from '../../../config';
 import type { LaurelMetrics } from '../../../metrics';
+import { SingleFlight } from '../../../single-flight';
 import type { Pool } from 'pg';
 import type { JsonRpcProvider } from 'ethers';
 import { buildCallHash, NonceReserver } from './nonce-reservations';
@@ -53,7 +54,7 @@ export interface TransactionBuilderDeps {
  */
 export class TransactionBuilder {
   private readonly feeCache = new Map<number, FeeCacheEntry>();
-  private readonly feeRefreshes = new Map<number, Promise<Fees>>();
+  private readonly feeRefreshes = new SingleFlight<number, Fees>();
   private readonly nonces: NonceReserver;
 
   constructor(private readonly deps: TransactionBuilderDeps) {
@@ -124,11 +125,7 @@ export class TransactionBuilder {
     const cached = this.feeCache.get(chain.chainId);
     if (cached && Date.now() - cached.checkedAt < BLOCK_CHECK_INTERVAL_MS)
       return Promise.resolve(cached.fees);
-    const running = this.feeRefreshes.get(chain.chainId);
-    if (running) return running;
-    const refresh = this.refreshFees(chain, provider).finally(() => this.feeRefreshes.delete(chain.chainId));
-    this.feeRefreshes.set(chain.chainId, refresh);
-    return refresh;
+    return this.feeRefreshes.run(chain.chainId, () => this.refreshFees(chain, provider));
   }
 
   private async refreshFees(chain: Chain, provider: JsonRpcProvider): Promise<Fees> {
