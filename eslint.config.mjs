@@ -10,6 +10,7 @@ const layers = [
   { layer: 'main', files: ['src/main.ts'] },
   { layer: 'server', files: ['src/server/**'] },
   { layer: 'http, graphql', files: ['src/http/**', 'src/graphql/**'] },
+  { layer: 'fast paths', files: ['src/fast-paths/**'] },
   { layer: 'modules', files: ['src/modules/**'] },
   { layer: 'operations, indexer', files: ['src/operations/**', 'src/indexer/**'] },
   { layer: 'chain', files: ['src/chain/**'] },

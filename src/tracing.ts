@@ -54,7 +54,7 @@ if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) {
 
 /**
  * Names the current HTTP request's server span after its route (`POST /v1/app/new`) when tracing
- * is on: Laurel's routes are dispatched by its route table (src/http/fast-paths/route-table.ts), where the
+ * is on: Laurel's routes are dispatched by its route table (src/fast-paths/route-table.ts), where the
  * Express instrumentation cannot see them.
  */
 export function nameTracedRoute(route: string): void {

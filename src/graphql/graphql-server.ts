@@ -9,7 +9,7 @@ import {
 import type { Server } from 'node:http';
 import type { Express, RequestHandler } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import { answerGraphQL, compiledExecutionGateway, inTurn } from '../http/fast-paths';
+import { answerGraphQL, compiledExecutionGateway, inTurn } from '../fast-paths';
 import type { Logger } from '../logger';
 import type { LaurelMetrics } from '../metrics';
 import type { RequestContext, RequestAuthenticator } from '../operations/request-context';

@@ -1,7 +1,7 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema, type ClassType, type NonEmptyArray } from 'type-graphql';
 import { liveOperationsPubSub } from '../operations/live';
-import { bindOperationResolvers } from '../http/fast-paths';
+import { bindOperationResolvers } from '../fast-paths';
 
 /** A resolver class with the one instance that GraphQL (and REST) call. */
 export interface ResolverInstance {

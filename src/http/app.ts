@@ -17,8 +17,8 @@ import { docsAssets, docsPage } from './docs-page';
 import { landingLinks, landingPage } from './landing-page';
 import { metricsEndpoint } from './metrics-endpoint';
 import { clientErrorOf, readJsonBody } from './request-reading';
-import { failureOf, sendFailure } from './answers';
-import { dispatchRoutes, RouteTable, securityHeaders } from './fast-paths';
+import { failureOf, sendFailure } from '../fast-paths/answers';
+import { dispatchRoutes, RouteTable, securityHeaders } from '../fast-paths';
 import { failureFor, moduleRoutes, requestContext, sendError, unreadableBodyOf } from './rest';
 
 export const API_PREFIXES = ['/v1', '/api/v1'] as const;
@@ -158,7 +158,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   });
 
   // Every route (probes, API reference, {auth_url} and {base_url} paths) in one table, looked up
-  // once per request (see fast-paths/); GraphQL and static assets come after it.
+  // once per request (see src/fast-paths/); GraphQL and static assets come after it.
   const routes = new RouteTable();
   app.use(dispatchRoutes(routes));
   routes.add([

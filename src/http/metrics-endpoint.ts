@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { isLoopbackHost } from '../config';
 import type { LaurelMetrics } from '../metrics';
-import { sendFailure } from './answers';
+import { sendFailure } from '../fast-paths/answers';
 
 /** Headers a reverse proxy adds: a request that carries one did not come from this machine's own scraper. */
 const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-real-ip'] as const;

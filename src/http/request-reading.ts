@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import express, { type RequestHandler, type Response } from 'express';
 import { ValidationError, type DocumentedFailure } from '../errors';
-import { sendFailure } from './answers';
+import { sendFailure } from '../fast-paths/answers';
 import { holdUnreadableBody } from './rest';
 
 /**

@@ -4,8 +4,8 @@ import { renderError, type ErrorShapes } from '../operations/error-shapes';
 import { operationRunner } from '../operations/operation';
 import type { RequestContext } from '../operations/request-context';
 import type { ApiModule, DeclaredRoute, HttpMethod, SuccessEnvelope } from '../operations/routes';
-import { sendFailure, type RequestFailure } from './answers';
-import { sendJson, type TableRoute } from './fast-paths';
+import { sendFailure, type RequestFailure } from '../fast-paths/answers';
+import { sendJson, type TableRoute } from '../fast-paths';
 
 /** The request's context, made by the app's first middleware. */
 export function requestContext(res: Response): RequestContext {

@@ -101,7 +101,7 @@ export function checkedInput<S extends z.ZodTypeAny>(
  * (`operation: RewardsResolver.prototype.rewardBadge`); at start-up REST binds that reference to the
  * module's one resolver instance (operationRunner, mounted by src/http/rest.ts), and GraphQL binds
  * each root field to it the same way (operationFieldResolver, set on the schema by
- * src/http/fast-paths/). Every request then ends here: the key check (unless the operation is
+ * src/fast-paths/). Every request then ends here: the key check (unless the operation is
  * public), the raw input validated with the operation's zod schema, and the method as written in
  * the resolver class, run on that instance.
  */
@@ -137,7 +137,7 @@ export function operationRunner(resolver: object, reference: OperationReference)
 /**
  * An operation's GraphQL root field resolver on a resolver instance: GraphQL's arguments read as
  * REST's input, then the same run as REST's (see runOperation). Set on the schema by
- * src/http/fast-paths/operation-resolvers.ts.
+ * src/fast-paths/operation-resolvers.ts.
  */
 export function operationFieldResolver(
   resolver: object,

@@ -5,7 +5,7 @@ import { graphql, request, startTestLaurel, type HttpResult, type TestLaurel } f
 
 /**
  * GraphQL operations run through graphql-js the first time and as code compiled for them from
- * their second run on (src/http/fast-paths/compiled-execution.ts). Every answer here is asked three times, and the
+ * their second run on (src/fast-paths/compiled-execution.ts). Every answer here is asked three times, and the
  * three must be the same, status and body, field by field: successes, errors raised by
  * operations, variables that fail coercion, partial answers, nested field resolvers, fragments,
  * aliases, operation names and the Playground's introspection.

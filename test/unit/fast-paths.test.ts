@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import express, { type RequestHandler } from 'express';
 import helmet from 'helmet';
-import { dispatchRoutes, RouteTable, securityHeaders, sendJson } from '../../src/http/fast-paths';
-import { HELMET_OPTIONS } from '../../src/http/fast-paths/security-headers';
+import { dispatchRoutes, RouteTable, securityHeaders, sendJson } from '../../src/fast-paths';
+import { HELMET_OPTIONS } from '../../src/fast-paths/security-headers';
 import type { HttpMethod } from '../../src/operations/routes';
 
 /**

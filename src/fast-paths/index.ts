@@ -25,6 +25,9 @@
  *   @as-integrations/express5 (no legacy `url.parse` of every URL, no `res.send`), and GraphQL's
  *   middlewares run as one layer of Express's router. Same status, headers and body.
  *
+ * Beside them, answers.ts: how a failure is answered and noted for the request's log line, which
+ * the route table needs for its 405 and the transports for every other failure.
+ *
  * Not here, because they live below the transports: the @Operation decorator runs the method
  * itself rather than through type-graphql middlewares (src/operations/operation.ts).
  */

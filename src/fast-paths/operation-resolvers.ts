@@ -1,6 +1,6 @@
 import type { GraphQLSchema } from 'graphql';
 import type { ClassType } from 'type-graphql';
-import { operationFieldResolver, operationsOf } from '../../operations/operation';
+import { operationFieldResolver, operationsOf } from '../operations/operation';
 
 /**
  * Sets each operation's root field resolver on the schema type-graphql built, in place of

@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import type { RequestContext } from '../operations/request-context';
-import { sendJson } from './fast-paths/json-answer';
+import { sendJson } from './json-answer';
 
 /** Why a request failed, for its log line and the metrics (never a secret: what the client was told). */
 export interface RequestFailure {

@@ -1,8 +1,8 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { match, type MatchFunction } from 'path-to-regexp';
-import type { HttpMethod } from '../../operations/routes';
-import { nameTracedRoute } from '../../tracing';
-import { noteRoute, sendFailure } from '../answers';
+import type { HttpMethod } from '../operations/routes';
+import { nameTracedRoute } from '../tracing';
+import { noteRoute, sendFailure } from './answers';
 
 /** One method of one path, as the table dispatches it. */
 export interface TableRoute {

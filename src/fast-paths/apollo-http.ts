@@ -1,6 +1,6 @@
 import { HeaderMap, type ApolloServer } from '@apollo/server';
 import type { RequestHandler, Response } from 'express';
-import type { RequestContext } from '../../operations/request-context';
+import type { RequestContext } from '../operations/request-context';
 
 /**
  * Apollo Server's HTTP handling called from Laurel's own handler: what @as-integrations/express5
