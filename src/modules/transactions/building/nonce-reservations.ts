@@ -43,7 +43,7 @@ import { runPrepared } from '../prepared-statements';
  * 4. No stalled sender: a signed transaction whose nonce is above the sender's pending nonce (a
  *    built transaction before it was never signed or sent) is not broadcast to wait behind the
  *    hole. Unless the nonces before it are on their way (sent through Laurel a moment ago), once
- *    nothing has moved for NONCE_GAP_GRACE_MS (../sending/nonce-gaps.ts) Laurel answers with a
+ *    nothing has moved for NONCE_GAP_GRACE_MS (../sending/transaction-sender.ts) Laurel answers with a
  *    `nonce_gap` error naming the missing nonces, and frees their unsent reservations (`releaseUnsentNonces`): the sender's
  *    next build gets the first missing nonce, fills the gap, and the refused transaction can then
  *    be sent again as it is.

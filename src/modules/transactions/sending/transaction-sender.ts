@@ -5,15 +5,14 @@ import { receiptJson, waitForReceipt } from '../../../chain/receipts';
 import type { Chain } from '../../../chain/registry';
 import { parseSignedTransaction } from '../../../chain/signed-transactions';
 import { AppError, ChainUnavailableError, ValidationError } from '../../../errors';
-import { markNonceBroadcast } from '../building/nonce-reservations';
+import { markNonceBroadcast, releaseUnsentNonces } from '../building/nonce-reservations';
 import type { ReceiptTracker } from '../following/receipt-tracker';
 import { createdBy, revertError } from '../mined-outcomes';
 import type { TransactionsDeps } from '../transactions.deps';
 import type { TransactionsRepository } from '../transactions.repository';
-import { SignerMismatchError } from '../transactions.failures';
+import { NonceGapError, SignerMismatchError } from '../transactions.failures';
 import type { ExecuteTransactionInput } from '../transactions.schema';
 import type { TransactionExecution } from '../transactions.types';
-import { refuseNonceGap } from './nonce-gaps';
 import { SenderSignals } from './sender-signals';
 
 /** A transaction the node accepted: where, its hash, its signer and nonce. */
@@ -25,6 +24,9 @@ interface Broadcast {
 }
 
 /** Broadcasts signed transactions (execute, execute-and-wait), each recorded before it goes out. */
+/** How long a transaction above the sender's pending nonce waits, without progress, for the ones before it. */
+export const NONCE_GAP_GRACE_MS = 2000;
+
 export class TransactionSender {
   /** Wakes this process's sends that wait on another transaction of their sender. */
   private readonly signals = new SenderSignals();
@@ -210,9 +212,7 @@ export class TransactionSender {
     // Recorded first, so that parallel sends of consecutive nonces see each other as on their way.
     if (recordedNow) this.signals.notify(chain.chainId, sender);
     try {
-      await refuseNonceGap({ ...this.deps, signals: this.signals }, chain, transaction, nextNonce.value, () =>
-        this.pendingNonce(chain, sender),
-      );
+      await this.refuseNonceGap(chain, transaction, nextNonce.value);
     } catch (error) {
       await unrecord();
       throw error;
@@ -248,6 +248,45 @@ export class TransactionSender {
     // A transaction of the sender queued behind this one may be mined now.
     this.signals.notify(chain.chainId, sender);
     return sent;
+  }
+
+  /**
+   * A transaction above the sender's next nonce would wait in the node's queue behind the missing
+   * ones (rule 4 in ../building/nonce-reservations.ts). It goes on when every nonce before it is on
+   * the chain or was just sent through Laurel (recorded, on its way: parallel sends of consecutive
+   * nonces). Otherwise, once nothing has moved for NONCE_GAP_GRACE_MS, it is refused with the
+   * missing nonces named, and their unsent reservations are freed for the next builds.
+   */
+  private async refuseNonceGap(chain: Chain, transaction: Transaction, firstNext: number): Promise<void> {
+    const sender = transaction.from!;
+    const inFlightSince = new Date(Date.now() - 2 * this.deps.config.rpcTimeoutMs);
+    let accounted = -1;
+    let graceEnds = 0;
+    for (let next = firstNext; ; next = await this.pendingNonce(chain, sender)) {
+      if (transaction.nonce <= next) return;
+      const inFlight = await this.transactions.countInFlight(
+        chain.chainId,
+        sender,
+        next,
+        transaction.nonce,
+        inFlightSince,
+      );
+      if (next + inFlight === transaction.nonce) return;
+      // The grace restarts whenever a nonce before this one shows up (on chain or recorded).
+      if (next + inFlight > accounted) {
+        accounted = next + inFlight;
+        graceEnds = Date.now() + NONCE_GAP_GRACE_MS;
+      } else if (Date.now() >= graceEnds) {
+        await releaseUnsentNonces(this.deps.prisma, {
+          chainId: chain.chainId,
+          sender,
+          from: next,
+          to: transaction.nonce,
+        });
+        throw new NonceGapError(transaction.hash!, sender, transaction.nonce, next);
+      }
+      await this.signals.wait(chain.chainId, sender, 100);
+    }
   }
 
   /** Keeps the nonce's reservation (if it was built here) from being handed out again meanwhile. */
