@@ -5,7 +5,7 @@
  * - integration: the run's PostgreSQL with its migrated template, and its saved anvil chain
  *   (test/helpers/global-setup.ts);
  * - service: the same, and the service built once to dist/ (test/helpers/global-setup-service.ts),
- *   for the files that run it as `npm start` does.
+ *   for the files that run it as `npm start` does; each waits for that build (service-build.ts).
  */
 const SERVICE = [
   'test/contracts/anvil.test.ts',
@@ -62,6 +62,7 @@ module.exports = {
       testMatch: paths(SERVICE),
       globalSetup: '<rootDir>/test/helpers/global-setup-service.ts',
       globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
+      setupFilesAfterEnv: ['<rootDir>/test/helpers/service-build.ts'],
     },
   ],
 };
