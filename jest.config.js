@@ -5,7 +5,7 @@
  * - integration: the run's PostgreSQL with its migrated template, and its saved anvil chain
  *   (test/helpers/global-setup.ts);
  * - service: the same, and the service built once to dist/ (test/helpers/global-setup-service.ts),
- *   for the files that run it as `npm start` does.
+ *   for the files that run it as `npm start` does; each waits for that build (service-build.ts).
  */
 const SERVICE = [
   'test/contracts/anvil.test.ts',
@@ -36,7 +36,12 @@ const common = {
 /** @type {import('jest').Config} */
 module.exports = {
   testTimeout: 60000,
-  maxWorkers: 2,
+  // The files often wait on PostgreSQL, anvil, child processes and sockets: with one worker per
+  // core, the cores idle meanwhile.
+  maxWorkers: 3,
+  // A worker keeps every module of every file it ran (docs/development.md#tests), and its garbage
+  // collection slows as that heap grows: past this, jest replaces it after its current file.
+  workerIdleMemoryLimit: '600MB',
   projects: [
     {
       ...common,
@@ -62,6 +67,7 @@ module.exports = {
       testMatch: paths(SERVICE),
       globalSetup: '<rootDir>/test/helpers/global-setup-service.ts',
       globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
+      setupFilesAfterEnv: ['<rootDir>/test/helpers/service-build.ts'],
     },
   ],
 };

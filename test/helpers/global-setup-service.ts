@@ -1,23 +1,41 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import globalSetup from './global-setup';
 
 const root = path.resolve(__dirname, '../..');
 
+declare global {
+  /** The build of the service under way, which global-teardown.ts awaits. */
+  var __LAUREL_TEST_BUILD__: Promise<void> | undefined;
+}
+
 /**
  * The global setup of the tests that run the built service (dist/, what `npm start` runs; see
- * laurel-process.ts): the shared one, and the build, once for the run before any worker starts, so
- * no test file builds while another runs the build.
+ * laurel-process.ts): the shared one, and the build, once for the run. The build runs in the
+ * background: jest starts its workers, and the other projects' files, without waiting for it, and
+ * each file of this project waits for it first (service-build.ts). It emits without type-checking
+ * (`--noCheck`: the same files as `tsc -b`; `npm run typecheck` is the check).
  */
 export default async function globalSetupService(): Promise<void> {
-  await Promise.all([
-    globalSetup(),
-    promisify(execFile)(process.execPath, [
-      path.join(root, 'node_modules/typescript/bin/tsc'),
-      '-b',
-      path.join(root, 'tsconfig.build.json'),
-    ]),
-  ]);
-  process.env.TEST_SERVICE_BUILT = 'dist';
+  if (!globalThis.__LAUREL_TEST_BUILD__) {
+    // A folder of its own: the run's folder is made by the shared setup, which this one does not wait for.
+    const resultFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'laurel-build-')), 'result.json');
+    process.env.TEST_SERVICE_BUILD_RESULT = resultFile;
+    globalThis.__LAUREL_TEST_BUILD__ = new Promise((resolve) => {
+      const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
+      execFile(
+        process.execPath,
+        [tsc, '-p', path.join(root, 'tsconfig.build.json'), '--noCheck'],
+        { cwd: root },
+        (error, stdout, stderr) => {
+          const output = `${stdout}${stderr}` || String(error ?? '');
+          writeFileSync(resultFile, JSON.stringify({ ok: !error, output }));
+          resolve();
+        },
+      );
+    });
+  }
+  await globalSetup();
 }

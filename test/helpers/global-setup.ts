@@ -44,13 +44,14 @@ export default async function globalSetup(): Promise<void> {
 
 async function startServerWithTemplate(folder: string): Promise<void> {
   if (!process.env.TEST_DATABASE_URL) {
-    // Every test file has databases of its own on this one server, two files at a time, each with
-    // one or more Laurels (each a few pools): more than PostgreSQL's default 100 connections.
+    // Every test file has databases of its own on this one server, a file per jest worker at a
+    // time, each with one or more Laurels (each a few pools): more than PostgreSQL's default 100
+    // connections. The server and its data go with the run: nothing needs to reach the disk.
     const server = await startEmbeddedPostgres({
       dataDir: folder,
       database: 'laurel_test',
       persistent: false,
-      settings: ['max_connections=400'],
+      settings: ['max_connections=600', 'fsync=off', 'full_page_writes=off'],
     });
     globalThis.__LAUREL_TEST_PG__ = server;
     process.env.TEST_DATABASE_URL = server.adminUrl;

@@ -1,7 +1,13 @@
 import { rmSync } from 'node:fs';
+import path from 'node:path';
 import { Client } from 'pg';
 
 export default async function globalTeardown(): Promise<void> {
+  // The service's build (global-setup-service.ts) is not left writing to dist/ after the run.
+  await globalThis.__LAUREL_TEST_BUILD__;
+  if (process.env.TEST_SERVICE_BUILD_RESULT) {
+    rmSync(path.dirname(process.env.TEST_SERVICE_BUILD_RESULT), { recursive: true, force: true });
+  }
   const template = process.env.TEST_TEMPLATE_DATABASE;
   if (globalThis.__LAUREL_TEST_PG__) {
     await globalThis.__LAUREL_TEST_PG__.stop();

@@ -13,10 +13,11 @@ const root = path.resolve(__dirname, '../..');
 
 /**
  * A file of the built service (`dist/<file>`), which the global setup of the `service` project of
- * jest.config.js builds for the run: a test file that runs the build belongs to that project.
+ * jest.config.js builds for the run (its files wait for the build: service-build.ts): a test file
+ * that runs the build belongs to that project.
  */
 export function builtFile(file: string): string {
-  setByGlobalSetup('TEST_SERVICE_BUILT');
+  setByGlobalSetup('TEST_SERVICE_BUILD_RESULT');
   return path.join(root, 'dist', file);
 }
 

@@ -51,7 +51,10 @@ interface Sent {
 async function send(sent: Sent): Promise<Answered> {
   const response = await fetch(`${laurel.url}${sent.path}`, {
     method: sent.method,
-    headers: sent.headers,
+    // A connection per request: a kept-alive one that the server closes, its idle timeout reached,
+    // as the next request goes out fails that request (ECONNRESET), which happened on a busy
+    // machine when drawing the next request took as long as that timeout.
+    headers: { ...sent.headers, Connection: 'close' },
     body: sent.body,
     signal: AbortSignal.timeout(ANSWER_DEADLINE_MS),
   });
