@@ -284,12 +284,13 @@ describe('POST /key/verify', () => {
     await waitUntil('half the challenge’s lifetime to pass', () => Date.now() > expiresAt - 2_500);
     const second = await ask();
     expect(second).not.toBe(first);
-    for (let i = 0; i < 20; i++) expect(await ask()).toBe(second);
     expect(await openChallenges(wallet.address)).toBe(2);
+    // The replaced one is verified first, within the 2.5 s it has left even on a busy machine.
     const verified = await send(plain.url, 'POST', '/key/verify', {
       body: { public_address: wallet.address, signature: await wallet.signMessage(first) },
     });
     expect(verified).toMatchObject({ status: 200, body: { api_key: expect.stringMatching(/^laurel_/) } });
+    for (let i = 0; i < 20; i++) expect(await ask()).toBe(second);
     const again = await send(plain.url, 'POST', '/key/verify', {
       body: { public_address: wallet.address, signature: await wallet.signMessage(second) },
     });
