@@ -7,7 +7,8 @@ export interface BatchOptions<Item> {
   gatherTurn?: boolean;
   /**
    * A filter made for each call: an item it refuses waits, in its place, for a later call (two
-   * writes of one row that one statement would count once).
+   * writes of one row that one statement would count once). The first item waiting is served
+   * whatever the filter says.
    */
   admit?: () => (item: Item) => boolean;
 }
@@ -67,7 +68,9 @@ export class KeyedBatches<Item, Result> {
     const taken: Waiting<Item, Result>[] = [];
     const left: Waiting<Item, Result>[] = [];
     for (const entry of queue) {
-      if (taken.length < this.maxBatch && admits(entry.item)) taken.push(entry);
+      const admitted = admits(entry.item);
+      // The first item waiting is always served, so a queue never stalls on a filter.
+      if (taken.length < this.maxBatch && (admitted || taken.length === 0)) taken.push(entry);
       else left.push(entry);
     }
     queue.length = 0;

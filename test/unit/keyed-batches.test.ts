@@ -88,4 +88,16 @@ describe('KeyedBatches', () => {
     await expect(Promise.all(all)).resolves.toEqual(['a1!', 'b1!', 'a2!', 'c1!', 'a3!', 'b2!']);
     expect(calls.map((call) => call.items)).toEqual([['a1', 'b1', 'c1'], ['a2', 'b2'], ['a3']]);
   });
+
+  it('serves the first item waiting even when admit refuses it, so the queue never stalls', async () => {
+    const { calls, serve } = controlledServe();
+    const batches = new KeyedBatches(Infinity, serve, { admit: () => () => false });
+    const all = ['x', 'y'].map((item) => batches.submit('k', item));
+    for (let i = 0; i < 2; i += 1) {
+      await waitUntil(`call ${i + 1}`, () => calls.length > i);
+      calls[i].finish();
+    }
+    await expect(Promise.all(all)).resolves.toEqual(['x!', 'y!']);
+    expect(calls.map((call) => call.items)).toEqual([['x'], ['y']]);
+  });
 });
