@@ -23,18 +23,20 @@ describe('processIsAlive', () => {
   });
 
   it('counts a zombie (exited, its parent never waits for it) as gone, and stopProcess does not wait on it', async () => {
-    // `sleep 0` becomes the child of `sleep 60` (exec keeps the shell's pid and children), which
-    // never reaps it: a zombie for as long as `sleep 60` runs.
-    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 60'], {
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
+    // Perl forks a child that exits at once and never waits for it: a zombie for as long as the
+    // parent sleeps. (A shell may reap its background child before it execs, leaving no zombie.)
+    const parent = spawn(
+      'perl',
+      ['-e', '$| = 1; my $pid = fork() // die; exit 0 if $pid == 0; print "$pid\n"; sleep 60'],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
     const exited = new Promise((resolve) => parent.once('exit', resolve));
     try {
       const pid = await new Promise<number>((resolve) =>
         parent.stdout!.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim()))),
       );
       await waitUntil(
-        'sleep 0 to exit and stay unreaped, in the process table yet not alive',
+        'the forked child to exit and stay unreaped, in the process table yet not alive',
         () => inProcessTable(pid) && !processIsAlive(pid),
       );
       // With a deadline past the test's own timeout: counted as alive, it would be waited on until then.
