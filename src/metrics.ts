@@ -82,6 +82,11 @@ export class LaurelMetrics {
     'Signed transactions sent through execute, by outcome (accepted, or the code they were refused with: nonce_gap, chain_unavailable…)',
     ['chain', 'outcome'],
   );
+  readonly transactionsRebroadcast = this.counter(
+    'laurel_transactions_rebroadcast_total',
+    'Recorded transactions the node had lost that Laurel sent again, by outcome (accepted, or the code the node refused them with)',
+    ['chain', 'outcome'],
+  );
   readonly transactionsDropped = this.counter(
     'laurel_transactions_dropped_total',
     'Recorded transactions the node no longer knew (marked dropped, nonce freed)',

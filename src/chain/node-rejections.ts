@@ -1,4 +1,5 @@
 import { AppError, type DocumentedFailure } from '../errors';
+import type { Chain, ChainRegistry } from './registry';
 import { nodeMessageOf } from './rpc-errors';
 
 /**
@@ -74,4 +75,27 @@ export function rejectionOf(
     transaction.hash,
     transaction.from,
   );
+}
+
+/**
+ * Sends signed bytes (eth_sendRawTransaction). A refusal of a transaction the node has (already in
+ * its pool, or mined meanwhile) counts as sent. Throws ChainUnavailableError when the node cannot
+ * be reached (its `mayHaveArrived` says whether it may have taken it), else the node's refusal
+ * (rejectionOf).
+ */
+export async function sendSignedTransaction(
+  chains: ChainRegistry,
+  chain: Chain,
+  signed: string,
+  transaction: { hash: string; from: string; nonce: number },
+): Promise<void> {
+  try {
+    await chains.withProvider(chain, (provider) => provider.send('eth_sendRawTransaction', [signed]));
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    const known = await chains
+      .withProvider(chain, (provider) => provider.getTransaction(transaction.hash))
+      .catch(() => null);
+    if (!known) throw rejectionOf(error, transaction);
+  }
 }

@@ -9,7 +9,10 @@ export const transactionsVariables = {
     'how long `execute-and-wait` waits for the receipt before answering `Timeout`',
   ),
   TRANSACTION_DROP_AFTER_SECONDS: positiveInt(600).describe(
-    'a recorded, unmined transaction the node has not known for this long is marked dropped and its nonce freed',
+    'a recorded, unmined transaction the node has not known for this long, and that Laurel does not send again (no signed bytes kept, its sends again used up, or a nonce before it missing), is marked dropped and its nonce freed',
+  ),
+  TRANSACTION_REBROADCAST_ATTEMPTS: positiveInt(5).describe(
+    'how many times Laurel sends again a recorded transaction the node lost (never sent, or dropped by a reorganisation or its pool)',
   ),
   PERMIT_DEADLINE_SECONDS: positiveInt(3600).describe(
     'lifetime of permit data (`deadline` = now + this, in Unix seconds)',
@@ -20,8 +23,13 @@ export interface TransactionsConfig {
   transactions: {
     nonceReservationTtlSeconds: number;
     executeWaitTimeoutSeconds: number;
-    /** A recorded transaction the node has not known for this long is marked dropped (its nonce freed). */
+    /**
+     * A recorded transaction the node has not known for this long, and that Laurel does not send
+     * again, is marked dropped (its nonce freed).
+     */
     dropAfterSeconds: number;
+    /** How many times Laurel sends again a recorded transaction the node lost. */
+    rebroadcastAttempts: number;
     permitDeadlineSeconds: number;
   };
 }
@@ -32,6 +40,7 @@ export function transactionsConfig(e: Parsed<typeof transactionsVariables>): Tra
       nonceReservationTtlSeconds: e.NONCE_RESERVATION_TTL_SECONDS,
       executeWaitTimeoutSeconds: e.EXECUTE_WAIT_TIMEOUT_SECONDS,
       dropAfterSeconds: e.TRANSACTION_DROP_AFTER_SECONDS,
+      rebroadcastAttempts: e.TRANSACTION_REBROADCAST_ATTEMPTS,
       permitDeadlineSeconds: e.PERMIT_DEADLINE_SECONDS,
     },
   };

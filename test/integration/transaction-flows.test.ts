@@ -149,14 +149,18 @@ describe('GET /transactions/:hash', () => {
     await repository.record(chain, transaction, {
       requestId: 'test',
       followedUntil: new Date(Date.now() + 3_600_000),
+      signedTransaction: signed,
     });
-    await repository.markDropped(chain.chainId, transaction.hash!);
+    await repository.markDropped(chain.chainId, transaction.hash!, 'pending', 'the node refused it');
     expect((await asOther.get(`/transactions/${transaction.hash!}?chain=local`)).body).toMatchObject({
       status: 'dropped',
       confirmations: 0,
       blockNumber: null,
       from: other.address,
       nonce: 999,
+      error: 'Dropped: the node refused it',
+      rebroadcasts: 0,
+      rebroadcast_at: null,
     });
   });
 

@@ -534,7 +534,7 @@ describe('receipt job and chain outages', () => {
     const transaction = Transaction.from(raw);
     const chain = own.services.chains.get('local');
     const repository = new TransactionsRepository(own.services.prisma, own.services.pool);
-    const sent = { requestId: 'test', followedUntil: null };
+    const sent = { requestId: 'test', followedUntil: null, signedTransaction: raw };
     expect(await repository.record(chain, transaction, sent)).toEqual({ recorded: true, refusedFor: null });
     // The job as record() enqueued it, made due and down to its last attempt.
     await own.services.prisma.$executeRaw`

@@ -40,31 +40,67 @@ export class TransactionNotFoundError extends TRANSACTION_NOT_FOUND.Error {
 /**
  * A signed transaction whose nonce is above its sender's next nonce on the chain (rule 4 in ./building/nonce-reservations.ts),
  * the sender (the transaction's signer) named. Shape A: `{status:'failed', error,
- * reason:'nonce_gap', transactionHash, sender, next_nonce, missing_nonces}`.
+ * reason:'nonce_gap', transactionHash, sender, next_nonce, missing_nonces, rebroadcasting}`;
+ * `rebroadcasting` lists the missing nonces that Laurel sent and the chain dropped, which Laurel
+ * sends again (`{nonce, transactionHash}`): those were not the client's to send.
  */
 export const NONCE_GAP = defineFailure({
   status: 409,
   codes: ['nonce_gap'],
   description:
-    'The nonces before this transaction’s are missing (`reason: nonce_gap`, `next_nonce`, `missing_nonces`): nothing was sent',
+    'The nonces before this transaction’s are missing (`reason: nonce_gap`, `next_nonce`, `missing_nonces`; `rebroadcasting`: those Laurel sent, the chain dropped, and Laurel sends again): nothing was sent',
 });
 
+/** A missing nonce whose transaction Laurel sent, which the chain dropped, and which Laurel sends again. */
+export interface RebroadcastingNonce {
+  nonce: number;
+  transactionHash: string;
+}
+
+const listed = (items: readonly (number | string)[]) =>
+  items.length === 1 ? String(items[0]) : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+
 export class NonceGapError extends NONCE_GAP.Error {
-  constructor(transactionHash: string, sender: string, nonce: number, nextNonce: number) {
+  constructor(
+    transactionHash: string,
+    sender: string,
+    nonce: number,
+    nextNonce: number,
+    rebroadcasting: readonly RebroadcastingNonce[] = [],
+  ) {
     const missing = Array.from({ length: nonce - nextNonce }, (_, i) => nextNonce + i);
     const named = missing.length === 1 ? `nonce ${nextNonce} is` : `nonces ${nextNonce} to ${nonce - 1} are`;
-    super(
-      `Nonce ${nonce} of ${sender} (the transaction's signer) cannot be mined yet: its ${named} missing ` +
-        `(built but never signed or sent?). Send the missing transaction${missing.length === 1 ? '' : 's'}, ` +
-        `release the unsent builds (DELETE /v1/transactions/reservations), or build again: ${sender}'s next build uses nonce ${nextNonce}. ` +
-        'Then send this transaction again.',
-      {
-        reason: 'nonce_gap',
-        transactionHash,
-        sender,
-        next_nonce: nextNonce,
-        missing_nonces: missing.slice(0, 100),
-      },
-    );
+    const unsentAdvice = (unsent: readonly number[]) =>
+      `Send the missing transaction${unsent.length === 1 ? '' : 's'}, release the unsent builds ` +
+      `(DELETE /v1/transactions/reservations), or build again: ${sender}'s next build uses nonce ${unsent[0]}.`;
+    let message: string;
+    if (rebroadcasting.length === 0) {
+      message =
+        `Nonce ${nonce} of ${sender} (the transaction's signer) cannot be mined yet: its ${named} missing ` +
+        `(built but never signed or sent?). ${unsentAdvice(missing)} Then send this transaction again.`;
+    } else {
+      const resent = new Set(rebroadcasting.map((held) => held.nonce));
+      const unsent = missing.filter((missed) => !resent.has(missed));
+      const several = rebroadcasting.length > 1;
+      message =
+        `Nonce ${nonce} of ${sender} (the transaction's signer) cannot be mined yet: its ${named} missing. ` +
+        `Laurel sent nonce${several ? 's' : ''} ${listed(rebroadcasting.map((held) => held.nonce))} ` +
+        `(${listed(rebroadcasting.map((held) => held.transactionHash))}) and the chain dropped ${several ? 'them' : 'it'} ` +
+        `(a reorganisation, or the node's pool): Laurel is sending ${several ? 'them' : 'it'} again ` +
+        `(GET /v1/transactions/{hash} follows ${several ? 'each' : 'it'}). ` +
+        (unsent.length === 0
+          ? ''
+          : `Nonce${unsent.length === 1 ? '' : 's'} ${listed(unsent)} ${unsent.length === 1 ? 'was' : 'were'} ` +
+            `built but never signed or sent? ${unsentAdvice(unsent)} `) +
+        `Send this transaction again once ${several ? 'they are' : 'it is'} mined.`;
+    }
+    super(message, {
+      reason: 'nonce_gap',
+      transactionHash,
+      sender,
+      next_nonce: nextNonce,
+      missing_nonces: missing.slice(0, 100),
+      rebroadcasting: rebroadcasting.slice(0, 100),
+    });
   }
 }

@@ -3,6 +3,7 @@ import { webhooksModule } from '../webhooks/webhooks.module';
 import { UnsentBuilds } from './building/unsent-builds';
 import { ReceiptTracker } from './following/receipt-tracker';
 import { Reconciliation } from './following/reconciliation';
+import { Rebroadcaster } from './sending/rebroadcaster';
 import { TransactionSender } from './sending/transaction-sender';
 import { TransactionStatusChanges } from './status/transaction-status-changes';
 import { TransactionStatusReader } from './status/transaction-status';
@@ -31,8 +32,9 @@ export const transactionsModule = defineModule({
       firstAttempts: serviceOf(webhooksModule).firstAttempts,
       metrics,
     };
-    const following = new ReceiptTracker(deps);
-    const reconciliation = new Reconciliation(deps);
+    const rebroadcaster = new Rebroadcaster(deps);
+    const following = new ReceiptTracker(deps, rebroadcaster);
+    const reconciliation = new Reconciliation(deps, rebroadcaster);
     // A crashed local chain may have lost blocks: once it is back, recorded transactions are checked.
     events.on('chainRestarted', async (chain) => void (await reconciliation.reconcile(chain)));
     // A reorganisation may have taken recorded receipts away: their check runs at once.

@@ -25,6 +25,18 @@ export interface RecordedReceipt {
   blockHash: string;
 }
 
+/** A pending transaction Laurel may send again (../sending/rebroadcaster.ts). */
+export interface HeldTransaction {
+  hash: string;
+  sender: string;
+  nonce: number;
+  /** The bytes as sent (0x hex); null for rows recorded before Laurel kept them. */
+  signedTransaction: string | null;
+  /** How many times Laurel sent it again already. */
+  rebroadcasts: number;
+  recordedAt: Date;
+}
+
 /** The `transactions` rows: every write to them goes through here. */
 export class TransactionsRepository {
   constructor(
@@ -38,7 +50,9 @@ export class TransactionsRepository {
    * Laurel built that very call with that nonce for other wallets only (rule 7 in
    * ./building/nonce-reservations.ts: signed with the wrong key); `refusedFor` is then the wallet it was built
    * for (the latest build's), else null. `recorded` is false when it was refused or already
-   * recorded (a rebroadcast keeps the first row). Who follows its receipt: with `followedUntil`
+   * recorded (a rebroadcast keeps the first row). `signedTransaction`, the bytes as sent, is kept
+   * for Laurel to send again should the node lose the transaction (../sending/rebroadcaster.ts).
+   * Who follows its receipt: with `followedUntil`
    * (execute-and-wait), the sending request itself until then (handOver() or
    * transactions__track_pending give it to a receipt job if it is still pending past that);
    * without (execute), a receipt job enqueued in the same statement. The row is the signer's
@@ -47,9 +61,9 @@ export class TransactionsRepository {
   async record(
     chain: Chain,
     transaction: Transaction,
-    sent: { requestId: string; followedUntil: Date | null },
+    sent: { requestId: string; followedUntil: Date | null; signedTransaction: string },
   ): Promise<{ recorded: boolean; refusedFor: string | null }> {
-    const { requestId, followedUntil } = sent;
+    const { requestId, followedUntil, signedTransaction } = sent;
     const hash = transaction.hash!;
     const signer = transaction.from!;
     // Laurel builds no contract creations: a transaction without `to` has no builders.
@@ -70,9 +84,10 @@ export class TransactionsRepository {
           FROM (SELECT ${builders} AS b) AS builders
       ), recorded AS (
         INSERT INTO transactions (account_address, chain_id, chain_name, hash, from_address, to_address, nonce,
-                                  request_id, track_from)
+                                  request_id, track_from, signed_transaction)
         SELECT ${signer}, ${chain.chainId}, ${chain.name}, ${hash}, ${signer}, ${transaction.to},
-               ${BigInt(transaction.nonce)}, ${requestId}, ${followedUntil}::timestamptz
+               ${BigInt(transaction.nonce)}, ${requestId}, ${followedUntil}::timestamptz,
+               decode(substr(${signedTransaction}::text, 3), 'hex')
           FROM built
          WHERE built.refused_for IS NULL
         ON CONFLICT (chain_id, hash) DO NOTHING
@@ -248,20 +263,103 @@ export class TransactionsRepository {
   }
 
   /**
-   * A transaction the node does not know (never mined, dropped from its pool, or lost with the
-   * chain's state): status `dropped` (if it still has the status `was`), receipt job removed. True
-   * when this call changed the row.
+   * A transaction the node does not know and Laurel does not send again (refused by the node, or
+   * lost with the chain's state): status `dropped` with `reason` (if it still has the status
+   * `was`), receipt job removed. True when this call changed the row.
    */
-  async markDropped(chainId: number, hash: string, was: TransactionStatus = 'pending'): Promise<boolean> {
+  async markDropped(chainId: number, hash: string, was: TransactionStatus, reason: string): Promise<boolean> {
     return this.prisma.$transaction(async (db) => {
       const { count } = await db.transaction.updateMany({
         where: { chainId, hash, status: was },
-        data: { status: 'dropped', trackFrom: null },
+        data: { status: 'dropped', trackFrom: null, droppedReason: reason },
       });
       if (count > 0) await notifyTransactionStatus(db, chainId, hash);
       await removeJob(db, trackReceiptJobKey(chainId, hash));
       return count > 0;
     });
+  }
+
+  /**
+   * The pending transactions among `hashes` whose signed bytes Laurel holds (or null), to send
+   * again, by sender then nonce: a sender's lower nonces first.
+   */
+  async held(chainId: number, hashes: readonly string[]): Promise<HeldTransaction[]> {
+    const rows = await this.prisma.transaction.findMany({
+      where: { chainId, hash: { in: [...hashes] }, status: 'pending' },
+      select: {
+        hash: true,
+        fromAddress: true,
+        nonce: true,
+        signedTransaction: true,
+        rebroadcasts: true,
+        createdAt: true,
+      },
+      orderBy: [{ fromAddress: 'asc' }, { nonce: 'asc' }],
+    });
+    return rows.map((row) => ({
+      hash: row.hash,
+      sender: row.fromAddress,
+      nonce: Number(row.nonce),
+      signedTransaction: row.signedTransaction
+        ? `0x${Buffer.from(row.signedTransaction).toString('hex')}`
+        : null,
+      rebroadcasts: row.rebroadcasts,
+      recordedAt: row.createdAt,
+    }));
+  }
+
+  /**
+   * Laurel sent the pending transaction again and the node took it: counted, pending since now (the
+   * drop timer starts again), and a receipt job follows it afresh (its attempts anew), in one
+   * database transaction. False when the row had moved on meanwhile.
+   */
+  async markRebroadcast(chainId: number, hash: string): Promise<boolean> {
+    return this.prisma.$transaction(async (db) => {
+      const rows = await db.$queryRaw<{ request_id: string | null }[]>`
+        UPDATE transactions
+           SET rebroadcasts = rebroadcasts + 1, rebroadcast_at = now(), updated_at = now(), track_from = NULL
+         WHERE chain_id = ${chainId} AND hash = ${hash} AND status = 'pending'
+        RETURNING request_id`;
+      if (rows.length === 0) return false;
+      await notifyTransactionStatus(db, chainId, hash);
+      const requestId = rows[0].request_id;
+      await enqueueJob(
+        db,
+        jobs.trackReceipt,
+        { chainId, hash, ...(requestId ? { requestId } : {}) },
+        { jobKey: trackReceiptJobKey(chainId, hash) },
+      );
+      return true;
+    });
+  }
+
+  /**
+   * The sender's transactions with nonces `from` (inclusive) to `to` (exclusive) that went through
+   * Laurel, whose signed bytes it holds, and that it still records as pending or mined although the
+   * chain's next nonce is below them: the chain (a reorganisation, the node's pool) dropped them,
+   * and Laurel sends them again while it has attempts left (`maxRebroadcasts`).
+   */
+  async droppedByTheChain(
+    chainId: number,
+    sender: string,
+    from: number,
+    to: number,
+    maxRebroadcasts: number,
+  ): Promise<{ nonce: number; transactionHash: string }[]> {
+    const rows = await this.prisma.transaction.findMany({
+      where: {
+        chainId,
+        fromAddress: sender,
+        nonce: { gte: BigInt(from), lt: BigInt(to) },
+        status: { in: ['pending', 'success', 'failed'] },
+        signedTransaction: { not: null },
+        rebroadcasts: { lt: maxRebroadcasts },
+      },
+      select: { nonce: true, hash: true },
+      orderBy: { nonce: 'asc' },
+      take: 100,
+    });
+    return rows.map((row) => ({ nonce: Number(row.nonce), transactionHash: row.hash }));
   }
 
   /**
@@ -312,20 +410,20 @@ export class TransactionsRepository {
   }
 
   /**
-   * The rows to check against the node when reconciling a chain: pending ones since before
-   * `pendingBefore` (younger ones may still be on their way to the node) and mined ones above
+   * The rows to check against the node when reconciling a chain: pending ones recorded before
+   * `recordedBefore` (younger ones may still be on their way to the node) and mined ones above
    * block `minBlock` (deeper ones are final).
    */
-  unsettled(chainId: number, minBlock: number, pendingBefore: Date) {
+  unsettled(chainId: number, minBlock: number, recordedBefore: Date) {
     return this.prisma.transaction.findMany({
       where: {
         chainId,
         OR: [
-          { status: 'pending', updatedAt: { lt: pendingBefore } },
+          { status: 'pending', createdAt: { lt: recordedBefore } },
           { status: { in: ['success', 'failed'] }, blockNumber: { gt: BigInt(minBlock) } },
         ],
       },
-      select: { hash: true, status: true, fromAddress: true, nonce: true },
+      select: { hash: true, status: true, fromAddress: true, nonce: true, updatedAt: true },
       orderBy: { id: 'asc' },
     });
   }

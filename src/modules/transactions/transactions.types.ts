@@ -130,7 +130,7 @@ export class TransactionExecution {
   @Field(() => String, {
     nullable: true,
     description:
-      "'Timeout' when execute-and-wait's receipt did not come in time; 'Transaction reverted: <decoded reason>' when it reverted",
+      "'Timeout' when execute-and-wait's receipt did not come in time; 'Transaction reverted: <decoded reason>' when it reverted; 'Dropped: <why>' for a dropped transaction (the node's refusal, or how long the node had not known it)",
   })
   error?: string;
 
@@ -169,6 +169,15 @@ export class TransactionState extends TransactionExecution {
 
   @Field({ description: 'When it was sent through Laurel' })
   sent_at!: Date;
+
+  @Field(() => Int, {
+    description:
+      'How many times Laurel sent it again because the node no longer had it (never sent, or dropped by a reorganisation or the node’s pool); 0 usually',
+  })
+  rebroadcasts!: number;
+
+  @Field(() => Date, { nullable: true, description: 'When Laurel last sent it again; null if it never did' })
+  rebroadcast_at!: Date | null;
 }
 
 @ObjectType({ description: 'Nonce reservations of the caller’s builds that were never sent, released' })

@@ -2,7 +2,7 @@ import type { TransactionReceipt } from 'ethers';
 import { waitForReceipt } from '../../../chain/receipts';
 import { RetryLaterError } from '../../../jobs/jobs';
 import type { ReceiptJob, ReceiptTracking } from '../../../jobs/tasks';
-import { freeNoncesOf } from '../building/nonce-reservations';
+import type { RebroadcastOutcome, Rebroadcaster } from '../sending/rebroadcaster';
 import type { TransactionsDeps } from '../transactions.deps';
 
 /** How long one attempt of the receipt job waits for the receipt before handing the job back for a retry. */
@@ -16,16 +16,23 @@ export const RECEIPT_CHECK_INTERVAL_MS = 15_000;
  * recording of a receipt, whoever got it.
  */
 export class ReceiptTracker implements ReceiptTracking {
-  constructor(private readonly deps: TransactionsDeps) {}
+  constructor(
+    private readonly deps: TransactionsDeps,
+    /** Sends again what the node lost; marks dropped what Laurel does not send again. */
+    private readonly rebroadcaster: Rebroadcaster,
+  ) {}
 
   /**
    * One attempt of the receipt job (transactions__track_receipt): waits briefly for the receipt
    * and writes its outcome on the transaction's row; not mined yet: RetryLaterError, and
    * graphile-worker retries with exponential backoff. A transaction the node does not know (never
-   * received, e.g. after an ambiguous broadcast, dropped from its pool, or mined in a block a
-   * reorganisation replaced) is marked dropped and its nonce freed once it has been pending for
-   * TRANSACTION_DROP_AFTER_SECONDS, or on the last attempt. Its log lines carry the id of the
-   * request that broadcast the transaction.
+   * received: the process stopped before sending it, or an ambiguous broadcast; dropped from its
+   * pool; or mined in a block a reorganisation replaced) is sent again by Laurel
+   * (../sending/rebroadcaster.ts), and a new receipt job follows it. One Laurel does not send
+   * again (no signed bytes kept, its sends again used up, a nonce before it missing) is marked
+   * dropped and its nonce freed once it has been pending for TRANSACTION_DROP_AFTER_SECONDS, or
+   * on the last attempt; one the node refuses is dropped with the node's reason. Its log lines
+   * carry the id of the request that broadcast the transaction.
    */
   async trackReceipt(job: ReceiptJob, lastAttempt: boolean): Promise<void> {
     const { chainId, hash } = job;
@@ -42,21 +49,21 @@ export class ReceiptTracker implements ReceiptTracking {
       log.debug({ chain: chain.name, hash, block: receipt.blockNumber }, 'receipt recorded');
       return;
     }
-    const known = await chains
-      .withProvider(chain, (provider) => provider.getTransaction(hash))
-      .catch(() => undefined);
-    if (known === null) {
+    const outcome = (await this.rebroadcaster.rebroadcast(chain, [hash])).get(hash);
+    // Sent again (a new receipt job follows it), dropped for the node's reason, or no longer pending.
+    if (outcome === 'sent' || outcome === 'refused' || outcome === 'settled') return;
+    if (outcome !== 'known' && outcome !== 'unavailable') {
       const pendingSince = await transactions.pendingSince(chainId, hash);
-      const dropAfterMs = this.deps.config.transactions.dropAfterSeconds * 1000;
-      if (!pendingSince || Date.now() - pendingSince.getTime() >= dropAfterMs || lastAttempt) {
-        if (await transactions.markDropped(chainId, hash)) {
-          this.deps.metrics?.transactionsDropped.inc({ chain: chain.name });
-          await freeNoncesOf(this.deps.prisma, chainId, [hash]);
-          log.warn(
-            { chain: chain.name, hash },
-            'transaction unknown to the node: marked dropped, its nonce freed',
-          );
-        }
+      const dropAfterSeconds = this.deps.config.transactions.dropAfterSeconds;
+      // One still on its way is given until the job's last attempt.
+      const timedOut =
+        outcome !== 'on_its_way' &&
+        (!pendingSince || Date.now() - pendingSince.getTime() >= dropAfterSeconds * 1000);
+      if (timedOut || lastAttempt) {
+        const when = lastAttempt
+          ? 'at the last attempt of its receipt job'
+          : `for ${dropAfterSeconds} s (TRANSACTION_DROP_AFTER_SECONDS)`;
+        await this.rebroadcaster.drop(chain, hash, 'pending', unsentReason(outcome!, when));
         return;
       }
     }
@@ -91,4 +98,15 @@ export class ReceiptTracker implements ReceiptTracking {
     });
     if (leaseSeconds !== null) firstAttempts.start(deliveries);
   }
+}
+
+/** Why a transaction unknown to the node, which Laurel did not send again, is dropped. */
+export function unsentReason(outcome: RebroadcastOutcome, when: string): string {
+  const why: Partial<Record<RebroadcastOutcome, string>> = {
+    not_held: 'Laurel holds no signed bytes to send it again',
+    used_up: 'Laurel sent it again as many times as TRANSACTION_REBROADCAST_ATTEMPTS allows',
+    behind_gap: 'a nonce before it is missing, and is not Laurel’s to send',
+    on_its_way: 'the node never received it',
+  };
+  return `unknown to the node ${when}, and not sent again: ${why[outcome] ?? outcome}`;
 }

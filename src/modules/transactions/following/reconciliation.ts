@@ -2,9 +2,10 @@ import type { Chain } from '../../../chain/registry';
 import { blockHeaders } from '../../../chain/block-headers';
 import { finalizedBlock } from '../../../chain/finality';
 import type { ReceiptChecks } from '../../../jobs/tasks';
-import { freeNoncesOf, markNonceBroadcast } from '../building/nonce-reservations';
+import { markNonceBroadcast } from '../building/nonce-reservations';
+import { onItsWaySince, type Rebroadcaster } from '../sending/rebroadcaster';
 import type { TransactionsDeps } from '../transactions.deps';
-import { RECEIPT_CHECK_INTERVAL_MS } from './receipt-tracker';
+import { RECEIPT_CHECK_INTERVAL_MS, unsentReason } from './receipt-tracker';
 
 /** Blocks below the head that a recorded mined transaction is checked in (deeper ones are final). */
 export const RECONCILE_DEPTH_BLOCKS = 64;
@@ -15,13 +16,18 @@ export const RECONCILE_DEPTH_BLOCKS = 64;
  * chain no longer knows (on every start, and after the local chain restarts).
  */
 export class Reconciliation implements ReceiptChecks {
-  constructor(private readonly deps: TransactionsDeps) {}
+  constructor(
+    private readonly deps: TransactionsDeps,
+    /** Sends again what the node lost; marks dropped what Laurel does not send again. */
+    private readonly rebroadcaster: Rebroadcaster,
+  ) {}
 
   /**
    * One check of a chain's recorded receipts above its finalized block (transactions__check_receipts):
    * a receipt whose block the chain replaced makes its transaction pending again, followed by its
    * receipt job until it is mined again (a new receipt, a new `transaction` event) or dropped, and
-   * its nonce is held for it meanwhile. A block the node does not have (yet) is checked next time.
+   * its nonce is held for it meanwhile; Laurel sends it again at once if the node does not have it
+   * (../sending/rebroadcaster.ts). A block the node does not have (yet) is checked next time.
    * Scheduled again while receipts above the finalized block remain.
    */
   async checkReceipts(chainId: number): Promise<void> {
@@ -34,17 +40,17 @@ export class Reconciliation implements ReceiptChecks {
     if (recorded.length === 0) return;
     const blocks = [...new Set(recorded.map((receipt) => receipt.blockNumber))];
     const onChain = await chains.withProvider(chain, () => blockHeaders(chain, blocks));
-    let replaced = 0;
+    const reopened: string[] = [];
     for (const receipt of recorded) {
       const header = onChain.get(receipt.blockNumber);
       if (!header || header.hash === receipt.blockHash) continue;
-      const reopened = await transactions.reopen(chainId, receipt);
-      if (!reopened) continue;
-      replaced += 1;
+      const pending = await transactions.reopen(chainId, receipt);
+      if (!pending) continue;
+      reopened.push(receipt.hash);
       await markNonceBroadcast(this.deps.pool, {
         chainId,
-        sender: reopened.sender,
-        nonce: reopened.nonce,
+        sender: pending.sender,
+        nonce: pending.nonce,
         transactionHash: receipt.hash,
         ttlSeconds: this.deps.config.transactions.nonceReservationTtlSeconds,
       });
@@ -59,7 +65,9 @@ export class Reconciliation implements ReceiptChecks {
         'transaction: its block was replaced by a reorganisation; pending again until mined or dropped',
       );
     }
-    if (replaced < recorded.length) {
+    // Nodes put the transactions of replaced blocks back into their pools; anvil does not.
+    if (reopened.length > 0) await this.rebroadcaster.rebroadcast(chain, reopened);
+    if (reopened.length < recorded.length) {
       await transactions.scheduleReceiptCheck(
         prisma,
         chainId,
@@ -76,38 +84,46 @@ export class Reconciliation implements ReceiptChecks {
 
   /**
    * Makes what Laurel recorded agree with a chain again (on every start, and after the local chain
-   * restarts): a transaction recorded as broadcast or mined that the node does not know, such as
-   * one mined in blocks a crashed anvil did not save, or one a node dropped from its pool, is
-   * marked `dropped`, its receipt job removed and its nonce freed, so the sender's next build uses
-   * the chain's next nonce instead of waiting behind a gap. Pending rows younger than
-   * TRANSACTION_DROP_AFTER_SECONDS are left to their receipt job. Returns the hashes marked dropped.
+   * restarts). A pending transaction the node does not know, recorded before it could still be on
+   * its way (the process stopped between record and send, or the node dropped it from its pool),
+   * is sent again (../sending/rebroadcaster.ts); one Laurel does not send again is marked
+   * `dropped` once pending for TRANSACTION_DROP_AFTER_SECONDS. A transaction recorded as mined
+   * that the node does not know (mined in blocks a crashed anvil did not save) is marked
+   * `dropped`. Each dropped one has its receipt job removed and its nonce freed, so the sender's
+   * next build uses the chain's next nonce instead of waiting behind a gap. Returns the hashes
+   * marked dropped.
    */
   async reconcile(chain: Chain): Promise<string[]> {
-    const { chains, transactions, log } = this.deps;
+    const { chains, transactions, config } = this.deps;
     const head = await chains.withProvider(chain, (provider) => provider.getBlockNumber());
     const rows = await transactions.unsettled(
       chain.chainId,
       head - RECONCILE_DEPTH_BLOCKS,
-      new Date(Date.now() - this.deps.config.transactions.dropAfterSeconds * 1000),
+      onItsWaySince(config),
     );
+    const pending = rows.filter((row) => row.status === 'pending');
+    const outcomes = await this.rebroadcaster.rebroadcast(
+      chain,
+      pending.map((row) => row.hash),
+    );
+    const dropAfterSeconds = config.transactions.dropAfterSeconds;
+    const pendingBefore = new Date(Date.now() - dropAfterSeconds * 1000);
     const dropped: string[] = [];
     for (const row of rows) {
-      const known = await chains.withProvider(chain, (provider) => provider.getTransaction(row.hash));
-      if (known || !(await transactions.markDropped(chain.chainId, row.hash, row.status))) continue;
-      this.deps.metrics?.transactionsDropped.inc({ chain: chain.name });
-      dropped.push(row.hash);
-      log.warn(
-        {
-          chain: chain.name,
-          hash: row.hash,
-          sender: row.fromAddress,
-          nonce: Number(row.nonce),
-          was: row.status,
-        },
-        'transaction unknown to the node: marked dropped, its nonce freed',
-      );
+      let reason: string;
+      if (row.status === 'pending') {
+        const outcome = outcomes.get(row.hash)!;
+        if (outcome === 'refused') dropped.push(row.hash);
+        const unsent = outcome === 'not_held' || outcome === 'used_up' || outcome === 'behind_gap';
+        if (!unsent || row.updatedAt >= pendingBefore) continue;
+        reason = unsentReason(outcome, `for ${dropAfterSeconds} s (TRANSACTION_DROP_AFTER_SECONDS)`);
+      } else {
+        const known = await chains.withProvider(chain, (provider) => provider.getTransaction(row.hash));
+        if (known) continue;
+        reason = `recorded as mined, then unknown to the node: the chain lost its block`;
+      }
+      if (await this.rebroadcaster.drop(chain, row.hash, row.status, reason)) dropped.push(row.hash);
     }
-    await freeNoncesOf(this.deps.prisma, chain.chainId, dropped);
     return dropped;
   }
 

@@ -1,5 +1,5 @@
 import type { Transaction } from 'ethers';
-import { rejectionOf } from '../../../chain/node-rejections';
+import { sendSignedTransaction } from '../../../chain/node-rejections';
 import { receiptBlockTime } from '../../../chain/pooled-provider';
 import { receiptJson, waitForReceipt } from '../../../chain/receipts';
 import type { Chain } from '../../../chain/registry';
@@ -13,6 +13,7 @@ import type { TransactionsRepository } from '../transactions.repository';
 import { NonceGapError, SignerMismatchError } from '../transactions.failures';
 import type { ExecuteTransactionInput } from '../transactions.schema';
 import type { TransactionExecution } from '../transactions.types';
+import { onItsWaySince } from './rebroadcaster';
 import { SenderSignals } from './sender-signals';
 
 /** A transaction the node accepted: where, its hash, its signer and nonce. */
@@ -195,7 +196,11 @@ export class TransactionSender {
     // The record (which refuses a build of other wallets: rule 7 in
     // ../building/nonce-reservations.ts) and the sender's next nonce do not wait on each other.
     const [record, nextNonce] = await Promise.allSettled([
-      this.transactions.record(chain, transaction, { requestId, followedUntil }),
+      this.transactions.record(chain, transaction, {
+        requestId,
+        followedUntil,
+        signedTransaction: input.signed_transaction,
+      }),
       this.pendingNonce(chain, sender),
     ]);
     if (record.status === 'rejected') throw record.reason;
@@ -218,13 +223,15 @@ export class TransactionSender {
       throw error;
     }
     try {
-      await this.deps.chains.withProvider(chain, (provider) =>
-        provider.send('eth_sendRawTransaction', [input.signed_transaction]),
-      );
+      await sendSignedTransaction(this.deps.chains, chain, input.signed_transaction, {
+        hash,
+        from: sender,
+        nonce: transaction.nonce,
+      });
     } catch (error) {
       if (error instanceof ChainUnavailableError && error.mayHaveArrived) {
         // The node may have taken it (timeout, reset, 5xx): the record and its receipt job stay,
-        // and the job decides (mined, still pending, or dropped after dropAfterSeconds).
+        // and the job decides (mined, still pending, or sent again: ./rebroadcaster.ts).
         await this.markBroadcast(sent);
         throw new ChainUnavailableError(
           chain.name,
@@ -233,17 +240,8 @@ export class TransactionSender {
           { transactionHash: hash },
         );
       }
-      const known =
-        !(error instanceof AppError) &&
-        (await this.deps.chains
-          .withProvider(chain, (provider) => provider.getTransaction(hash))
-          .catch(() => null));
-      if (!known) {
-        await unrecord();
-        throw error instanceof AppError
-          ? error
-          : rejectionOf(error, { hash, from: sender, nonce: transaction.nonce });
-      }
+      await unrecord();
+      throw error;
     }
     // A transaction of the sender queued behind this one may be mined now.
     this.signals.notify(chain.chainId, sender);
@@ -255,11 +253,13 @@ export class TransactionSender {
    * ones (rule 4 in ../building/nonce-reservations.ts). It goes on when every nonce before it is on
    * the chain or was just sent through Laurel (recorded, on its way: parallel sends of consecutive
    * nonces). Otherwise, once nothing has moved for NONCE_GAP_GRACE_MS, it is refused with the
-   * missing nonces named, and their unsent reservations are freed for the next builds.
+   * missing nonces named, and their unsent reservations are freed for the next builds. Missing
+   * nonces of transactions Laurel sent, which the chain dropped, are named as such: Laurel sends
+   * them again (./rebroadcaster.ts), and the client retries once they are mined.
    */
   private async refuseNonceGap(chain: Chain, transaction: Transaction, firstNext: number): Promise<void> {
     const sender = transaction.from!;
-    const inFlightSince = new Date(Date.now() - 2 * this.deps.config.rpcTimeoutMs);
+    const inFlightSince = onItsWaySince(this.deps.config);
     let accounted = -1;
     let graceEnds = 0;
     for (let next = firstNext; ; next = await this.pendingNonce(chain, sender)) {
@@ -283,7 +283,14 @@ export class TransactionSender {
           from: next,
           to: transaction.nonce,
         });
-        throw new NonceGapError(transaction.hash!, sender, transaction.nonce, next);
+        const dropped = await this.transactions.droppedByTheChain(
+          chain.chainId,
+          sender,
+          next,
+          transaction.nonce,
+          this.deps.config.transactions.rebroadcastAttempts,
+        );
+        throw new NonceGapError(transaction.hash!, sender, transaction.nonce, next, dropped);
       }
       await this.signals.wait(chain.chainId, sender, 100);
     }

@@ -67,10 +67,15 @@ export class TransactionStatusReader {
     return { row, chain: chains.byChainId(row.chainId)! };
   }
 
-  /** The transaction as its row has it, without its receipt: pending or dropped. */
+  /**
+   * The transaction as its row has it, without its receipt: pending or dropped (with why), and
+   * how often Laurel sent it again.
+   */
   private recordedState({ row, chain }: SentTransaction): TransactionState {
+    const dropped = row.status === 'dropped';
     return {
-      status: row.status === 'dropped' ? 'dropped' : 'pending',
+      status: dropped ? 'dropped' : 'pending',
+      ...(dropped ? { error: `Dropped: ${row.droppedReason ?? 'the node no longer knew it'}` } : {}),
       transactionHash: row.hash,
       blockExplorerUrl: this.deps.chains.transactionUrl(chain, row.hash),
       chain: chain.name,
@@ -79,6 +84,8 @@ export class TransactionStatusReader {
       confirmations: 0,
       blockNumber: null,
       sent_at: row.createdAt,
+      rebroadcasts: row.rebroadcasts,
+      rebroadcast_at: row.rebroadcastAt,
     };
   }
 
@@ -93,6 +100,8 @@ export class TransactionStatusReader {
     if (!receipt) return state;
     const mined = {
       ...state,
+      // Mined after all (sent again by other means): not dropped.
+      error: undefined,
       confirmations: Math.max(0, head - receipt.blockNumber + 1),
       blockNumber: receipt.blockNumber,
       receipt: receiptJson(receipt),
