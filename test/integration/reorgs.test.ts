@@ -419,30 +419,76 @@ it('a receipt execute-and-wait ingested moves to another block: pending again, t
   await expectSameAsFreshIndex();
 });
 
-it('a receipt execute-and-wait ingested is reorganised away: out of the index, pending again, then dropped, its nonce free', async () => {
+it('a receipt execute-and-wait ingested is reorganised away and not included again: Laurel sends it again, it is mined there (a second event), and the wallet goes on', async () => {
   const { user, nonce, receipt } = await executeAndWaitReward(4);
   await indexedToHead(laurel);
   await warmCaches();
-  const since = Date.now();
   await reorg(1);
-  await expectCorrected(
-    'depth 1: a receipt of execute-and-wait',
-    since,
-    async () => (await xpOf(user)) === '0',
+  expect(await chain.provider.getTransaction(receipt.hash)).toBeNull();
+
+  // Laurel held the signed bytes: it sent them again, and anvil mined them in a new block.
+  const again = await waitUntil(
+    'the transaction sent again and mined',
+    async () => (await chain.provider.getTransactionReceipt(receipt.hash)) ?? undefined,
+    20_000,
   );
+  expect(again.blockHash).not.toBe(receipt.blockHash);
+  await waitUntil(
+    'the transaction recorded in its new block',
+    async () => (await transactionRow(receipt.hash)).blockHash === again.blockHash,
+    20_000,
+  );
+  expect(await transactionRow(receipt.hash)).toEqual({ status: 'success', blockHash: again.blockHash });
+  const events = await waitUntil('a second transaction event', () => {
+    const received = transactionEvents(receipt.hash);
+    return received.length === 2 && received;
+  });
+  expect(events[0].payload.blockHash).toBe(receipt.blockHash);
+  expect(events[1].payload.blockHash).toBe(again.blockHash);
+  expect(events[1].idempotency_key).not.toBe(events[0].idempotency_key);
+  // The status read says Laurel sent it again.
+  const status = await request(laurel.url, 'GET', `/v1/transactions/${receipt.hash}`, { apiKey: ownerKey });
+  expect(status.body).toMatchObject({
+    status: 'success',
+    nonce,
+    blockNumber: again.blockNumber,
+    rebroadcasts: 1,
+    rebroadcast_at: expect.any(String),
+  });
+  await waitUntil('the reward in the index again', async () => (await xpOf(user)) === '4', 2 * POLL_MS);
+
+  // The wallet is not stuck behind the lost nonce: its next transaction goes through.
+  const next = await executeAndWaitReward(1);
+  expect(next.nonce).toBe(nonce + 1);
+  await expectSameAsFreshIndex();
+});
+
+it('a transaction reorganised away whose nonce another transaction of the wallet took is dropped with the node’s reason, and the wallet goes on', async () => {
+  const { nonce, receipt } = await executeAndWaitReward(2);
+  await indexedToHead(laurel);
+  // The new block holds another transaction of the owner with the same nonce.
+  const other = await owner.signTransaction(
+    await owner.populateTransaction({ to: owner.address, value: 1n, nonce }),
+  );
+  await reorg(1, [[other, 0]]);
 
   await waitUntil(
     'the transaction dropped',
     async () => (await transactionRow(receipt.hash)).status === 'dropped',
-    30_000,
+    20_000,
   );
-  // No event for a receipt that went away: the receiver's last one stays the only one.
-  expect(transactionEvents(receipt.hash)).toHaveLength(1);
-  const next = await request<{ unsignedTransaction: Unsigned }>(laurel.url, 'POST', '/v1/reward/XP', {
+  const status = await request<{ error: string }>(laurel.url, 'GET', `/v1/transactions/${receipt.hash}`, {
     apiKey: ownerKey,
-    body: { chain: 'local', app_id: appId, receiver: user, amount: 1, action_id: 'quest' },
   });
-  expect(next.body.unsignedTransaction.nonce).toBe(nonce);
+  expect(status.body).toMatchObject({ status: 'dropped', nonce, rebroadcasts: 0 });
+  expect(status.body.error).toMatch(
+    /^Dropped: the node refused it when Laurel sent it again \(nonce_too_low\): .*nonce too low/i,
+  );
+  // No event for a receipt that went away: the receiver's first one stays the only one.
+  expect(transactionEvents(receipt.hash)).toHaveLength(1);
+  const next = await executeAndWaitReward(1);
+  expect(next.nonce).toBe(nonce + 1);
+  await expectSameAsFreshIndex();
 });
 
 it('a reorganisation deeper than the window stops the indexer loudly, until the chain holds its blocks again', async () => {

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Transaction } from 'ethers';
+import { TransactionsRepository } from '../../src/modules/transactions/transactions.repository';
 import { issueApiKey } from '../helpers/auth';
 import { chainConfigOf, startTestChain, type TestChain } from '../helpers/chain';
 import { client, type Unsigned } from '../helpers/flow';
@@ -160,7 +161,7 @@ it('keeps an ambiguous broadcast (answer lost after the node took it) and follow
   expect(await rowOf(hash)).toMatchObject({ status: 'success', receipt: expect.objectContaining({ hash }) });
 }, 60_000);
 
-it('marks an ambiguous broadcast the node never got dropped after the bounded time, freeing its nonce', async () => {
+it('sends again an ambiguous broadcast the node never got once no request can still be sending it: it is mined, and the wallet goes on', async () => {
   const wallet = chain.wallets[7];
   const apiKey = await issueApiKey(laurel.url, wallet);
   const unsigned = await buildApp(apiKey, 'Lost on the way');
@@ -170,20 +171,54 @@ it('marks an ambiguous broadcast the node never got dropped after the bounded ti
   const sent = await executeThrough('lost', apiKey, signed);
   expect(sent).toMatchObject({ status: 503, body: { transactionHash: hash } });
   expect(await rowOf(hash)).toMatchObject({ status: 'pending' });
+  expect(await chain.provider.getTransaction(hash)).toBeNull();
 
-  // TRANSACTION_DROP_AFTER_SECONDS is 1 here: once it has been pending that long (by its row's
-  // clock, which the job reads), the receipt job decides.
-  await waitUntil('the transaction to be pending for 1 s', async () => {
-    const { updatedAt } = (await rowOf(hash))!;
-    return Date.now() - updatedAt.getTime() >= 1000;
-  });
+  // RPC_TIMEOUT_MS is 1 s here: recorded more than 2 s ago, no request can still be sending it,
+  // and the receipt job sends it again (then a new receipt job follows it).
+  const { createdAt } = (await rowOf(hash))!;
+  await waitUntil('the record to be 2 s old', () => Date.now() - createdAt.getTime() > 2000);
   await runDueJobs(laurel);
-  expect(await rowOf(hash)).toMatchObject({ status: 'dropped' });
-  const rebuilt = await buildApp(apiKey, 'Takes the freed nonce');
-  expect(rebuilt.nonce).toBe(unsigned.nonce);
-  expect(await executeAndWait(apiKey, await wallet.signTransaction(rebuilt))).toMatchObject({
+  expect(await rowOf(hash)).toMatchObject({ status: 'success', rebroadcasts: 1 });
+  const next = await buildApp(apiKey, 'After the lost one');
+  expect(next.nonce).toBe((unsigned.nonce as number) + 1);
+  expect(await executeAndWait(apiKey, await wallet.signTransaction(next))).toMatchObject({
     status: 200,
     body: { status: 'success' },
+  });
+}, 60_000);
+
+it('marks a recorded transaction behind a nonce that nobody sends dropped after the bounded time, saying why', async () => {
+  const wallet = chain.wallets[9];
+  const apiKey = await issueApiKey(laurel.url, wallet);
+  const next = await chain.provider.getTransactionCount(wallet.address, 'pending');
+  // Recorded as the sender records it, with the nonce before it never sent by anyone.
+  const signed = await wallet.signTransaction(
+    await wallet.populateTransaction({ to: wallet.address, value: 1n, nonce: next + 1 }),
+  );
+  const transaction = Transaction.from(signed);
+  const repository = new TransactionsRepository(laurel.services.prisma, laurel.services.pool);
+  await repository.record(laurel.services.chains.get('local'), transaction, {
+    requestId: 'test',
+    followedUntil: null,
+    signedTransaction: signed,
+  });
+
+  // TRANSACTION_DROP_AFTER_SECONDS is 1 here, and the record is no longer on its way after 2 s.
+  const { createdAt } = (await rowOf(transaction.hash!))!;
+  await waitUntil('the record to be 2 s old', () => Date.now() - createdAt.getTime() > 2000);
+  await runDueJobs(laurel);
+  // Not sent to wait behind the hole: dropped, with why.
+  expect(await chain.provider.getTransaction(transaction.hash!)).toBeNull();
+  expect(await rowOf(transaction.hash!)).toMatchObject({
+    status: 'dropped',
+    rebroadcasts: 0,
+    droppedReason:
+      'unknown to the node for 1 s (TRANSACTION_DROP_AFTER_SECONDS), and not sent again: a nonce before it is missing, and is not Laurel’s to send',
+  });
+  const status = await request(laurel.url, 'GET', `/v1/transactions/${transaction.hash!}`, { apiKey });
+  expect(status.body).toMatchObject({
+    status: 'dropped',
+    error: expect.stringMatching(/^Dropped: unknown to the node/),
   });
 }, 60_000);
 

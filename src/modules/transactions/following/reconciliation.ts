@@ -66,7 +66,7 @@ export class Reconciliation implements ReceiptChecks {
       );
     }
     // Nodes put the transactions of replaced blocks back into their pools; anvil does not.
-    if (reopened.length > 0) await this.rebroadcaster.rebroadcast(chain, reopened);
+    if (reopened.length > 0) await this.rebroadcaster.rebroadcast(chain, reopened, { wereMined: true });
     if (reopened.length < recorded.length) {
       await transactions.scheduleReceiptCheck(
         prisma,

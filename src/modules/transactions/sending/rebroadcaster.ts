@@ -58,15 +58,23 @@ export class Rebroadcaster {
     >,
   ) {}
 
-  /** Sends again those of `hashes` (pending on `chain`) the node does not know; the outcome of each. */
-  async rebroadcast(chain: Chain, hashes: readonly string[]): Promise<Map<string, RebroadcastOutcome>> {
+  /**
+   * Sends again those of `hashes` (pending on `chain`) the node does not know; the outcome of each.
+   * `wereMined`: they were mined before a reorganisation took their block, so none is still on
+   * its way from the request that recorded it, however recent its record.
+   */
+  async rebroadcast(
+    chain: Chain,
+    hashes: readonly string[],
+    { wereMined = false } = {},
+  ): Promise<Map<string, RebroadcastOutcome>> {
     const outcomes = new Map<string, RebroadcastOutcome>(hashes.map((hash) => [hash, 'settled']));
     const held = await this.deps.transactions.held(chain.chainId, hashes);
     const onItsWay = onItsWaySince(this.deps.config);
     /** Each sender's next nonce on the chain, moved on by what is sent here. */
     const nextNonces = new Map<string, number>();
     for (const transaction of held) {
-      if (transaction.recordedAt > onItsWay) {
+      if (!wereMined && transaction.recordedAt > onItsWay) {
         outcomes.set(transaction.hash, 'on_its_way');
         continue;
       }

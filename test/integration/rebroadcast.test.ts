@@ -1,0 +1,162 @@
+import { Transaction, type Wallet } from 'ethers';
+import { loadConfig } from '../../src/config';
+import { createLogger } from '../../src/logger';
+import { TransactionsRepository } from '../../src/modules/transactions/transactions.repository';
+import { startLaurel, type Laurel } from '../../src/server/laurel';
+import { issueApiKey } from '../helpers/auth';
+import { chainConfigOf, startTestChain, type TestChain } from '../helpers/chain';
+import { createTestDatabase } from '../helpers/database';
+import { client, type Unsigned } from '../helpers/flow';
+import { request } from '../helpers/laurel';
+import { waitUntil } from '../helpers/wait';
+
+/**
+ * Laurel sends again what it recorded and the chain lost: a transaction recorded whose process
+ * stopped before sending it is sent at the next start; a missing nonce that Laurel sent and the
+ * chain dropped is named as such in the nonce-gap answer. Each Laurel here runs over the same
+ * database, as a restarted process does. RPC_TIMEOUT_MS is 1 s, so a transaction recorded more than
+ * 2 s ago is no longer on its way (../../src/modules/transactions/sending/rebroadcaster.ts).
+ */
+let chain: TestChain;
+let database: { url: string; drop(): Promise<void> };
+const running: Laurel[] = [];
+
+async function start(options: { worker: boolean }): Promise<Laurel> {
+  const config = loadConfig({
+    PORT: '0',
+    DATABASE_URL: database.url,
+    LOCAL_CHAIN: 'off',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    RPC_TIMEOUT_MS: '1000',
+    CHAINS: JSON.stringify([chainConfigOf(chain)]),
+  });
+  const laurel = await startLaurel(config, { log: createLogger(config.logLevel), worker: options.worker });
+  running.push(laurel);
+  return laurel;
+}
+
+async function stop(laurel: Laurel): Promise<void> {
+  running.splice(running.indexOf(laurel), 1);
+  await laurel.stop();
+}
+
+beforeAll(async () => {
+  chain = await startTestChain();
+  database = await createTestDatabase();
+}, 120_000);
+
+afterAll(async () => {
+  for (const laurel of running) await laurel.stop();
+  await chain?.stop();
+  await database?.drop();
+});
+
+const rowOf = (laurel: Laurel, hash: string) =>
+  laurel.services.prisma.transaction.findFirstOrThrow({ where: { hash } });
+
+async function buildApp(laurel: Laurel, apiKey: string, name: string): Promise<Unsigned> {
+  const built = await client(laurel.url, apiKey).post('/app/new', { chain: 'local', name });
+  expect(built.status).toBe(200);
+  return built.body.unsignedTransaction as Unsigned;
+}
+
+function executeAndWait(laurel: Laurel, apiKey: string, signed: string) {
+  return request<{ status: string; error: string; rebroadcasting: unknown }>(
+    laurel.url,
+    'POST',
+    '/v1/transactions/execute-and-wait',
+    { apiKey, body: { chain: 'local', signed_transaction: signed } },
+  );
+}
+
+/** Records a signed transaction as the sender does before it broadcasts, and sends nothing. */
+async function recordOnly(laurel: Laurel, signed: string): Promise<string> {
+  const transaction = Transaction.from(signed);
+  const repository = new TransactionsRepository(laurel.services.prisma, laurel.services.pool);
+  const recorded = await repository.record(laurel.services.chains.get('local'), transaction, {
+    requestId: 'stopped-before-the-send',
+    followedUntil: null,
+    signedTransaction: signed,
+  });
+  expect(recorded).toEqual({ recorded: true, refusedFor: null });
+  return transaction.hash!;
+}
+
+it('sends at the next start a transaction recorded but not broadcast when the process stopped; the wallet is not stuck', async () => {
+  const wallet: Wallet = chain.wallets[3];
+  const first = await start({ worker: false });
+  const apiKey = await issueApiKey(first.url, wallet);
+  const unsigned = await buildApp(first, apiKey, 'Recorded, never sent');
+  const hash = await recordOnly(first, await wallet.signTransaction(unsigned));
+  const { createdAt } = await rowOf(first, hash);
+  await stop(first);
+  expect(await chain.provider.getTransaction(hash)).toBeNull();
+  // Recorded more than twice the RPC deadline ago: no request can still be sending it.
+  await waitUntil('the record to be 2 s old', () => Date.now() - createdAt.getTime() > 2000);
+
+  const second = await start({ worker: true });
+  const mined = await waitUntil(
+    'the transaction sent at start and mined',
+    async () => (await chain.provider.getTransactionReceipt(hash)) ?? undefined,
+  );
+  expect(mined.status).toBe(1);
+  await waitUntil('its receipt recorded', async () => (await rowOf(second, hash)).status === 'success');
+  const status = await request(second.url, 'GET', `/v1/transactions/${hash}`, { apiKey });
+  expect(status.body).toMatchObject({ status: 'success', nonce: unsigned.nonce, rebroadcasts: 1 });
+
+  // The wallet's next transaction is not refused for the nonce the stop left behind.
+  const next = await buildApp(second, apiKey, 'After the restart');
+  expect(next.nonce).toBe((unsigned.nonce as number) + 1);
+  const sent = await executeAndWait(second, apiKey, await wallet.signTransaction(next));
+  expect(sent).toMatchObject({ status: 200, body: { status: 'success' } });
+  await stop(second);
+}, 120_000);
+
+it('answers a nonce gap on a nonce Laurel sent and the chain dropped with what Laurel does about it, then sends it again', async () => {
+  const wallet: Wallet = chain.wallets[4];
+  // No worker: the check of receipts after the reorganisation runs when the test says.
+  const laurel = await start({ worker: false });
+  const apiKey = await issueApiKey(laurel.url, wallet);
+  const unsigned = await buildApp(laurel, apiKey, 'Mined, then reorganised away');
+  const nonce = unsigned.nonce as number;
+  const sent = await executeAndWait(laurel, apiKey, await wallet.signTransaction(unsigned));
+  expect(sent.body.status).toBe('success');
+  const hash = Transaction.from(await wallet.signTransaction(unsigned)).hash!;
+  await chain.provider.send('anvil_reorg', [1, []]);
+  expect(await chain.provider.getTransaction(hash)).toBeNull();
+
+  const behind = await wallet.signTransaction(await buildApp(laurel, apiKey, 'Behind the dropped one'));
+  expect(Transaction.from(behind).nonce).toBe(nonce + 1);
+  const refused = await executeAndWait(laurel, apiKey, behind);
+  expect(refused).toMatchObject({
+    status: 409,
+    body: {
+      status: 'failed',
+      reason: 'nonce_gap',
+      sender: wallet.address,
+      next_nonce: nonce,
+      missing_nonces: [nonce],
+      rebroadcasting: [{ nonce, transactionHash: hash }],
+      transactionHash: Transaction.from(behind).hash,
+    },
+  });
+  expect(refused.body.error).toBe(
+    `Nonce ${nonce + 1} of ${wallet.address} (the transaction's signer) cannot be mined yet: its nonce ${nonce} is missing. ` +
+      `Laurel sent nonce ${nonce} (${hash}) and the chain dropped it (a reorganisation, or the node's pool): ` +
+      'Laurel is sending it again (GET /v1/transactions/{hash} follows it). Send this transaction again once it is mined.',
+  );
+  expect(refused.body.error).not.toMatch(/never signed or sent/);
+
+  // The check of receipts finds the replaced block, and Laurel sends the transaction again.
+  await laurel.tasks.receiptChecks.checkReceipts(chain.chainId);
+  const again = await waitUntil(
+    'the transaction mined again',
+    async () => (await chain.provider.getTransactionReceipt(hash)) ?? undefined,
+  );
+  expect(again.status).toBe(1);
+  expect(await executeAndWait(laurel, apiKey, behind)).toMatchObject({
+    status: 200,
+    body: { status: 'success' },
+  });
+  await stop(laurel);
+}, 120_000);
