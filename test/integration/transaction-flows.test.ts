@@ -106,6 +106,8 @@ describe('what a transaction created', () => {
       receipt: tokenResult.body.receipt,
       created,
       sent_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      rebroadcasts: 0,
+      rebroadcast_at: null,
     });
     await laurel.chain!.provider.send('evm_mine', []);
     expect((await asOwner.get(`/transactions/${hash}`)).body.confirmations).toBe(2);
