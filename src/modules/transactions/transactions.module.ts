@@ -18,7 +18,19 @@ import type { TransactionsWing } from './transactions.wing';
  */
 export const transactionsModule = defineModule({
   name: 'transactions',
-  service: ({ config, log, prisma, pool, chains, events, indexer, metrics, notifications, serviceOf }) => {
+  service: ({
+    config,
+    log,
+    prisma,
+    pool,
+    chains,
+    events,
+    indexer,
+    metrics,
+    notifications,
+    answerNow,
+    serviceOf,
+  }) => {
     const deps: TransactionsDeps = {
       config,
       log,
@@ -30,6 +42,7 @@ export const transactionsModule = defineModule({
       statusChanges: new TransactionStatusChanges(notifications),
       firstAttempts: serviceOf(webhooksModule).firstAttempts,
       metrics,
+      answerNow,
     };
     const following = new ReceiptTracker(deps);
     const reconciliation = new Reconciliation(deps);
