@@ -1,6 +1,7 @@
 import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
 import type { Config } from '../config';
+import { SHUTTING_DOWN_MESSAGE } from '../errors';
 
 /** A listening HTTP server whose handler comes later. */
 export interface Listening {
@@ -35,7 +36,7 @@ function notServing(error: string, readiness: object, close: boolean): RequestLi
 
 const starting = notServing('Laurel is starting', { status: 'failed', error: 'Laurel is starting' }, false);
 const stopping = notServing(
-  'Laurel is shutting down',
+  SHUTTING_DOWN_MESSAGE,
   { status: 'not_ready', failing: ['shutting down'], checks: {} },
   true,
 );
@@ -151,7 +152,8 @@ export interface HttpPorts {
  * Binds PORT (and METRICS_PORT) before anything else starts — main.ts does it before it even
  * loads the rest of Laurel — so a taken port fails the start at once, before the database,
  * migrations or chains. Until serveHttp() they answer that Laurel is starting (/health 200,
- * everything else 503). This module loads nothing but node:http for that reason.
+ * everything else 503). This module loads nothing but node:http (and the one message of
+ * ../errors) for that reason.
  */
 export async function bindHttpPorts(config: Config): Promise<HttpPorts> {
   const main = await listen(config, config.port, 'PORT');

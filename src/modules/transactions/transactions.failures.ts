@@ -68,21 +68,3 @@ export class NonceGapError extends NONCE_GAP.Error {
     );
   }
 }
-
-/**
- * A send that reaches a process whose broadcasts have stopped (a stop past its grace: the request
- * was already cut). Nothing was recorded or sent: Shape A `{status:'failed', error}`.
- */
-export const SENDS_STOPPED = defineFailure({
-  status: 503,
-  codes: ['shutting_down'],
-  description:
-    '`Laurel is shutting down`: this process is stopping; nothing was recorded or sent (send it again)',
-});
-
-export class SendsStoppedError extends SENDS_STOPPED.Error {
-  constructor() {
-    super('Laurel is shutting down: nothing was recorded or sent; send the transaction again');
-    this.headers['Retry-After'] = '1';
-  }
-}

@@ -4,13 +4,13 @@ import { receiptBlockTime } from '../../../chain/pooled-provider';
 import { receiptJson, waitForReceipt } from '../../../chain/receipts';
 import type { Chain } from '../../../chain/registry';
 import { parseSignedTransaction } from '../../../chain/signed-transactions';
-import { AppError, ChainUnavailableError, ValidationError } from '../../../errors';
+import { AppError, ChainUnavailableError, ShuttingDownError, ValidationError } from '../../../errors';
 import { markNonceBroadcast, releaseUnsentNonces } from '../building/nonce-reservations';
 import type { ReceiptTracker } from '../following/receipt-tracker';
 import { createdBy, revertError } from '../mined-outcomes';
 import type { TransactionsDeps } from '../transactions.deps';
 import type { TransactionsRepository } from '../transactions.repository';
-import { NonceGapError, SendsStoppedError, SignerMismatchError } from '../transactions.failures';
+import { NonceGapError, SignerMismatchError } from '../transactions.failures';
 import type { ExecuteTransactionInput } from '../transactions.schema';
 import type { TransactionExecution } from '../transactions.types';
 import { SenderSignals } from './sender-signals';
@@ -64,7 +64,7 @@ export class TransactionSender {
   }
 
   /**
-   * No send starts from now on (SendsStoppedError: nothing recorded), and the ones under way end,
+   * No send starts from now on (ShuttingDownError: nothing recorded), and the ones under way end,
    * recorded and sent or un-recorded, while the pools and providers they use still serve them
    * (Laurel's stop closes those after this). execute-and-wait stops waiting for its receipt at
    * `answerNow`, before this is called.
@@ -75,7 +75,7 @@ export class TransactionSender {
   }
 
   private async tracked<T>(send: () => Promise<T>): Promise<T> {
-    if (this.stopped) throw new SendsStoppedError();
+    if (this.stopped) throw new ShuttingDownError();
     const sending = send();
     this.underWay.add(sending);
     try {
