@@ -23,10 +23,10 @@ export class SenderSignals {
 
   /** Resolves after `ms`, or sooner when notify() is called for this sender or `until` is aborted. */
   async wait(chainId: number, sender: string, ms: number, until?: AbortSignal): Promise<void> {
+    if (until?.aborted) return;
     const key = keyOf(chainId, sender);
     const abort = new AbortController();
     const wake = () => abort.abort();
-    if (until?.aborted) return;
     until?.addEventListener('abort', wake, { once: true });
     let wakes = this.waiting.get(key);
     if (!wakes) this.waiting.set(key, (wakes = new Set()));
