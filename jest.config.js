@@ -11,6 +11,7 @@ const SERVICE = [
   'test/contracts/anvil.test.ts',
   'test/integration/database-outage.test.ts',
   'test/integration/demo.test.ts',
+  'test/integration/deploys.test.ts',
   'test/integration/faults.test.ts',
   'test/integration/scale-out.test.ts',
   'test/integration/start-stop.test.ts',

@@ -155,6 +155,24 @@ export const DATABASE_UNAVAILABLE = defineFailure({
   description: '`Database unavailable`: the database cannot be reached; retry later',
 });
 
+/** What a stopping process answers a request it did not take (src/server/http-ports.ts). */
+export const SHUTTING_DOWN_MESSAGE = 'Laurel is shutting down';
+
+export const SHUTTING_DOWN = defineFailure({
+  status: 503,
+  codes: ['shutting_down'],
+  description:
+    '`Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)',
+});
+
+/** The process is stopping: the request was not taken, and may be sent again. */
+export class ShuttingDownError extends SHUTTING_DOWN.Error {
+  constructor() {
+    super(SHUTTING_DOWN_MESSAGE);
+    this.headers['Retry-After'] = '1';
+  }
+}
+
 /** The database cannot be reached (down, restarting, connection lost): the request may succeed later. */
 export class DatabaseUnavailableError extends DATABASE_UNAVAILABLE.Error {
   constructor() {

@@ -47,10 +47,10 @@ export function receiptJson(receipt: TransactionReceipt): ReceiptJson {
 }
 
 /**
- * Polls for a transaction's receipt until it has the chain's confirmations or `timeoutMs` passes
- * (null then). Node errors while waiting count as "not yet": the transaction is already out.
- * `pause` waits between polls (given the backoff's delay; it may return sooner, e.g.
- * SenderSignals.wait).
+ * Polls for a transaction's receipt until it has the chain's confirmations or `timeoutMs` passes,
+ * or `stop` is aborted (null then). Node errors while waiting count as "not yet": the transaction
+ * is already out. `pause` waits between polls (given the backoff's delay; it may return sooner,
+ * e.g. SenderSignals.wait, which `stop` also ends).
  */
 export async function waitForReceipt(
   chains: ChainRegistry,
@@ -58,6 +58,7 @@ export async function waitForReceipt(
   hash: string,
   timeoutMs: number,
   pause: (ms: number) => Promise<unknown> = sleep,
+  stop?: AbortSignal,
 ): Promise<TransactionReceipt | null> {
   const deadline = Date.now() + timeoutMs;
   let delay = 50;
@@ -71,8 +72,9 @@ export async function waitForReceipt(
       // unreachable node or timeout: keep waiting until the deadline
     }
     const left = deadline - Date.now();
-    if (left <= 0) return null;
+    if (left <= 0 || stop?.aborted) return null;
     await pause(Math.min(delay, left));
+    if (stop?.aborted) return null;
     delay = Math.min(delay * 2, 500);
   }
 }

@@ -37,7 +37,10 @@ export const processVariables = {
     'background jobs a worker process runs at once; they mostly wait on the network (webhook calls, receipts), so it is well above the core count (`npm run bench:webhooks`)',
   ),
   SHUTDOWN_GRACE_SECONDS: positiveInt(10).describe(
-    'on SIGTERM/SIGINT, how long requests and jobs in flight may take before the process stops anyway',
+    'on SIGTERM/SIGINT, how long requests in flight may take to be answered (no new request is taken meanwhile); a request still unanswered then is cut. Jobs and broadcasts under way are then awaited (each within its own deadline) before the database and RPC pools close',
+  ),
+  SHUTDOWN_ANSWER_MARGIN_MS: positiveInt(1000).describe(
+    'during a stop, `execute-and-wait` requests still waiting for their receipt this long before the end of `SHUTDOWN_GRACE_SECONDS` answer what they know (their `Timeout` answer with the hash) rather than be cut',
   ),
 };
 
@@ -46,8 +49,10 @@ export interface ProcessConfig {
   /** What this process runs: the HTTP API, the job worker, the chain indexers (LAUREL_ROLES). */
   roles: ReadonlySet<LaurelRole>;
   workerConcurrency: number;
-  /** On SIGTERM, how long in-flight requests and jobs may take before the process stops anyway. */
+  /** On SIGTERM, how long requests in flight may take to be answered before they are cut. */
   shutdownGraceSeconds: number;
+  /** How long before the end of the grace requests that wait (execute-and-wait) answer what they know. */
+  shutdownAnswerMarginMs: number;
 }
 
 export function processConfig(e: Parsed<typeof processVariables>, cwd: string): ProcessConfig {
@@ -56,5 +61,6 @@ export function processConfig(e: Parsed<typeof processVariables>, cwd: string): 
     roles: new Set(e.LAUREL_ROLES),
     workerConcurrency: e.WORKER_CONCURRENCY,
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
+    shutdownAnswerMarginMs: e.SHUTDOWN_ANSWER_MARGIN_MS,
   };
 }

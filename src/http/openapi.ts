@@ -16,7 +16,7 @@ import {
 } from 'graphql';
 import { getMetadataStorage } from 'type-graphql';
 import { z } from 'zod';
-import { DATABASE_UNAVAILABLE, type DocumentedFailure } from '../errors';
+import { DATABASE_UNAVAILABLE, SHUTTING_DOWN, type DocumentedFailure } from '../errors';
 import {
   failureBodySchema,
   INTERNAL_ERROR,
@@ -169,7 +169,7 @@ function responsesOf(route: DeclaredRoute, fields: number, pathParams: number, s
   if (pathParams > 0) fail(STATUS_FAILED_BODY, [MALFORMED_URL]);
   if (route.base === 'api') fail(STATUS_FAILED_BODY, KEY_CHECK_FAILURES);
   if (body) fail(STATUS_FAILED_BODY, [BODY_TOO_LARGE, UNSUPPORTED_BODY]);
-  fail(STATUS_FAILED_BODY, [DATABASE_UNAVAILABLE, INTERNAL_ERROR]);
+  fail(STATUS_FAILED_BODY, [DATABASE_UNAVAILABLE, SHUTTING_DOWN, INTERNAL_ERROR]);
 
   const responses: Record<number, ResponseConfig> = {};
   for (const [status, { schemas, descriptions }] of [...statuses].sort(([a], [b]) => a - b)) {

@@ -6,6 +6,7 @@ import {
   type Runner,
   type TaskList,
 } from 'graphile-worker';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pool } from 'pg';
 import { isDatabaseUnavailable } from '../db/availability';
 import { createPool } from '../db/connection';
@@ -139,7 +140,18 @@ export async function startJobWorker(options: {
   return {
     stop: async () => {
       await runner.stop();
+      await untilQuiet(pool);
       await pool.end();
     },
   };
+}
+
+/**
+ * Resolves once no statement runs on `pool` or waits for one of its connections. graphile-worker
+ * 0.17 records a job's outcome without awaiting it, so its stop can resolve while that statement
+ * still waits for a connection: an ending pool never serves it, and the job would stay locked
+ * (retried only after graphile-worker's 4-hour lock timeout).
+ */
+async function untilQuiet(pool: Pool): Promise<void> {
+  while (pool.waitingCount > 0 || pool.idleCount < pool.totalCount) await sleep(10);
 }

@@ -48,8 +48,9 @@ export interface Modules {
   start(): Promise<void>;
   authenticator: RequestAuthenticator;
   /**
-   * Stops what services run in the background (request counts held in memory go to the database,
-   * webhook first attempts under way end).
+   * Stops what services run in the background: broadcasts under way end (recorded and sent, or
+   * un-recorded) and no new one starts, then request counts held in memory go to the database and
+   * webhook first attempts under way end.
    */
   stop(): Promise<void>;
 }
@@ -84,6 +85,8 @@ export function createModules(services: Services): Modules {
     },
     authenticator: auth,
     stop: async () => {
+      // First: a broadcast that ends records a receipt, whose webhook first attempts webhooks.stop() awaits.
+      await deps.serviceOf(transactionsModule).sending.stop();
       await Promise.all([auth.stop(), webhooks.stop()]);
     },
   };

@@ -42,6 +42,11 @@ export interface Services {
   };
   /** Fetches badge metadata documents (the webhooks' SSRF rules, trusted CAs). */
   badgeMetadataClient: OutboundHttpsClient;
+  /**
+   * Aborted near the end of a stop's grace (SHUTDOWN_ANSWER_MARGIN_MS before it): a request that
+   * waits (execute-and-wait) answers what it knows then, before its connection is cut.
+   */
+  answerNow: AbortSignal;
 }
 
 /** What a module's service may be built from. */

@@ -1,23 +1,51 @@
-import { createServer, type RequestListener, type Server } from 'node:http';
-import type { Socket } from 'node:net';
+import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { Server as NetServer, type Socket } from 'node:net';
 import type { Config } from '../config';
+import { SHUTTING_DOWN_MESSAGE } from '../errors';
 
 /** A listening HTTP server whose handler comes later. */
 export interface Listening {
   server: Server;
   url: string;
   handle(listener: RequestListener): void;
+  /**
+   * Starts the drain of a stop, at once: the port stops listening (new connections are refused),
+   * every answer still to be written says `Connection: close` (its socket closes after it), and a
+   * request read from now on (on a kept-alive connection) is not taken: 503 `Laurel is shutting
+   * down` with `Connection: close`. Resolves once every request taken before is answered, its
+   * socket closed, and the connections left idle closed. What is left then is cut by `cut()`.
+   */
+  drain(): Promise<void>;
+  /** Requests taken and not answered yet. */
+  inFlight(): number;
 }
 
-/** Until Laurel is started: alive (/health 200), not ready, nothing else. */
-const starting: RequestListener = (req, res) => {
-  const health = req.url === '/health';
-  res.writeHead(health ? 200 : 503, { 'content-type': 'application/json', 'retry-after': '1' });
-  res.end(JSON.stringify(health ? { status: 'ok' } : { status: 'failed', error: 'Laurel is starting' }));
-};
+/** Outside Laurel's life (starting, or stopping): alive (/health 200), not ready, nothing else. */
+function notServing(error: string, readiness: object, close: boolean): RequestListener {
+  return (req, res) => {
+    const health = req.url === '/health';
+    const ready = req.url === '/ready';
+    res.writeHead(health ? 200 : 503, {
+      'content-type': 'application/json',
+      'retry-after': '1',
+      ...(close ? { connection: 'close' } : {}),
+    });
+    res.end(JSON.stringify(health ? { status: 'ok' } : ready ? readiness : { status: 'failed', error }));
+  };
+}
+
+const starting = notServing('Laurel is starting', { status: 'failed', error: 'Laurel is starting' }, false);
+const stopping = notServing(
+  SHUTTING_DOWN_MESSAGE,
+  { status: 'not_ready', failing: ['shutting down'], checks: {} },
+  true,
+);
 
 async function listen(config: Config, port: number, what: string): Promise<Listening> {
   let handler = starting;
+  // Requests taken and not answered yet; once draining, each one answered may end the drain.
+  const taken = new Set<ServerResponse>();
+  let draining: (() => void) | null = null;
   // Slow or idle clients cannot hold sockets for long, nor open them without bound.
   const server = createServer(
     {
@@ -27,7 +55,15 @@ async function listen(config: Config, port: number, what: string): Promise<Liste
       // How often those timeouts are checked (Node's default, 30 s, would let them run long).
       connectionsCheckingInterval: Math.min(1_000, config.http.requestTimeoutMs),
     },
-    (req, res) => handler(req, res),
+    (req, res) => {
+      if (draining) return stopping(req, res);
+      taken.add(res);
+      res.once('close', () => {
+        taken.delete(res);
+        if (taken.size === 0) draining?.();
+      });
+      handler(req, res);
+    },
   );
   server.maxConnections = config.http.maxConnections;
   server.on('connection', connectionGuard(config.http.maxConnectionsPerClient, config.http.headersTimeoutMs));
@@ -47,6 +83,22 @@ async function listen(config: Config, port: number, what: string): Promise<Liste
     server,
     url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`,
     handle: (listener) => (handler = listener),
+    inFlight: () => taken.size,
+    drain: async () => {
+      const closed = new Promise<void>((resolve) => {
+        // net.Server's close: the port stops listening, but connections left idle are not closed
+        // yet (http.Server's close closes them at once: a request the client sent on one just
+        // before, not read yet, would be cut without an answer). A request read from one is
+        // answered 503 with `Connection: close`; those still idle are closed once the drain ends.
+        NetServer.prototype.close.call(server, () => resolve());
+      });
+      const answered = new Promise<void>((resolve) => (draining = resolve));
+      for (const res of taken) if (!res.headersSent) res.setHeader('Connection', 'close');
+      if (taken.size === 0) draining!();
+      await answered;
+      server.closeIdleConnections();
+      await closed;
+    },
   };
 }
 
@@ -100,7 +152,8 @@ export interface HttpPorts {
  * Binds PORT (and METRICS_PORT) before anything else starts — main.ts does it before it even
  * loads the rest of Laurel — so a taken port fails the start at once, before the database,
  * migrations or chains. Until serveHttp() they answer that Laurel is starting (/health 200,
- * everything else 503). This module loads nothing but node:http for that reason.
+ * everything else 503). This module loads nothing but node:http (and the one message of
+ * ../errors) for that reason.
  */
 export async function bindHttpPorts(config: Config): Promise<HttpPorts> {
   const main = await listen(config, config.port, 'PORT');

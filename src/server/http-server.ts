@@ -121,17 +121,20 @@ export async function serveHttp(
     metricsApp.get('/metrics', metricsEndpoint(metrics, { open: true }));
     ports.metrics.handle(metricsApp);
   }
-  // No new connections; requests in flight may finish within the grace period, then the rest
-  // are cut. Idle keep-alive connections close at once. Subscriptions end first (their sockets
-  // would hold the server open): clients are told the server is going away.
+  // The drain (see Listening.drain): new connections refused, no request taken from now on,
+  // `Connection: close` on every answer. Subscriptions are told the server is going away (their
+  // sockets would hold the server open). Requests in flight have the grace to be answered
+  // (execute-and-wait answers what it knows before it ends: Lifecycle.answerNow); what is left
+  // then is cut, and said so.
   const graceMs = config.shutdownGraceSeconds * 1000;
   const { server } = ports.main;
   lifecycle.onStop('http server', async () => {
+    const drained = ports.main.drain();
     await http.closeSubscriptions();
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
-    await withinGrace(closed, graceMs);
+    if (await withinGrace(drained, graceMs)) return;
+    const cut = ports.main.inFlight();
+    if (cut > 0) deps.log.warn({ requests: cut }, 'requests still unanswered at the end of the grace: cut');
     server.closeAllConnections();
-    await closed;
+    await drained;
   });
 }

@@ -56,7 +56,10 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
   limitHeapGrowth();
   const { log } = options;
   const progress = options.progress ?? (() => undefined);
-  const lifecycle = new Lifecycle(log);
+  const lifecycle = new Lifecycle(log, {
+    graceMs: config.shutdownGraceSeconds * 1000,
+    answerMarginMs: config.shutdownAnswerMarginMs,
+  });
   const supervisorLog = log.child({ component: 'supervisor' });
   const report: SupervisorReport = (level, message) => supervisorLog[level](message);
 
@@ -120,10 +123,13 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       notifications,
       webhooks: await startWebhookInfrastructure(config, lifecycle, progress),
       badgeMetadataClient: await startBadgeMetadataClient(config, lifecycle),
+      answerNow: lifecycle.answerNow,
     };
     const modules = createModules(services);
     // Listens once every module registered its channels.
     if (config.roles.has('api')) await notifications.listen();
+    // After the HTTP drain and the worker, before the chains and the pools: broadcasts under way
+    // end (recorded and sent, or un-recorded) while their pools still serve them.
     lifecycle.onStop('modules', () => modules.stop());
     // Each module's own start: the transactions module reconciles what it recorded with the chains.
     await modules.start();

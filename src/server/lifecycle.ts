@@ -2,14 +2,22 @@ import type { Logger } from '../logger';
 
 /**
  * What has started, stopped in reverse order. From the first moment of a stop the process is
- * draining (/ready answers 503, so load balancers send no more requests). A step that fails is
- * logged and the next one runs.
+ * draining (/ready answers 503, so load balancers send no more requests), and its grace runs:
+ * `answerNow` is aborted `answerMarginMs` before the grace ends, so that requests that wait
+ * (execute-and-wait) answer what they know while their connection is still open. A step that
+ * fails is logged and the next one runs.
  */
 export class Lifecycle {
   private readonly steps: { name: string; run: () => Promise<void> }[] = [];
+  private readonly answering = new AbortController();
   draining = false;
+  /** Aborted near the end of a stop's grace: what still waits answers now. */
+  readonly answerNow: AbortSignal = this.answering.signal;
 
-  constructor(private readonly log: Logger) {}
+  constructor(
+    private readonly log: Logger,
+    private readonly grace: { graceMs: number; answerMarginMs: number },
+  ) {}
 
   /** Registers how to stop what just started. */
   onStop(name: string, run: () => Promise<void>): void {
@@ -18,19 +26,27 @@ export class Lifecycle {
 
   async stop(): Promise<void> {
     this.draining = true;
+    const { graceMs, answerMarginMs } = this.grace;
+    const answerTimer = setTimeout(() => this.answering.abort(), Math.max(0, graceMs - answerMarginMs));
     for (const step of this.steps.reverse()) {
       this.log.debug({ step: step.name }, 'stopping');
       await step
         .run()
         .catch((error: unknown) => this.log.error({ err: error, step: step.name }, 'error while stopping'));
     }
+    clearTimeout(answerTimer);
+    this.answering.abort();
     this.steps.length = 0;
   }
 }
 
-/** Waits for `work` at most `graceMs`; what is still running then is left to the next stop step. */
-export async function withinGrace(work: Promise<void>, graceMs: number): Promise<void> {
+/** Waits for `work` at most `graceMs`; true when it finished. */
+export async function withinGrace(work: Promise<void>, graceMs: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+  const finished = await Promise.race([
+    work.then(() => true),
+    new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), graceMs))),
+  ]);
   clearTimeout(timer);
+  return finished;
 }

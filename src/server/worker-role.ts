@@ -31,8 +31,15 @@ export async function startWorkerRole(
     crontab,
     metrics: deps.metrics,
   });
-  // Jobs in flight may finish within the grace period; graphile-worker retries any cut short.
-  lifecycle.onStop('worker', () => withinGrace(worker.stop(), config.shutdownGraceSeconds * 1000));
+  // No new job is fetched; the jobs in flight finish before the pools they use close (each within
+  // its own deadlines: RPC calls, webhook calls), however long past the grace: a job cut short
+  // would use a pool after it ended.
+  lifecycle.onStop('worker', async () => {
+    const stopped = worker.stop();
+    if (await withinGrace(stopped, config.shutdownGraceSeconds * 1000)) return;
+    deps.log.warn('jobs still running at the end of the grace: waiting for them before the pools close');
+    await stopped;
+  });
   // Frees delivery jobs left locked by a worker that died mid-call, and follows the receipts of
   // execute-and-waits whose process died (see the tasks), without waiting for the crontab.
   for (const job of [jobs.recoverDeliveries, jobs.trackPending])

@@ -37,6 +37,8 @@ export interface HostileBehaviour {
   lagBlocks: number;
   /** `refuse`: nothing listens (connection refused); `hang`: requests are taken and never answered. */
   dark: false | 'refuse' | 'hang';
+  /** JSON-RPC calls of these methods are not forwarded: answered after `afterMs` with this error. */
+  refusedCalls: Record<string, { afterMs: number; code: number; message: string }>;
 }
 
 /** A proxy that only forwards. */
@@ -52,6 +54,7 @@ export const PERFECT: HostileBehaviour = {
   getLogsResultsStyle: 'infura',
   lagBlocks: 0,
   dark: false,
+  refusedCalls: {},
 };
 
 export interface HostileRpc {
@@ -118,6 +121,11 @@ export async function startHostileRpc(
     const base = { jsonrpc: '2.0' as const, id: call.id };
     const error = (code: number, message: string): Reply => ({ ...base, error: { code, message } });
     if (shares.limit.take(behaviour.limitErrorShare)) return error(-32005, 'limit exceeded');
+    const refused = behaviour.refusedCalls[call.method];
+    if (refused) {
+      await new Promise((resolve) => setTimeout(resolve, refused.afterMs));
+      return error(refused.code, refused.message);
+    }
     let params = [...(call.params ?? [])];
     let lagged: number | null = null;
     if (behaviour.lagBlocks > 0) {

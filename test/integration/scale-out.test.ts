@@ -227,11 +227,15 @@ it('the rate limit is one budget across processes', async () => {
 it('SIGTERM to one API process while requests run loses none of them: the client retries against the other', async () => {
   const apiKey = await issueApiKey(api2.url, Wallet.createRandom());
   const urls = [api1.url, api2.url];
-  /** A client with two servers: a connection refused (a stopping server) is retried on the next. */
+  /**
+   * A client with two servers: what a stopping server did not take (a connection refused, or its
+   * 503 `Laurel is shutting down` on a kept-alive connection) is sent to the next.
+   */
   const resilient = async (i: number) => {
     for (let attempt = 0; attempt < 4; attempt++) {
       try {
-        return await request(urls[(i + attempt) % 2], 'GET', '/v1/chains', { apiKey });
+        const answer = await request(urls[(i + attempt) % 2], 'GET', '/v1/chains', { apiKey });
+        if (answer.status !== 503 || answer.body.error !== 'Laurel is shutting down') return answer;
       } catch {
         // refused or reset: try the other server
       }

@@ -25,4 +25,6 @@ export interface TransactionsDeps {
   firstAttempts: Pick<FirstAttempts, 'leaseSeconds' | 'start'>;
   /** Counts broadcasts by outcome and transactions dropped (null: METRICS=off). */
   metrics: LaurelMetrics | null;
+  /** Aborted near the end of a stop's grace: execute-and-wait answers what it knows. */
+  answerNow: AbortSignal;
 }

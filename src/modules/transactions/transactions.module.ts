@@ -19,7 +19,19 @@ import type { TransactionsWing } from './transactions.wing';
  */
 export const transactionsModule = defineModule({
   name: 'transactions',
-  service: ({ config, log, prisma, pool, chains, events, indexer, metrics, notifications, serviceOf }) => {
+  service: ({
+    config,
+    log,
+    prisma,
+    pool,
+    chains,
+    events,
+    indexer,
+    metrics,
+    notifications,
+    answerNow,
+    serviceOf,
+  }) => {
     const deps: TransactionsDeps = {
       config,
       log,
@@ -31,6 +43,7 @@ export const transactionsModule = defineModule({
       statusChanges: new TransactionStatusChanges(notifications),
       firstAttempts: serviceOf(webhooksModule).firstAttempts,
       metrics,
+      answerNow,
     };
     const rebroadcaster = new Rebroadcaster(deps);
     const following = new ReceiptTracker(deps, rebroadcaster);

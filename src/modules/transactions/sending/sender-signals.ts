@@ -21,11 +21,13 @@ export class SenderSignals {
     for (const wake of wakes) wake();
   }
 
-  /** Resolves after `ms`, or sooner when notify() is called for this sender. */
-  async wait(chainId: number, sender: string, ms: number): Promise<void> {
+  /** Resolves after `ms`, or sooner when notify() is called for this sender or `until` is aborted. */
+  async wait(chainId: number, sender: string, ms: number, until?: AbortSignal): Promise<void> {
+    if (until?.aborted) return;
     const key = keyOf(chainId, sender);
     const abort = new AbortController();
     const wake = () => abort.abort();
+    until?.addEventListener('abort', wake, { once: true });
     let wakes = this.waiting.get(key);
     if (!wakes) this.waiting.set(key, (wakes = new Set()));
     wakes.add(wake);
@@ -34,6 +36,7 @@ export class SenderSignals {
     } catch {
       // woken
     } finally {
+      until?.removeEventListener('abort', wake);
       wakes.delete(wake);
       if (wakes.size === 0 && this.waiting.get(key) === wakes) this.waiting.delete(key);
     }

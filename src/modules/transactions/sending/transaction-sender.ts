@@ -4,7 +4,7 @@ import { receiptBlockTime } from '../../../chain/pooled-provider';
 import { receiptJson, waitForReceipt } from '../../../chain/receipts';
 import type { Chain } from '../../../chain/registry';
 import { parseSignedTransaction } from '../../../chain/signed-transactions';
-import { AppError, ChainUnavailableError, ValidationError } from '../../../errors';
+import { AppError, ChainUnavailableError, ShuttingDownError, ValidationError } from '../../../errors';
 import { markNonceBroadcast, releaseUnsentNonces } from '../building/nonce-reservations';
 import type { ReceiptTracker } from '../following/receipt-tracker';
 import { createdBy, revertError } from '../mined-outcomes';
@@ -35,6 +35,10 @@ export class TransactionSender {
   /** The rows of the transactions sent. */
   private readonly transactions: TransactionsRepository;
 
+  /** The sends under way (execute, execute-and-wait, from the record to the answer): stop() awaits them. */
+  private readonly underWay = new Set<Promise<unknown>>();
+  private stopped = false;
+
   constructor(
     private readonly deps: TransactionsDeps,
     /** Records the receipt execute-and-wait got (the receipt job's way of recording it). */
@@ -47,26 +51,58 @@ export class TransactionSender {
    * Fire and forget: answers once the node accepted the transaction; a job follows the receipt. The
    * transaction is its signer's, whoever sends it (see broadcast).
    */
-  async execute(input: ExecuteTransactionInput, requestId: string): Promise<TransactionExecution> {
-    const sent = await this.broadcastCounted(input, requestId, null);
-    await this.markBroadcast(sent);
-    const { chain, hash } = sent;
-    return {
-      status: 'success',
-      transactionHash: hash,
-      blockExplorerUrl: this.deps.chains.transactionUrl(chain, hash),
-    };
+  execute(input: ExecuteTransactionInput, requestId: string): Promise<TransactionExecution> {
+    return this.tracked(async () => {
+      const sent = await this.broadcastCounted(input, requestId, null);
+      await this.markBroadcast(sent);
+      const { chain, hash } = sent;
+      return {
+        status: 'success',
+        transactionHash: hash,
+        blockExplorerUrl: this.deps.chains.transactionUrl(chain, hash),
+      };
+    });
+  }
+
+  /**
+   * No send starts from now on (ShuttingDownError: nothing recorded), and the ones under way end,
+   * recorded and sent or un-recorded, while the pools and providers they use still serve them
+   * (Laurel's stop closes those after this). execute-and-wait stops waiting for its receipt at
+   * `answerNow`, before this is called.
+   */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await Promise.allSettled([...this.underWay]);
+  }
+
+  private async tracked<T>(send: () => Promise<T>): Promise<T> {
+    if (this.stopped) throw new ShuttingDownError();
+    const sending = send();
+    this.underWay.add(sending);
+    try {
+      return await sending;
+    } finally {
+      this.underWay.delete(sending);
+    }
   }
 
   /**
    * Broadcasts, then waits for the receipt (config.transactions.executeWaitTimeoutSeconds and the
    * chain's confirmations). A reverted transaction answers `status: 'failed'` with its receipt; a
-   * timeout `{status:'failed', error:'Timeout'}` (a receipt job then follows the receipt). A
+   * timeout `{status:'failed', error:'Timeout'}` (a receipt job then follows the receipt), also
+   * given near the end of a stop's grace (answerNow), while the client is still connected. A
    * successful receipt's events are in the index before the answer (read-your-writes). No receipt
    * job is enqueued while the request waits: one that ends without recording the receipt (its
    * process died) leaves the transaction to transactions__track_pending (../following/receipt-tracker.ts).
    */
-  async executeAndWait(input: ExecuteTransactionInput, requestId: string): Promise<TransactionExecution> {
+  executeAndWait(input: ExecuteTransactionInput, requestId: string): Promise<TransactionExecution> {
+    return this.tracked(() => this.sendAndWait(input, requestId));
+  }
+
+  private async sendAndWait(
+    input: ExecuteTransactionInput,
+    requestId: string,
+  ): Promise<TransactionExecution> {
     const timeoutMs = this.deps.config.transactions.executeWaitTimeoutSeconds * 1000;
     const followedUntil = new Date(Date.now() + timeoutMs);
     const sent = await this.broadcastCounted(input, requestId, followedUntil);
@@ -75,8 +111,13 @@ export class TransactionSender {
     // The mark and the wait for the receipt (whose first look is at once) do not wait on each other.
     const [, receipt] = await Promise.all([
       this.markBroadcast(sent),
-      waitForReceipt(this.deps.chains, chain, hash, timeoutMs, (ms) =>
-        this.signals.wait(chain.chainId, sender, ms),
+      waitForReceipt(
+        this.deps.chains,
+        chain,
+        hash,
+        timeoutMs,
+        (ms) => this.signals.wait(chain.chainId, sender, ms, this.deps.answerNow),
+        this.deps.answerNow,
       ),
     ]);
     if (!receipt) {
