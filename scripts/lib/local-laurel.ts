@@ -80,7 +80,11 @@ export interface JsonAnswer {
 export class JsonClient {
   private readonly agent: http.Agent;
 
-  constructor(connections: number) {
+  /** With `timeoutMs`, a request with no answer by then fails with a JsonClientTimeout. */
+  constructor(
+    connections: number,
+    private readonly timeoutMs?: number,
+  ) {
     this.agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   }
 
@@ -128,13 +132,24 @@ export class JsonClient {
         },
       );
       request.on('error', reject);
+      if (this.timeoutMs !== undefined) {
+        request.setTimeout(this.timeoutMs, () => request.destroy(new JsonClientTimeout(this.timeoutMs!)));
+      }
       request.end(payload);
     });
   }
 }
 
+/** A JsonClient's request that got no answer within its timeout. */
+export class JsonClientTimeout extends Error {
+  override name = 'JsonClientTimeout';
+  constructor(timeoutMs: number) {
+    super(`no answer within ${timeoutMs} ms`);
+  }
+}
+
 /** An API key the way a client gets one: challenge, personal_sign, verify. */
-async function apiKeyFor(
+export async function apiKeyFor(
   client: JsonClient,
   baseUrl: string,
   wallet: Wallet | HDNodeWallet,
