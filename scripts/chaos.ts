@@ -16,7 +16,7 @@
  *   - anvil pause: anvil is stopped (SIGSTOP) for 3–8 s, then continued;
  *   - deploy: the process group gets SIGTERM (as a process manager signals it); once the process
  *     has exited, it is started again.
- * After `--seconds` (and the last fault), it stops the load, has every wallet send once more, and
+ * After `--seconds` (and 10 s after the last fault), it stops the load, has every wallet send once more, and
  * settles (at most `--settle-seconds`) until these hold, then prints what it did and found:
  *   - no answer was a 500;
  *   - no request was cut without an answer (reset, hung up, or not answered within 60 s) other
@@ -87,6 +87,11 @@ const START_TIMEOUT_MS = 120_000;
 const POSTGRES_BACK_MS = 60_000;
 /** How long a deploy's stop may take: Laurel's grace (SHUTDOWN_GRACE_SECONDS, 10 s) and its stop steps. */
 const DEPLOY_STOP_MS = 40_000;
+/** How long anvil is paused (drawn between the two). */
+const MIN_PAUSE_MS = 3000;
+const MAX_PAUSE_MS = 8000;
+/** The load goes on at least this long after the last fault (a fault at the end would test nothing). */
+const LOAD_AFTER_FAULTS_MS = 10_000;
 /** How long each wallet's final send may keep trying. */
 const FINAL_SEND_MS = 30_000;
 /** The users rewarded (so profiles and the leaderboard have several entries each). */
@@ -403,7 +408,7 @@ async function injectFault(kind: FaultKind, setup: Setup): Promise<Fault> {
     } else {
       const pid = pidFrom(anvilPidFile(path.join(service.folder, 'anvil', 'state.json')));
       if (!pid) throw new Error('no anvil pid file');
-      const pauseMs = Math.round(3000 + random() * 5000);
+      const pauseMs = Math.round(MIN_PAUSE_MS + random() * (MAX_PAUSE_MS - MIN_PAUSE_MS));
       process.kill(pid, 'SIGSTOP');
       await sleep(pauseMs);
       process.kill(pid, 'SIGCONT');
@@ -679,8 +684,19 @@ async function main(): Promise<void> {
   const service = new Service(path.join(folder, 'data'), await freePort(), log);
   // One connection per user, and a few for the settling reads and final sends.
   const client = new JsonClient(USERS + WALLETS + 2, REQUEST_TIMEOUT_MS);
-  // Bounded: the load, the faults' overrun, the settling and the starts, with room for each.
-  const budgetMs = (SECONDS + SETTLE_SECONDS) * 1000 + 4 * START_TIMEOUT_MS + FINAL_SEND_MS + 60_000;
+  // Bounded: three starts (the first, after the kill, after the deploy), the load and what each
+  // fault may add to it at most, the users' last requests, the final sends and the settling.
+  const budgetMs =
+    3 * START_TIMEOUT_MS +
+    SECONDS * 1000 +
+    DEPLOY_STOP_MS +
+    POSTGRES_BACK_MS +
+    MAX_PAUSE_MS +
+    LOAD_AFTER_FAULTS_MS +
+    REQUEST_TIMEOUT_MS +
+    FINAL_SEND_MS +
+    SETTLE_SECONDS * 1000 +
+    60_000;
   const overrun = setTimeout(() => {
     console.error(
       `chaos: still running after ${seconds(budgetMs)}: giving up; Laurel's output in ${log.path}`,
@@ -733,7 +749,8 @@ async function main(): Promise<void> {
       await sleep(Math.max(0, loadStart + moments[i] - Date.now()));
       faults.push(await injectFault(kind, setup));
     }
-    await sleep(Math.max(0, loadStart + SECONDS * 1000 - Date.now()));
+    const loadEnd = Math.max(loadStart + SECONDS * 1000, Date.now() + LOAD_AFTER_FAULTS_MS);
+    await sleep(Math.max(0, loadEnd - Date.now()));
     loading = false;
     await Promise.all(users);
     say(`load stopped: ${sent.length} transactions signed, ${requests.length} requests`);
