@@ -634,13 +634,14 @@ async function examineSettled(setup: Setup): Promise<{ checks: Check[]; mined: n
 
 /** The checks on what the users saw during the run. */
 function examineRequests(faults: Fault[]): Check[] {
+  // The fault under way when the request ended (was answered, or cut): the one that answer is due to.
   const windowOf = (record: RequestRecord) =>
-    faults.find((fault) => record.start <= (fault.recoveredAt ?? Infinity) && record.end >= fault.at);
+    faults.find((fault) => fault.at <= record.end && record.end <= (fault.recoveredAt ?? Infinity));
   const describe = (record: RequestRecord) => {
     const fault = windowOf(record);
     return (
-      `${record.endpoint} at ${clock(record.start)} ${record.status ?? record.failure} after ` +
-      `${seconds(record.end - record.start)}${fault ? ` (during ${fault.kind})` : ''}`
+      `${record.endpoint} sent at ${clock(record.start).trim()}, ${record.status ?? record.failure} after ` +
+      `${seconds(record.end - record.start)}${fault ? ` (in the ${fault.kind})` : ''}`
     );
   };
   const errors = requests.filter((record) => record.status === 500);
