@@ -253,6 +253,8 @@ interface SentTransaction {
   wallet: number;
   nonce: number;
   mode: 'execute' | 'execute-and-wait';
+  /** Date.now() when it was sent. */
+  sentAt: number;
   /** What execute answered: `200 success`, `503 …`, `cut (ECONNRESET)`, ... */
   answer: string;
 }
@@ -264,9 +266,9 @@ const samples = new Map<string, string>();
 
 function failureOf(error: unknown): string {
   if (error instanceof JsonClientTimeout) return 'timeout';
-  const code = (error as NodeJS.ErrnoException).code;
+  const { code, reusedSocket } = error as NodeJS.ErrnoException & { reusedSocket?: boolean };
   if (code === 'ECONNREFUSED') return 'refused';
-  return code ?? (error as Error).message;
+  return `${code ?? (error as Error).message}${reusedSocket ? ' on a kept-alive connection' : ''}`;
 }
 
 /** A request to Laurel, recorded; null when it got no answer. */
@@ -336,6 +338,7 @@ async function rewardOnce(
     wallet,
     nonce: Number(tx.nonce),
     mode,
+    sentAt: Date.now(),
     answer: '',
   };
   sent.push(record);
@@ -520,7 +523,8 @@ async function examineSettled(setup: Setup): Promise<{ checks: Check[]; mined: n
   const provider = providerOn(service.current!.rpcUrl);
   try {
     const describe = (tx: SentTransaction) =>
-      `${tx.hash.slice(0, 12)}… (wallet ${tx.wallet}, nonce ${tx.nonce}, ${tx.mode} answered ${tx.answer})`;
+      `${tx.hash.slice(0, 12)}… (wallet ${tx.wallet}, nonce ${tx.nonce}, sent at ${clock(tx.sentAt).trim()}, ` +
+      `${tx.mode} answered ${tx.answer})`;
     // Mined: every transaction signed here that the chain has a receipt for.
     const receipts = await Promise.all(sent.map((tx) => provider.getTransactionReceipt(tx.hash)));
     const mined = sent.filter((_, i) => receipts[i] !== null);

@@ -131,7 +131,11 @@ export class JsonClient {
           response.on('error', reject);
         },
       );
-      request.on('error', reject);
+      request.on('error', (error: Error & { reusedSocket?: boolean }) => {
+        // Whether it went out on a kept-alive connection (which the server may have closed meanwhile).
+        error.reusedSocket = request.reusedSocket;
+        reject(error);
+      });
       if (this.timeoutMs !== undefined) {
         request.setTimeout(this.timeoutMs, () => request.destroy(new JsonClientTimeout(this.timeoutMs!)));
       }
