@@ -608,7 +608,10 @@ async function examineSettled(setup: Setup): Promise<{ checks: Check[]; mined: n
           ok: indexProblems.length === 0,
           detail: indexProblems.length
             ? `${indexProblems.length} differences: ${some(indexProblems)}`
-            : `${setup.rewarded.length} users`,
+            : `${setup.rewarded.length} users holding ${formatUnits(
+                [...balances.values()].reduce((a, b) => a + b, 0n),
+                XP_DECIMALS,
+              )} XP on the chain`,
         },
         {
           name: 'every mined transaction was delivered to the receiver',
@@ -784,11 +787,17 @@ async function main(): Promise<void> {
         mined: 0,
         checks: [{ name: 'Laurel answers the settling reads', ok: false, detail: failureOf(error) }],
       }));
+    const settling = Date.now();
     let settled = await examine();
     while (settled.checks.some((check) => !check.ok) && Date.now() < settleDeadline) {
       await sleep(1000);
       settled = await examine();
     }
+    say(
+      settled.checks.every((check) => check.ok)
+        ? `settled in ${seconds(Date.now() - settling)}`
+        : `not settled after ${seconds(Date.now() - settling)}`,
+    );
     const checks: Check[] = [
       ...examineRequests(faults),
       ...settled.checks,
