@@ -639,6 +639,32 @@ async function examineSettled(setup: Setup): Promise<{ checks: Check[]; mined: n
   }
 }
 
+/**
+ * Each stuck wallet's last answer, and what its users sent with the nonces the chain has not
+ * reached (what became of the transactions the wallet waits for).
+ */
+async function explainStuck(setup: Setup, finals: (string | null)[]): Promise<string[]> {
+  const provider = providerOn(setup.service.current!.rpcUrl);
+  try {
+    const stuck: string[] = [];
+    for (const [wallet, final] of finals.entries()) {
+      if (final === null) continue;
+      const next = await provider.getTransactionCount(setup.wallets[wallet].address);
+      const waitedFor = sent
+        .filter((tx) => tx.wallet === wallet && tx.nonce >= next && tx.nonce < next + 5)
+        .map(
+          (tx) => `nonce ${tx.nonce} sent at ${clock(tx.sentAt).trim()}: ${tx.mode} answered ${tx.answer}`,
+        );
+      stuck.push(
+        `${final} [the chain's next nonce ${next}; sent from it: ${some(waitedFor, 5) || 'nothing'}]`,
+      );
+    }
+    return stuck;
+  } finally {
+    provider.destroy();
+  }
+}
+
 /** The checks on what the users saw during the run. */
 function examineRequests(faults: Fault[]): Check[] {
   // The fault under way when the request ended (was answered, or cut): the one that answer is due to.
@@ -777,7 +803,7 @@ async function main(): Promise<void> {
         return `wallet ${wallet}: ${last}`;
       }),
     );
-    const stuck = finals.filter((final): final is string => final !== null);
+    const stuck = await explainStuck(setup, finals);
     say(`final sends done; settling (at most ${SETTLE_SECONDS} s)`);
 
     const settleDeadline = Date.now() + SETTLE_SECONDS * 1000;
