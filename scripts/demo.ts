@@ -16,21 +16,14 @@
  * (only its own local chain) creates in its data folder and trusts: `--data-dir` (DATA_DIR, default
  * .data) must be that Laurel's.
  */
-import { createHmac } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { HDNodeWallet, type Interface, type Log } from 'ethers';
-import { Webhook } from 'standardwebhooks';
 import { appFactoryInterface, appInterface } from '../src/chain/contracts';
 import { ANVIL_MNEMONIC } from '../src/embedded/anvil';
-import {
-  createServerCertificate,
-  developmentCaFiles,
-  type PemPair,
-} from '../src/modules/webhooks/certificates';
+import { developmentCaFiles, type PemPair } from '../src/modules/webhooks/certificates';
+import { WebhookReceiver, type ReceivedEvent } from './lib/webhook-receiver';
 
 const { values: args } = parseArgs({
   options: {
@@ -46,6 +39,8 @@ const base = args.url.replace(/\/$/, '');
 const chain = args.chain;
 /** How long to wait for a webhook event after its transaction was mined. */
 const EVENT_TIMEOUT_MS = 30_000;
+/** Where the receiver takes the demo webhook's calls. */
+const EVENTS_PATH = '/laurel-events';
 
 /** Dev account 1 owns the app (account 0 deployed Laurel); account 2 is the user rewarded. */
 const owner = HDNodeWallet.fromPhrase(ANVIL_MNEMONIC, undefined, "m/44'/60'/0'/0/1");
@@ -122,74 +117,6 @@ function eventArgument(executed: Executed, contract: Interface, event: string, a
   throw new LaurelRefused(`no ${event} event in transaction ${executed.transactionHash}`);
 }
 
-interface ReceivedEvent {
-  hash: string;
-  laurelSignature: boolean;
-  standardSignature: boolean;
-}
-
-/** An HTTPS receiver on 127.0.0.1 that answers Laurel's verification and checks every event's signatures. */
-class WebhookReceiver {
-  secret = '';
-  readonly events: ReceivedEvent[] = [];
-  private server!: Server;
-
-  constructor(private readonly ca: PemPair) {}
-
-  async start(): Promise<string> {
-    const ca = this.ca;
-    this.server = createServer(await createServerCertificate(ca), (request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        const body = Buffer.concat(chunks).toString('utf8');
-        const laurelSignature = String(request.headers['x-laurel-signature'] ?? '');
-        const message = JSON.parse(body) as { event: string; payload: { hash?: string } | null };
-        if (message.event === 'transaction' && message.payload?.hash) {
-          this.events.push({
-            hash: message.payload.hash,
-            laurelSignature:
-              laurelSignature === createHmac('sha256', this.secret).update(body).digest('base64'),
-            standardSignature: this.verifiesAsStandardWebhook(body, request.headers),
-          });
-        }
-        // The verification challenge: echo the signature header's value.
-        response
-          .writeHead(200, { 'content-type': 'application/json' })
-          .end(JSON.stringify({ challenge: laurelSignature }));
-      });
-    });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `https://127.0.0.1:${(this.server.address() as AddressInfo).port}/laurel-events`;
-  }
-
-  private verifiesAsStandardWebhook(body: string, headers: NodeJS.Dict<string | string[]>): boolean {
-    try {
-      new Webhook(this.secret).verify(body, headers as Record<string, string>);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  /** The event of transaction `hash`, once it arrives. */
-  async eventOf(hash: string): Promise<ReceivedEvent> {
-    const deadline = Date.now() + EVENT_TIMEOUT_MS;
-    for (;;) {
-      const event = this.events.find((received) => received.hash === hash);
-      if (event) return event;
-      if (Date.now() > deadline)
-        throw new LaurelRefused(`no transaction event for ${hash} within ${EVENT_TIMEOUT_MS} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-
-  stop(): void {
-    this.server?.close();
-    this.server?.closeAllConnections();
-  }
-}
-
 /** The development CA of the Laurel whose data folder is `--data-dir`. */
 function developmentCa(): PemPair {
   const files = developmentCaFiles(path.resolve(args['data-dir']));
@@ -248,15 +175,21 @@ async function main(): Promise<void> {
     );
     const url = await step(
       'start an HTTPS webhook receiver',
-      () => receiver.start(),
+      async () => {
+        await receiver.start();
+        return receiver.url(EVENTS_PATH);
+      },
       (at) => at,
     );
-    receiver.secret = await step(
-      'read the webhook secret',
-      async () =>
-        (await call<{ webhook_secret: string }>('GET', '/v1/webhook/secret', undefined, apiKey))
-          .webhook_secret,
-      (secret) => `${secret.slice(0, 10)}…`,
+    receiver.secrets.set(
+      EVENTS_PATH,
+      await step(
+        'read the webhook secret',
+        async () =>
+          (await call<{ webhook_secret: string }>('GET', '/v1/webhook/secret', undefined, apiKey))
+            .webhook_secret,
+        (secret) => `${secret.slice(0, 10)}…`,
+      ),
     );
     webhookId = await step(
       'register the webhook',
@@ -320,7 +253,14 @@ async function main(): Promise<void> {
       );
       await step(
         '  its transaction event arrived',
-        () => receiver.eventOf(executed.transactionHash),
+        async () => {
+          const event = await receiver.eventOf(executed.transactionHash, EVENT_TIMEOUT_MS);
+          if (!event)
+            throw new LaurelRefused(
+              `no transaction event for ${executed.transactionHash} within ${EVENT_TIMEOUT_MS} ms`,
+            );
+          return event;
+        },
         signatures,
       );
     }

@@ -80,7 +80,11 @@ export interface JsonAnswer {
 export class JsonClient {
   private readonly agent: http.Agent;
 
-  constructor(connections: number) {
+  /** With `timeoutMs`, a request with no answer by then fails with a JsonClientTimeout. */
+  constructor(
+    connections: number,
+    private readonly timeoutMs?: number,
+  ) {
     this.agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   }
 
@@ -127,14 +131,29 @@ export class JsonClient {
           response.on('error', reject);
         },
       );
-      request.on('error', reject);
+      request.on('error', (error: Error & { reusedSocket?: boolean }) => {
+        // Whether it went out on a kept-alive connection (which the server may have closed meanwhile).
+        error.reusedSocket = request.reusedSocket;
+        reject(error);
+      });
+      if (this.timeoutMs !== undefined) {
+        request.setTimeout(this.timeoutMs, () => request.destroy(new JsonClientTimeout(this.timeoutMs!)));
+      }
       request.end(payload);
     });
   }
 }
 
+/** A JsonClient's request that got no answer within its timeout. */
+export class JsonClientTimeout extends Error {
+  override name = 'JsonClientTimeout';
+  constructor(timeoutMs: number) {
+    super(`no answer within ${timeoutMs} ms`);
+  }
+}
+
 /** An API key the way a client gets one: challenge, personal_sign, verify. */
-async function apiKeyFor(
+export async function apiKeyFor(
   client: JsonClient,
   baseUrl: string,
   wallet: Wallet | HDNodeWallet,
