@@ -130,7 +130,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
 
     const tasks = combineTaskDeps([
       ...modules.tasks,
-      { housekeeping: [indexer], deliveryLeaseSeconds: config.webhooks.deliveryLeaseSeconds },
+      { housekeeping: [indexer] },
     ]);
     if (metrics) {
       metrics.watchPool('indexer', indexer.pool);

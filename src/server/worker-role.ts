@@ -22,6 +22,10 @@ export async function startWorkerRole(
   },
   progress: (line: string) => void,
 ): Promise<void> {
+  // Every pending transaction's receipt is asked of its chain now: those whose receipt the outage
+  // kept from being recorded are recorded (with their events) at once, not at their job's backoff.
+  const followAllPending = () =>
+    enqueueJob(deps.prisma, jobs.trackPending, { all: true }, { jobKey: jobs.trackPending.name });
   const worker = await startJobWorker({
     databaseUrl: deps.sessionUrl,
     concurrency: config.workerConcurrency,
@@ -30,12 +34,14 @@ export async function startWorkerRole(
     taskList: createTaskList(deps.tasks),
     crontab,
     metrics: deps.metrics,
+    goneAfterSeconds: config.workerGoneAfterSeconds,
+    onDatabaseBack: followAllPending,
   });
   // Jobs in flight may finish within the grace period; graphile-worker retries any cut short.
   lifecycle.onStop('worker', () => withinGrace(worker.stop(), config.shutdownGraceSeconds * 1000));
-  // Frees delivery jobs left locked by a worker that died mid-call, and follows the receipts of
-  // execute-and-waits whose process died (see the tasks), without waiting for the crontab.
-  for (const job of [jobs.recoverDeliveries, jobs.trackPending])
-    await enqueueJob(deps.prisma, job, {}, { jobKey: job.name });
+  // Enqueues the first attempts of webhook deliveries whose process died, and follows every pending
+  // transaction (see the tasks), without waiting for the crontab.
+  await enqueueJob(deps.prisma, jobs.recoverDeliveries, {}, { jobKey: jobs.recoverDeliveries.name });
+  await followAllPending();
   progress(`worker      graphile-worker, concurrency ${config.workerConcurrency}`);
 }
