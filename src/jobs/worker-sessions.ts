@@ -12,8 +12,8 @@ import type { Logger, ThrottledLog } from '../logger';
  *
  * WorkerSessions frees such jobs within seconds, for every task. Each worker pool keeps one session
  * of its own whose application_name names the pool (`laurel-jobs <pool id>`): the pool is alive
- * exactly while that session exists, and the pool fetches no job while it has none. Then, every
- * interval:
+ * exactly while that session exists, and the pool fetches no job while it has none. Then, at each
+ * look (see lookIntervalMs):
  * - its own jobs that it is not running (it knows which it runs) are freed: the session that
  *   locked them is gone, or their completion was lost. Fetches are held while it frees them, so a
  *   job fetched but not yet started is never freed; a job must be seen so twice in a row (a
@@ -23,7 +23,10 @@ import type { Logger, ThrottledLog } from '../logger';
  *   runs.
  * A freed job runs again at once (`run_at` is in the past), as graphile-worker's own 4-hour reset.
  */
-export const SESSION_NAME_PREFIX = 'laurel-jobs ';
+const SESSION_NAME_PREFIX = 'laurel-jobs ';
+
+/** How long the session may take to connect or answer before it is taken as lost. */
+const SESSION_TIMEOUT_MS = 5000;
 
 /** Locked jobs by pool, and whether that pool's session exists. */
 const LOCKED_JOBS = `
@@ -114,6 +117,13 @@ export class WorkerSessions {
   private readonly missingSince = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
+  private lookedAt = 0;
+  /**
+   * How often the locks are looked at while the session lasts: each look reads the locked jobs
+   * (no index leads to them), so a few times per `goneAfterMs`, not every interval. A loss of the
+   * session is acted on at once.
+   */
+  private readonly lookIntervalMs: number;
 
   constructor(
     private readonly options: {
@@ -128,6 +138,7 @@ export class WorkerSessions {
       onDatabaseBack: () => Promise<void>;
     },
   ) {
+    this.lookIntervalMs = Math.min(10_000, Math.max(options.intervalMs, options.goneAfterMs / 6));
     // No fetch until the pool's session exists.
     this.gate.hold();
     this.events.on('pool:create', ({ workerPool }) => {
@@ -178,7 +189,14 @@ export class WorkerSessions {
       await this.open(poolId);
       return;
     }
-    await this.look(poolId, false);
+    const session = this.session;
+    if (Date.now() - this.lookedAt < this.lookIntervalMs) return;
+    this.lookedAt = Date.now();
+    await this.look(poolId, false).catch((error: unknown) => {
+      // A session that does not answer is as good as lost: it is opened again.
+      if (session) this.lost(session);
+      throw error;
+    });
   }
 
   /** Opens the pool's session; after a loss, frees the jobs the loss left locked before fetching again. */
@@ -187,7 +205,8 @@ export class WorkerSessions {
       ...connectionConfig(this.options.databaseUrl),
       application_name: `${SESSION_NAME_PREFIX}${poolId}`,
       keepAlive: true,
-      connectionTimeoutMillis: Math.max(1000, this.options.intervalMs),
+      connectionTimeoutMillis: SESSION_TIMEOUT_MS,
+      query_timeout: SESSION_TIMEOUT_MS,
     });
     session.on('error', () => this.lost(session));
     session.on('end', () => this.lost(session));
