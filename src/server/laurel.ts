@@ -128,10 +128,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     // Each module's own start: the transactions module reconciles what it recorded with the chains.
     await modules.start();
 
-    const tasks = combineTaskDeps([
-      ...modules.tasks,
-      { housekeeping: [indexer] },
-    ]);
+    const tasks = combineTaskDeps([...modules.tasks, { housekeeping: [indexer] }]);
     if (metrics) {
       metrics.watchPool('indexer', indexer.pool);
       observeIndexer(metrics, indexer);
