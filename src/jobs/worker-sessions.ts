@@ -190,16 +190,17 @@ export class WorkerSessions {
       return;
     }
     const session = this.session;
-    if (Date.now() - this.lookedAt < this.lookIntervalMs) return;
+    // Own jobs seen left locked are looked at again at the next interval, to free them.
+    if (this.suspects.size === 0 && Date.now() - this.lookedAt < this.lookIntervalMs) return;
     this.lookedAt = Date.now();
-    await this.look(poolId, false).catch((error: unknown) => {
+    await this.look(poolId).catch((error: unknown) => {
       // A session that does not answer is as good as lost: it is opened again.
       if (session) this.lost(session);
       throw error;
     });
   }
 
-  /** Opens the pool's session; after a loss, frees the jobs the loss left locked before fetching again. */
+  /** Opens the pool's session, which fetches wait for; the next looks free what a loss left locked. */
   private async open(poolId: string): Promise<void> {
     const session = new Client({
       ...connectionConfig(this.options.databaseUrl),
@@ -222,13 +223,9 @@ export class WorkerSessions {
     this.connected = true;
     const back = this.hadSession;
     this.hadSession = true;
-    try {
-      // Fetches are still held: every fetch of before the loss has ended.
-      await this.gate.idle();
-      if (back) await this.look(poolId, true);
-    } finally {
-      this.gate.release();
-    }
+    // What the loss left locked is looked at next.
+    this.lookedAt = 0;
+    this.gate.release();
     if (back) {
       this.options.log.warn('job worker: database back');
       await this.options.onDatabaseBack();
@@ -246,11 +243,8 @@ export class WorkerSessions {
     void session.end().catch(() => undefined);
   }
 
-  /**
-   * One look at the locks. `held`: fetches are held and none is under way (after a loss): the own
-   * jobs not running are freed at once.
-   */
-  private async look(poolId: string, held: boolean): Promise<void> {
+  /** One look at the locks, freeing the jobs of lost sessions. */
+  private async look(poolId: string): Promise<void> {
     const session = this.session;
     if (!session) return;
     const { rows } = await session.query<{ pool: string; ids: string[]; alive: boolean }>(LOCKED_JOBS, [
@@ -274,12 +268,10 @@ export class WorkerSessions {
     }
     for (const pool of this.missingSince.keys()) if (!seen.has(pool)) this.missingSince.delete(pool);
 
-    const confirmed = held ? own : own.filter((id) => this.suspects.has(id));
+    const confirmed = own.filter((id) => this.suspects.has(id));
     this.suspects = new Set(own.filter((id) => !confirmed.includes(id)));
     if (confirmed.length > 0) {
-      const freed = held
-        ? await this.freeOwn(session, poolId, confirmed)
-        : await this.heldFreeOwn(session, poolId, confirmed);
+      const freed = await this.freeOwn(session, poolId, confirmed);
       if (freed > 0) {
         this.options.log.warn(
           { jobs: freed },
@@ -297,19 +289,22 @@ export class WorkerSessions {
     }
   }
 
-  /** freeOwn with fetches held and drained: a job fetched meanwhile is then among those running. */
-  private async heldFreeOwn(session: Client, poolId: string, ids: string[]): Promise<number> {
+  /**
+   * Frees own jobs `ids` unless running, with fetches held and drained: a job fetched meanwhile is
+   * then among those running.
+   */
+  private async freeOwn(session: Client, poolId: string, ids: string[]): Promise<number> {
     this.gate.hold();
     try {
       await this.gate.idle();
-      return await this.freeOwn(session, poolId, ids);
+      const { rows } = await session.query<{ freed: number }>(FREE_OWN_JOBS, [
+        poolId,
+        ids,
+        [...this.running],
+      ]);
+      return rows[0]?.freed ?? 0;
     } finally {
       this.gate.release();
     }
-  }
-
-  private async freeOwn(session: Client, poolId: string, ids: string[]): Promise<number> {
-    const { rows } = await session.query<{ freed: number }>(FREE_OWN_JOBS, [poolId, ids, [...this.running]]);
-    return rows[0]?.freed ?? 0;
   }
 }
