@@ -45,6 +45,7 @@ let receiver: WebhookReceiver;
 let laurel: StartedLaurel;
 let apiKey: string;
 let api: Client;
+let appId: string;
 
 const startDatabase = () =>
   startEmbeddedPostgres({ dataDir, database: 'laurel', persistent: false, supervise: false });
@@ -114,7 +115,7 @@ const eventOf = (call: ReceivedCall) =>
 it('runs again, within seconds of PostgreSQL being back, every job whose worker lost its session to a postmaster SIGKILL', async () => {
   const wallet = chain.wallets[2]!;
   // An app, its `transaction` event delivered by a job as usual.
-  const appId = await createApp(api, 'Outage');
+  appId = await createApp(api, 'Outage');
   await receiver.waitForCalls('/hooks', 1);
 
   // A badge whose metadata fetch is held, and whose `transaction` event's delivery is held.
@@ -230,3 +231,58 @@ it('runs again, within seconds of PostgreSQL being back, every job whose worker 
   expect(events).toHaveLength(1);
   expect(laurel.child.exitCode).toBeNull();
 }, 180_000);
+
+it('never starts a job again while its worker still runs it across the loss of its session', async () => {
+  // A metadata fetch held across the outage (its job still runs), and a delivery answered while
+  // PostgreSQL is gone (its job then cannot record it).
+  const uri = receiver.url('/meta/long.json');
+  let longResponse: ServerResponse | undefined;
+  receiver.route('/meta/long.json', (_call, response) => {
+    if (longResponse) json(response, 200, document);
+    else longResponse = response;
+  });
+  holdHooks = true;
+  const built = await api.post('/badge/new', {
+    chain: 'local',
+    app_id: appId,
+    badge_name: 'Long',
+    base_uri: uri,
+  });
+  expect(built.status).toBe(200);
+  await api.execute(built.body.unsignedTransaction as Unsigned);
+  await waitUntil('the fetch and the delivery held', () =>
+    longResponse && held.hooks!.length === 1 ? true : undefined,
+  );
+  const [abandoned] = hookCalls().slice(-1);
+  const [abandonedResponse] = held.hooks!.splice(0);
+  holdHooks = false;
+
+  process.kill(database.pid, 'SIGKILL');
+  const answered = new Promise((resolve) => abandonedResponse!.once('finish', resolve));
+  json(abandonedResponse!, 200, {});
+  await answered;
+  expect((await request(laurel.url, 'GET', '/v1/keys', { apiKey })).status).toBe(503);
+  database = await startDatabase();
+
+  const fetches = () => receiver.calls.filter((call) => call.path === '/meta/long.json').length;
+  // The job whose outcome was lost runs again (the worker looked at its locks since it is back) ...
+  await waitUntil(
+    'the abandoned delivery made again',
+    () =>
+      hookCalls().filter((call) => call.headers['webhook-id'] === abandoned!.headers['webhook-id']).length ===
+      2
+        ? true
+        : undefined,
+    RESCUE_MS,
+  );
+  // ... while the job it still runs was not started again, and records its outcome itself.
+  expect(fetches()).toBe(1);
+  json(longResponse!, 200, document);
+  await waitUntil('the document stored', async () => {
+    const [row] = await query<{ document: unknown }>('SELECT document FROM badge_metadata WHERE uri = $1', [
+      uri,
+    ]);
+    return row?.document ? row.document : undefined;
+  });
+  expect(fetches()).toBe(1);
+}, 120_000);
