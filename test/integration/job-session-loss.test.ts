@@ -63,6 +63,8 @@ async function query<T extends object>(text: string, values: unknown[] = []): Pr
 
 /** Responses held open by the receiver until the test answers them. */
 const held: Record<string, ServerResponse[]> = { hooks: [], metadata: [] };
+/** The call each held response answers. */
+const callOf = new Map<ServerResponse, ReceivedCall>();
 let holdHooks = false;
 let holdMetadata = true;
 const document = { name: 'Outage', description: 'fetched across a database crash' };
@@ -73,9 +75,10 @@ beforeAll(async () => {
   database = await startDatabase();
   await migrate(database.databaseUrl);
   [chain, receiver] = await Promise.all([startTestChain(), startWebhookReceiver()]);
-  receiver.route('/hooks', (_call, response) => {
-    if (holdHooks) held.hooks!.push(response);
-    else json(response, 200, {});
+  receiver.route('/hooks', (call, response) => {
+    if (!holdHooks) return json(response, 200, {});
+    held.hooks!.push(response);
+    callOf.set(response, call);
   });
   receiver.route('/meta/outage.json', (_call, response) => {
     if (holdMetadata) held.metadata!.push(response);
@@ -249,17 +252,21 @@ it('never starts a job again while its worker still runs it across the loss of i
     base_uri: uri,
   });
   expect(built.status).toBe(200);
-  await api.execute(built.body.unsignedTransaction as Unsigned);
-  await waitUntil('the fetch and the delivery held', () =>
-    longResponse && held.hooks!.length === 1 ? true : undefined,
+  const { hash } = (await api.execute(built.body.unsignedTransaction as Unsigned)) as unknown as {
+    hash: string;
+  };
+  const abandonedResponse = await waitUntil('the fetch and the delivery held', () =>
+    longResponse
+      ? held.hooks!.find((response) => eventOf(callOf.get(response)!).payload.hash === hash)
+      : undefined,
   );
-  const [abandoned] = hookCalls().slice(-1);
-  const [abandonedResponse] = held.hooks!.splice(0);
+  const abandoned = callOf.get(abandonedResponse)!;
   holdHooks = false;
+  for (const response of held.hooks!.splice(0)) if (response !== abandonedResponse) json(response, 200, {});
 
   process.kill(database.pid, 'SIGKILL');
-  const answered = new Promise((resolve) => abandonedResponse!.once('finish', resolve));
-  json(abandonedResponse!, 200, {});
+  const answered = new Promise((resolve) => abandonedResponse.once('finish', resolve));
+  json(abandonedResponse, 200, {});
   await answered;
   expect((await request(laurel.url, 'GET', '/v1/keys', { apiKey })).status).toBe(503);
   database = await startDatabase();
@@ -269,7 +276,7 @@ it('never starts a job again while its worker still runs it across the loss of i
   await waitUntil(
     'the abandoned delivery made again',
     () =>
-      hookCalls().filter((call) => call.headers['webhook-id'] === abandoned!.headers['webhook-id']).length ===
+      hookCalls().filter((call) => call.headers['webhook-id'] === abandoned.headers['webhook-id']).length ===
       2
         ? true
         : undefined,
