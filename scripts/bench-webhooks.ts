@@ -84,7 +84,7 @@ async function runChild(kind: ChildKind): Promise<void> {
     stop = async () => void receiver.close();
   } else if (kind === 'empty') {
     // Laurel's worker (pool, options) with one task that does nothing.
-    const { workerConcurrency, workerPoolSize } = config();
+    const { workerConcurrency, workerPoolSize, workerGoneAfterSeconds } = config();
     const worker = await startJobWorker({
       databaseUrl: process.env.DATABASE_URL!,
       concurrency: workerConcurrency,
@@ -93,6 +93,8 @@ async function runChild(kind: ChildKind): Promise<void> {
       taskList: { [EMPTY_TASK]: async () => undefined },
       crontab: '',
       metrics: null,
+      goneAfterSeconds: workerGoneAfterSeconds,
+      onDatabaseBack: async () => undefined,
     });
     stop = () => worker.stop();
   } else {

@@ -36,6 +36,9 @@ export const processVariables = {
   WORKER_CONCURRENCY: positiveInt(DEFAULT_WORKER_CONCURRENCY).describe(
     'background jobs a worker process runs at once; they mostly wait on the network (webhook calls, receipts), so it is well above the core count (`npm run bench:webhooks`)',
   ),
+  WORKER_GONE_AFTER_SECONDS: positiveInt(30).describe(
+    "a job worker whose database session (`laurel-jobs <pool id>` in `pg_stat_activity`) has been missing this long is taken to be gone, and the jobs it held run again; longer than any job runs (a webhook call, a metadata fetch). A worker's own jobs left locked when it lost its session run again as soon as it has one again",
+  ),
   SHUTDOWN_GRACE_SECONDS: positiveInt(10).describe(
     'on SIGTERM/SIGINT, how long requests in flight may take to be answered (no new request is taken meanwhile); a request still unanswered then is cut. Jobs and broadcasts under way are then awaited (each within its own deadline) before the database and RPC pools close',
   ),
@@ -49,6 +52,8 @@ export interface ProcessConfig {
   /** What this process runs: the HTTP API, the job worker, the chain indexers (LAUREL_ROLES). */
   roles: ReadonlySet<LaurelRole>;
   workerConcurrency: number;
+  /** A job worker whose database session has been missing this long is gone: its jobs run again. */
+  workerGoneAfterSeconds: number;
   /** On SIGTERM, how long requests in flight may take to be answered before they are cut. */
   shutdownGraceSeconds: number;
   /** How long before the end of the grace requests that wait (execute-and-wait) answer what they know. */
@@ -60,6 +65,7 @@ export function processConfig(e: Parsed<typeof processVariables>, cwd: string): 
     dataDir: path.resolve(cwd, e.DATA_DIR),
     roles: new Set(e.LAUREL_ROLES),
     workerConcurrency: e.WORKER_CONCURRENCY,
+    workerGoneAfterSeconds: e.WORKER_GONE_AFTER_SECONDS,
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     shutdownAnswerMarginMs: e.SHUTDOWN_ANSWER_MARGIN_MS,
   };

@@ -30,7 +30,7 @@ export const webhooksVariables = {
     'first retry delay of a failed webhook call; each next one is 4 times longer (±25 % jitter)',
   ),
   WEBHOOK_DELIVERY_LEASE_SECONDS: positiveInt(30).describe(
-    'a delivery job locked longer than this, or a first attempt left to the process that recorded the event and not recorded within it, is taken to have lost its process and is run again by a job',
+    'a first attempt left to the process that recorded the event and not recorded within it is taken to have lost its process, and is made by a job',
   ),
   WEBHOOK_FIRST_ATTEMPTS: z.coerce
     .number()
@@ -61,10 +61,7 @@ export interface WebhooksConfig {
     trustDevelopmentCa: boolean;
     /** First retry delay; each further retry waits four times longer (with jitter). */
     retryBaseMs: number;
-    /**
-     * A delivery job locked longer than this is taken to have lost its worker, and is run again; a
-     * first attempt left to the process that recorded the event and not recorded within it becomes a job.
-     */
+    /** A first attempt left to the process that recorded the event and not recorded within it becomes a job. */
     deliveryLeaseSeconds: number;
     /** First attempts a process makes itself at once after recording their event (0: none, jobs only). */
     firstAttempts: number;

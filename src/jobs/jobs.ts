@@ -43,10 +43,14 @@ export const jobs = {
     { maxAttempts: 20 },
   ),
   /**
-   * Gives the transactions still pending past the end of their execute-and-wait to receipt jobs;
-   * from the crontab every minute and at each worker start.
+   * Gives the transactions still pending past the end of their execute-and-wait to receipt jobs,
+   * from the crontab every minute; with `all`, every pending transaction, its receipt job due now
+   * (at each worker start, and when the worker's database is back after an outage).
    */
-  trackPending: defineJob('transactions__track_pending', z.object({}).passthrough()),
+  trackPending: defineJob(
+    'transactions__track_pending',
+    z.object({ all: z.boolean().optional() }).passthrough(),
+  ),
   /**
    * Checks a chain's recorded receipts that a reorganisation could still take away against the
    * chain; enqueued with each recorded receipt, and again while some are not final.
@@ -76,7 +80,7 @@ export const jobs = {
     'badge_metadata__fetch',
     z.object({ uri: z.string().min(1), attempt: z.number().int().positive() }),
   ),
-  /** Frees delivery jobs of a worker that died mid-call. */
+  /** Enqueues the first attempts of webhook deliveries that their process did not make. */
   recoverDeliveries: defineJob('webhook_deliveries__recover', z.object({}).passthrough()),
 } as const;
 

@@ -13,6 +13,7 @@ import { createPool } from '../db/connection';
 import { ThrottledLog, type Logger } from '../logger';
 import type { LaurelMetrics } from '../metrics';
 import { RetryLaterError } from './jobs';
+import { WorkerSessions } from './worker-sessions';
 
 export interface JobWorker {
   stop(): Promise<void>;
@@ -90,17 +91,20 @@ export async function migrateWorkerSchema(databaseUrl: string, log: Logger): Pro
  * otherwise (no localQueue, no completeJobBatchDelay: each job fetched and completed on its own).
  * `npm run bench:webhooks` runs its empty-job baseline through startJobWorker: the same options and
  * pool. `localQueue` and `completeJobBatchDelay` would cut PostgreSQL's work per job, but jobs
- * locked in one process's local queue meet the delivery lease of webhook_deliveries__recover, and
+ * locked in one process's local queue are not running, so WorkerSessions would free them, and
  * badge-metadata fetches of named queues could then run more at once than their queues allow.
  */
 export function workerRunOptions(concurrency: number) {
-  return { concurrency, noHandleSignals: true, pollInterval: 1000 } as const;
+  return { concurrency, noHandleSignals: true, pollInterval: WORKER_POLL_INTERVAL_MS } as const;
 }
+
+/** How often an idle worker looks for due jobs, and looks at the locks of lost sessions (WorkerSessions). */
+const WORKER_POLL_INTERVAL_MS = 1000;
 
 /**
  * Starts graphile-worker inside PostgreSQL: installs (or upgrades) its schema, then runs tasks.
- * Jobs survive crashes: a job whose worker died is retried after graphile-worker's lock timeout
- * (webhook deliveries sooner, see webhook_deliveries__recover).
+ * Jobs survive crashes: a job whose worker lost its database session (the database restarted, the
+ * process died) runs again within seconds, see WorkerSessions.
  *
  * The connection pool is Laurel's own: graphile-worker does not wait for the pool it creates to
  * close, and drops its error handler first, so a connection ended by the server meanwhile (a
@@ -116,6 +120,10 @@ export async function startJobWorker(options: {
   taskList: TaskList;
   crontab: string;
   metrics: LaurelMetrics | null;
+  /** A worker whose database session has been missing this long is gone: its jobs run again. */
+  goneAfterSeconds: number;
+  /** Called each time the database is back after the worker lost it. */
+  onDatabaseBack: () => Promise<void>;
 }): Promise<JobWorker> {
   const faults = new ThrottledLog(options.log);
   const pool = createWorkerPool(
@@ -124,6 +132,14 @@ export async function startJobWorker(options: {
     faults,
   );
   options.metrics?.watchPool('worker', pool);
+  const sessions = new WorkerSessions({
+    databaseUrl: options.databaseUrl,
+    intervalMs: WORKER_POLL_INTERVAL_MS,
+    goneAfterMs: options.goneAfterSeconds * 1000,
+    log: options.log,
+    faults,
+    onDatabaseBack: options.onDatabaseBack,
+  });
   let runner: Runner;
   try {
     runner = await run({
@@ -132,13 +148,18 @@ export async function startJobWorker(options: {
       taskList: options.taskList,
       parsedCronItems: parseCrontab(options.crontab),
       logger: workerLogger(options.log, faults, options.metrics),
+      events: sessions.events,
+      forbiddenFlags: sessions.forbiddenFlags,
     });
   } catch (error) {
+    await sessions.stop();
     await pool.end();
     throw error;
   }
+  sessions.start();
   return {
     stop: async () => {
+      await sessions.stop();
       await runner.stop();
       await untilQuiet(pool);
       await pool.end();

@@ -134,10 +134,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
     // Each module's own start: the transactions module reconciles what it recorded with the chains.
     await modules.start();
 
-    const tasks = combineTaskDeps([
-      ...modules.tasks,
-      { housekeeping: [indexer], deliveryLeaseSeconds: config.webhooks.deliveryLeaseSeconds },
-    ]);
+    const tasks = combineTaskDeps([...modules.tasks, { housekeeping: [indexer] }]);
     if (metrics) {
       metrics.watchPool('indexer', indexer.pool);
       observeIndexer(metrics, indexer);

@@ -22,6 +22,10 @@ export async function startWorkerRole(
   },
   progress: (line: string) => void,
 ): Promise<void> {
+  // Every pending transaction's receipt is asked of its chain now: those whose receipt the outage
+  // kept from being recorded are recorded (with their events) at once, not at their job's backoff.
+  const followAllPending = () =>
+    enqueueJob(deps.prisma, jobs.trackPending, { all: true }, { jobKey: jobs.trackPending.name });
   const worker = await startJobWorker({
     databaseUrl: deps.sessionUrl,
     concurrency: config.workerConcurrency,
@@ -30,6 +34,8 @@ export async function startWorkerRole(
     taskList: createTaskList(deps.tasks),
     crontab,
     metrics: deps.metrics,
+    goneAfterSeconds: config.workerGoneAfterSeconds,
+    onDatabaseBack: followAllPending,
   });
   // No new job is fetched; the jobs in flight finish before the pools they use close (each within
   // its own deadlines: RPC calls, webhook calls), however long past the grace: a job cut short
@@ -40,9 +46,9 @@ export async function startWorkerRole(
     deps.log.warn('jobs still running at the end of the grace: waiting for them before the pools close');
     await stopped;
   });
-  // Frees delivery jobs left locked by a worker that died mid-call, and follows the receipts of
-  // execute-and-waits whose process died (see the tasks), without waiting for the crontab.
-  for (const job of [jobs.recoverDeliveries, jobs.trackPending])
-    await enqueueJob(deps.prisma, job, {}, { jobKey: job.name });
+  // Enqueues the first attempts of webhook deliveries whose process died, and follows every pending
+  // transaction (see the tasks), without waiting for the crontab.
+  await enqueueJob(deps.prisma, jobs.recoverDeliveries, {}, { jobKey: jobs.recoverDeliveries.name });
+  await followAllPending();
   progress(`worker      graphile-worker, concurrency ${config.workerConcurrency}`);
 }

@@ -22,6 +22,8 @@ import { json, startWebhookReceiver, type WebhookReceiver } from '../helpers/web
 const root = path.resolve(__dirname, '../..');
 const encryptionKey = randomBytes(32).toString('base64');
 const LEASE_SECONDS = 1;
+/** A worker whose database session is missing this long is gone (WORKER_GONE_AFTER_SECONDS). */
+const GONE_AFTER_SECONDS = 1;
 /**
  * The lease of the first attempt's process: longer, as that attempt must start within it (it
  * loads its delivery right after the commit) even on a busy machine.
@@ -70,6 +72,7 @@ async function startWorkerProcess(
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
       WEBHOOK_SECRET_ENCRYPTION_KEY: encryptionKey,
       WEBHOOK_DELIVERY_LEASE_SECONDS: String(leaseSeconds),
+      WORKER_GONE_AFTER_SECONDS: String(GONE_AFTER_SECONDS),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

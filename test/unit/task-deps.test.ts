@@ -1,7 +1,7 @@
 import { combineTaskDeps, type TaskDeps } from '../../src/jobs/tasks';
 
 const handlers = {
-  receipts: { trackReceipt: async () => undefined, trackOverdue: async () => 0 },
+  receipts: { trackReceipt: async () => undefined, trackPending: async () => 0 },
   receiptChecks: { checkReceipts: async () => undefined },
   deliveries: { attempt: async () => undefined },
   badgeMetadata: { attempt: async () => undefined },
@@ -19,13 +19,13 @@ describe('combineTaskDeps', () => {
       { receipts: handlers.receipts, receiptChecks: handlers.receiptChecks },
       { deliveries: handlers.deliveries, housekeeping: [webhooks] },
       { badgeMetadata: handlers.badgeMetadata },
-      { housekeeping: [indexer], deliveryLeaseSeconds: 30 },
+      { housekeeping: [indexer] },
     ]);
-    expect(tasks).toEqual({ ...handlers, housekeeping: [auth, webhooks, indexer], deliveryLeaseSeconds: 30 });
+    expect(tasks).toEqual({ ...handlers, housekeeping: [auth, webhooks, indexer] });
   });
 
   it('names what no part gives', () => {
-    expect(() => combineTaskDeps([{ receipts: handlers.receipts }, { deliveryLeaseSeconds: 30 }])).toThrow(
+    expect(() => combineTaskDeps([{ receipts: handlers.receipts }, { housekeeping: [] }])).toThrow(
       'nothing gives the job tasks their receiptChecks, deliveries, badgeMetadata',
     );
   });

@@ -21,18 +21,10 @@ export interface TaskDeps {
   deliveries: DeliveryAttempts;
   badgeMetadata: BadgeMetadataAttempts;
   housekeeping: readonly Housekeeping[];
-  /** A delivery job locked longer than this has lost its worker (WEBHOOK_DELIVERY_LEASE_SECONDS). */
-  deliveryLeaseSeconds: number;
 }
 
 /** The parts of TaskDeps that someone must give (housekeeping may be empty). */
-const REQUIRED: readonly (keyof TaskDeps)[] = [
-  'receipts',
-  'receiptChecks',
-  'deliveries',
-  'badgeMetadata',
-  'deliveryLeaseSeconds',
-];
+const REQUIRED: readonly (keyof TaskDeps)[] = ['receipts', 'receiptChecks', 'deliveries', 'badgeMetadata'];
 
 /** TaskDeps from the parts given (the modules', the composition root's): housekeeping lists are joined. */
 export function combineTaskDeps(parts: readonly Partial<TaskDeps>[]): TaskDeps {

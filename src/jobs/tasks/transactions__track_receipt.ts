@@ -9,10 +9,11 @@ export interface ReceiptTracking {
    */
   trackReceipt(job: ReceiptJob, lastAttempt: boolean): Promise<void>;
   /**
-   * Enqueues a receipt job for every transaction still pending past the end of its
-   * execute-and-wait (transactions__track_pending); returns how many.
+   * Enqueues a receipt job, due now, for every transaction still pending past the end of its
+   * execute-and-wait (`overdue`), or for every pending one (`all`) (transactions__track_pending);
+   * returns how many.
    */
-  trackOverdue(): Promise<number>;
+  trackPending(which: 'overdue' | 'all'): Promise<number>;
 }
 
 /** The job's payload: the transaction, and the request that broadcast it (for log lines). */

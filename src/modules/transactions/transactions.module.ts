@@ -65,7 +65,7 @@ export const transactionsModule = defineModule({
       sending: new TransactionSender(deps, following),
       following,
       reconciliation,
-      status: new TransactionStatusReader(deps),
+      status: new TransactionStatusReader(deps, following),
       unsentBuilds: new UnsentBuilds(deps),
     };
     return wing;

@@ -113,13 +113,17 @@ export class TransactionsRepository {
    * Gives transactions still pending past the end of their execute-and-wait (record()'s
    * `followedUntil`) to receipt jobs, in one database transaction: every such transaction whose
    * time has passed (`overdue`: its request's process died, or the database failed as the receipt
-   * was recorded), or this one whatever the time (its wait timed out). Returns how many.
+   * was recorded), every pending one (`all`: after an outage, at a worker's start; a receipt job
+   * already waiting is made due now), or this one whatever the time (its wait timed out). Returns
+   * how many.
    */
-  async handOver(which: 'overdue' | { chainId: number; hash: string }): Promise<number> {
+  async handOver(which: 'overdue' | 'all' | { chainId: number; hash: string }): Promise<number> {
     const only =
       which === 'overdue'
         ? Prisma.sql`track_from <= now()`
-        : Prisma.sql`track_from IS NOT NULL AND chain_id = ${which.chainId} AND hash = ${which.hash}`;
+        : which === 'all'
+          ? Prisma.sql`true`
+          : Prisma.sql`track_from IS NOT NULL AND chain_id = ${which.chainId} AND hash = ${which.hash}`;
     return this.prisma.$transaction(async (db) => {
       const due = await db.$queryRaw<{ chain_id: number; hash: string; request_id: string | null }[]>`
         UPDATE transactions SET track_from = NULL

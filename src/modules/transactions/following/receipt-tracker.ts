@@ -71,12 +71,15 @@ export class ReceiptTracker implements ReceiptTracking {
   }
 
   /**
-   * Gives every transaction still pending past the end of its execute-and-wait to a receipt job
-   * (transactions__track_pending); returns how many. Logged: a request's process died mid-wait.
+   * Gives every transaction still pending past the end of its execute-and-wait (`overdue`), or
+   * every pending one (`all`), to a receipt job due now (transactions__track_pending); returns how
+   * many. Logged for `overdue`: a request's process died mid-wait.
    */
-  async trackOverdue(): Promise<number> {
-    const handed = await this.deps.transactions.handOver('overdue');
-    if (handed > 0) {
+  async trackPending(which: 'overdue' | 'all'): Promise<number> {
+    const handed = await this.deps.transactions.handOver(which);
+    if (which === 'all') {
+      this.deps.log.debug({ transactions: handed }, 'pending transactions: receipt jobs ask the chain now');
+    } else if (handed > 0) {
       this.deps.log.warn(
         { transactions: handed },
         'transactions still pending after their execute-and-wait ended (its process stopped?): receipt jobs follow them',

@@ -1,6 +1,7 @@
 import { receiptJson } from '../../../chain/receipts';
 import type { Chain } from '../../../chain/registry';
 import type { Logger } from '../../../logger';
+import type { ReceiptTracker } from '../following/receipt-tracker';
 import { liveValues } from '../../../operations/live';
 import type { AuthenticatedAccount } from '../../../operations/request-context';
 import { createdBy, revertError } from '../mined-outcomes';
@@ -18,12 +19,19 @@ interface SentTransaction {
 
 /** The status of transactions sent through Laurel: read now (status), and at each change (subscriptions). */
 export class TransactionStatusReader {
-  constructor(private readonly deps: TransactionsDeps) {}
+  constructor(
+    private readonly deps: TransactionsDeps,
+    /** Records a receipt the row lacks (the receipt job's way of recording it). */
+    private readonly receipts: ReceiptTracker,
+  ) {}
 
   /**
    * A transaction the caller sent through Laurel, as the chain has it now: mined (success or
    * failed, with its receipt, confirmations, decoded revert, what it created), pending, or dropped
    * (recorded so by the receipt job or the reconciliation). 404 for a hash the caller did not send.
+   * A mined transaction still pending in its row (its receipt job has not run yet, or could not
+   * record it) is recorded before the answer, with its `transaction` event: what the answer says
+   * mined, the events say too.
    */
   async status(input: TransactionStatusInput, account: AuthenticatedAccount): Promise<TransactionState> {
     const sent = await this.sentTransaction(input, account);
@@ -98,6 +106,7 @@ export class TransactionStatusReader {
     );
     const state = this.recordedState(sent);
     if (!receipt) return state;
+    if (row.status === 'pending') await this.receipts.recordReceipt(chain.chainId, receipt);
     const mined = {
       ...state,
       // Mined after all (sent again by other means): not dropped.
