@@ -42,6 +42,9 @@ export const processVariables = {
   SHUTDOWN_GRACE_SECONDS: positiveInt(10).describe(
     'on SIGTERM/SIGINT, how long requests in flight may take to be answered (no new request is taken meanwhile); a request still unanswered then is cut. Jobs and broadcasts under way are then awaited (each within its own deadline) before the database and RPC pools close',
   ),
+  SHUTDOWN_IDLE_LINGER_MS: positiveInt(250).describe(
+    'during a stop, once the requests in flight are answered, how long connections left idle stay open before they are closed: a request a client sent on one just before (not read yet) is answered 503 with `Connection: close` rather than cut by the close',
+  ),
   SHUTDOWN_ANSWER_MARGIN_MS: positiveInt(1000).describe(
     'during a stop, `execute-and-wait` requests still waiting for their receipt this long before the end of `SHUTDOWN_GRACE_SECONDS` answer what they know (their `Timeout` answer with the hash) rather than be cut',
   ),
@@ -58,6 +61,8 @@ export interface ProcessConfig {
   shutdownGraceSeconds: number;
   /** How long before the end of the grace requests that wait (execute-and-wait) answer what they know. */
   shutdownAnswerMarginMs: number;
+  /** How long idle connections stay open once a stop's requests in flight are answered. */
+  shutdownIdleLingerMs: number;
 }
 
 export function processConfig(e: Parsed<typeof processVariables>, cwd: string): ProcessConfig {
@@ -68,5 +73,6 @@ export function processConfig(e: Parsed<typeof processVariables>, cwd: string): 
     workerGoneAfterSeconds: e.WORKER_GONE_AFTER_SECONDS,
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     shutdownAnswerMarginMs: e.SHUTDOWN_ANSWER_MARGIN_MS,
+    shutdownIdleLingerMs: e.SHUTDOWN_IDLE_LINGER_MS,
   };
 }

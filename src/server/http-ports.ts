@@ -13,7 +13,7 @@ export interface Listening {
    * every answer still to be written says `Connection: close` (its socket closes after it), and a
    * request read from now on (on a kept-alive connection) is not taken: 503 `Laurel is shutting
    * down` with `Connection: close`. Resolves once every request taken before is answered, its
-   * socket closed, and the connections left idle closed. What is left then is cut by `cut()`.
+   * socket closed, and the connections left idle closed (after SHUTDOWN_IDLE_LINGER_MS). What is left then is cut by `cut()`.
    */
   drain(): Promise<void>;
   /** Requests taken and not answered yet. */
@@ -96,6 +96,12 @@ async function listen(config: Config, port: number, what: string): Promise<Liste
       for (const res of taken) if (!res.headersSent) res.setHeader('Connection', 'close');
       if (taken.size === 0) draining!();
       await answered;
+      // The requests already on their way on idle connections (sent, not read yet: the event loop
+      // was busy answering) are read and answered within the linger; closing at once would reset them.
+      const open = await new Promise<number>((resolve, reject) =>
+        server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+      );
+      if (open > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdownIdleLingerMs));
       server.closeIdleConnections();
       await closed;
     },
