@@ -12,6 +12,7 @@ const SERVICE = [
   'test/integration/database-outage.test.ts',
   'test/integration/demo.test.ts',
   'test/integration/faults.test.ts',
+  'test/integration/local-chain-restart.test.ts',
   'test/integration/scale-out.test.ts',
   'test/integration/start-stop.test.ts',
   'test/integration/tracing.test.ts',
