@@ -31,6 +31,7 @@ import type { LaurelMetrics } from '../metrics';
 import { DEFAULT_CHAIN_TEXT_LIMITS, type ChainTextLimits } from '../stored-text';
 import { checkLastRecordedBlock, commonAncestor, ForkFound, heldAgain, type DeepFork } from './chain-forks';
 import {
+  highestReceiptLogBlock,
   loadKnownContracts,
   lockCursor,
   readCursor,
@@ -226,9 +227,13 @@ export class ChainIndexer {
         const restarted = this.restartedSince;
         this.restartedSince = false;
         this.head = await chain.provider.getBlockNumber();
-        if (restarted && this.head < this.cursor) {
+        // What the index holds above the head, receipts ingested ahead of the cursor included.
+        const indexedTo = restarted
+          ? Math.max(this.cursor, (await highestReceiptLogBlock(db, chain.chainId)) ?? -1)
+          : this.cursor;
+        if (indexedTo > this.head) {
           log.warn(
-            { chain: chain.name, cursor: this.cursor, head: this.head },
+            { chain: chain.name, indexedTo, head: this.head },
             'indexer: the chain restarted from a saved state with fewer blocks than indexed; the blocks above it are undone',
           );
           forkFound = true;
