@@ -24,8 +24,7 @@ const gunzip = promisify(zlib.gunzip);
 
 /** What a saved chain holds, or why it cannot be used. */
 export type AnvilStateCheck =
-  | { usable: true; bestBlock: number }
-  | { usable: false; problem: string; bestBlock?: number };
+  { usable: true; bestBlock: number } | { usable: false; problem: string; bestBlock?: number };
 
 interface DumpedState {
   best_block_number?: number;

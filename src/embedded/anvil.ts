@@ -158,7 +158,12 @@ class LineSplitter {
 }
 
 /** One JSON-RPC call to anvil; rejects with its error. */
-async function anvilRpc<T>(url: string, method: string, params: unknown[] = [], signal?: AbortSignal): Promise<T> {
+async function anvilRpc<T>(
+  url: string,
+  method: string,
+  params: unknown[] = [],
+  signal?: AbortSignal,
+): Promise<T> {
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

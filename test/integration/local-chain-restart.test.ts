@@ -56,7 +56,9 @@ interface RewardingApp {
 const apps: RewardingApp[] = [];
 
 const chainUrlOf = (started: StartedLaurel) => /anvil on (http:\/\/\S+),/.exec(started.output())![1];
-const start = () => startLaurelProcess(dataDir, { LOG_LEVEL: 'info' }, { ownGroup: true });
+// The load and the checks ask far more than a user's request budget allows.
+const start = () =>
+  startLaurelProcess(dataDir, { LOG_LEVEL: 'info', RATE_LIMIT_MAX_REQUESTS: '1000000' }, { ownGroup: true });
 
 interface Success {
   hash: string;
@@ -216,9 +218,11 @@ describe.each([
       if (receipt) expect(receipt.status).toBe('0x1');
       else lost.push(success);
     }
-    // Only a kill of anvil itself can lose what it mined since its last save (at most
-    // LOCAL_CHAIN_SAVE_INTERVAL_MS): Laurel then no longer answers those rewards as mined.
-    if (how !== 'everything') expect({ seed, lost }).toEqual({ seed, lost: [] });
+    // A stop in order saves the chain after the last transaction. A kill can lose what was mined
+    // since the last save that agreed with itself (at most LOCAL_CHAIN_SAVE_INTERVAL_MS: every
+    // process killed, or anvil's save at exit taken while a block was being mined): Laurel then
+    // no longer answers those rewards as mined.
+    if (how === 'SIGTERM') expect({ seed, lost }).toEqual({ seed, lost: [] });
     for (const { hash } of lost) {
       const status = await request(laurel.url, 'GET', `/v1/transactions/${hash}`, { apiKey: app.apiKey });
       expect({ seed, hash, status: status.body.status }).not.toEqual({ seed, hash, status: 'success' });
