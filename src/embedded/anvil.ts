@@ -357,12 +357,17 @@ export async function startAnvil(opts: StartAnvilOptions = {}): Promise<AnvilIns
 
   const stateFile = opts.stateFile ? path.resolve(opts.stateFile) : undefined;
   const pidFile = stateFile ? anvilPidFile(stateFile) : undefined;
-  // Saves of the chain: one at a time, none once stopping has begun but the last (see stop).
+  // Saves of the chain: one at a time, none once stopping has begun but the last (see stop). A save
+  // reads the whole chain, so its cost grows with it: a round is skipped while no block was mined
+  // since the last save.
   let saving: Promise<void> | undefined;
   let alive = true;
-  const save = async (file: string): Promise<void> => {
+  let savedBlock = -1;
+  const save = async (file: string, evenUnchanged: boolean): Promise<void> => {
     try {
-      await saveAnvilState((method, params) => anvilRpc(rpcUrl, method, params), file);
+      if (!evenUnchanged && Number(await anvilRpc<string>(rpcUrl, 'eth_blockNumber')) === savedBlock) return;
+      const saved = await saveAnvilState((method, params) => anvilRpc(rpcUrl, method, params), file);
+      if (saved.usable) savedBlock = saved.bestBlock;
     } catch (error) {
       // anvil is down (its supervisor restarts it) or the disk refused: the next round tries again.
       if (alive) report('warn', `the local chain was not saved to ${file}: ${(error as Error).message}`);
@@ -370,7 +375,8 @@ export async function startAnvil(opts: StartAnvilOptions = {}): Promise<AnvilIns
   };
   const saves = stateFile
     ? setInterval(() => {
-        if (!saving && alive && !stopping) saving = save(stateFile).finally(() => (saving = undefined));
+        if (saving || !alive || stopping) return;
+        saving = save(stateFile, false).finally(() => (saving = undefined));
       }, opts.saveIntervalMs ?? 1000).unref()
     : undefined;
   const watch = (running: RunningAnvil) => {
@@ -389,6 +395,7 @@ export async function startAnvil(opts: StartAnvilOptions = {}): Promise<AnvilIns
         if (stopping) return restarted.instance.stop();
         current = restarted;
         alive = true;
+        savedBlock = -1;
         watch(restarted);
         await opts.onRestart?.();
         report('info', `anvil restarted (pid ${restarted.instance.pid}) on ${rpcUrl}`);
@@ -411,7 +418,7 @@ export async function startAnvil(opts: StartAnvilOptions = {}): Promise<AnvilIns
       await restarting?.catch(() => undefined);
       await saving;
       // What was mined up to now, saved while nothing that uses the chain runs any more.
-      if (stateFile && alive) await save(stateFile);
+      if (stateFile && alive) await save(stateFile, true);
       await current.instance.stop();
       if (pidFile) fs.rmSync(pidFile, { force: true });
     },
