@@ -14,6 +14,7 @@ const SERVICE = [
   'test/integration/deploys.test.ts',
   'test/integration/faults.test.ts',
   'test/integration/job-session-loss.test.ts',
+  'test/integration/local-chain-restart.test.ts',
   'test/integration/scale-out.test.ts',
   'test/integration/start-stop.test.ts',
   'test/integration/tracing.test.ts',

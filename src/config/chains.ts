@@ -141,6 +141,9 @@ export const chainsVariables = {
     .describe(
       '`auto`: start the embedded anvil chain `local` only when no chain is configured; `on`: always; `off`: never',
     ),
+  LOCAL_CHAIN_SAVE_INTERVAL_MS: positiveInt(1000).describe(
+    'how often the embedded chain is saved to `DATA_DIR/anvil/state.json` (only a save whose balances agree with its blocks is kept; it is also saved when Laurel stops): what a kill of anvil alone can lose',
+  ),
   CHAINS_FILE: z
     .string()
     .min(1)
@@ -159,6 +162,8 @@ export const chainsVariables = {
 export interface ChainsConfig {
   /** 'auto' starts the local anvil chain only when no chain is configured. */
   localChain: 'auto' | 'on' | 'off';
+  /** How often the embedded chain is saved (ms). */
+  localChainSaveIntervalMs: number;
   chains: ChainConfig[];
   rpcTimeoutMs: number;
 }
@@ -169,7 +174,12 @@ export function chainsConfig(e: Parsed<typeof chainsVariables>, cwd: string): Ch
   if (e.LOCAL_CHAIN === 'on' && chains.some((chain) => chain.name === 'local')) {
     throw new ConfigError('CHAINS: the name "local" is reserved for the embedded chain (LOCAL_CHAIN=on)');
   }
-  return { localChain: e.LOCAL_CHAIN, chains, rpcTimeoutMs: e.RPC_TIMEOUT_MS };
+  return {
+    localChain: e.LOCAL_CHAIN,
+    localChainSaveIntervalMs: e.LOCAL_CHAIN_SAVE_INTERVAL_MS,
+    chains,
+    rpcTimeoutMs: e.RPC_TIMEOUT_MS,
+  };
 }
 
 function parseChains(e: Parsed<typeof chainsVariables>, cwd: string): ChainConfig[] {

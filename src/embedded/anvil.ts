@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { anvilExitStateFile, chooseAnvilState, saveAnvilState } from './anvil-state';
 import { anvilPidFile } from './data-folder';
 import { restartWithBackoff, type SupervisorReport } from './supervisor';
 import { guardChildProcess } from './watchdog';
@@ -19,8 +20,13 @@ export const ANVIL_HOST = '127.0.0.1';
 export const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
 
 export interface StartAnvilOptions {
-  /** Load the chain from this file if it exists and dump it there on exit and every 2 s. */
+  /**
+   * Keep the chain in this file: loaded at start, saved there (when its state agrees with its
+   * history) every `saveIntervalMs` and when stopped (anvil-state.ts).
+   */
   stateFile?: string;
+  /** How often the chain is saved to `stateFile` (default 1 s). */
+  saveIntervalMs?: number;
   /** Start from this state (an `anvil_dumpState` or `--dump-state` file), which is never written. */
   loadState?: string;
   /** Port to listen on; default: a free port chosen by the OS. */
@@ -43,7 +49,10 @@ export interface AnvilInstance {
   port: number;
   /** The anvil process id (it changes when the supervisor restarts anvil). */
   readonly pid: number;
-  /** SIGTERM (anvil dumps its state), then SIGKILL after 5 s. Safe to call more than once. */
+  /**
+   * Saves the chain (with a state file), then SIGTERM (anvil saves it too), then SIGKILL after 5 s.
+   * Safe to call more than once.
+   */
   stop(): Promise<void>;
 }
 
@@ -148,17 +157,29 @@ class LineSplitter {
   }
 }
 
-async function rpcChainId(url: string, signal: AbortSignal): Promise<number> {
+/** One JSON-RPC call to anvil; rejects with its error. */
+async function anvilRpc<T>(
+  url: string,
+  method: string,
+  params: unknown[] = [],
+  signal?: AbortSignal,
+): Promise<T> {
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
     signal,
   });
-  const body = (await response.json()) as { result?: string };
-  if (typeof body.result !== 'string')
-    throw new Error(`unexpected eth_chainId answer: ${JSON.stringify(body)}`);
-  return Number(BigInt(body.result));
+  const body = (await response.json()) as { result?: T; error?: unknown };
+  if (body.error !== undefined || body.result === undefined)
+    throw new Error(`unexpected ${method} answer: ${JSON.stringify(body)}`);
+  return body.result;
+}
+
+async function rpcChainId(url: string, signal: AbortSignal): Promise<number> {
+  const result = await anvilRpc<unknown>(url, 'eth_chainId', [], signal);
+  if (typeof result !== 'string') throw new Error(`unexpected eth_chainId answer: ${JSON.stringify(result)}`);
+  return Number(BigInt(result));
 }
 
 class AnvilStartError extends Error {
@@ -170,42 +191,6 @@ class AnvilStartError extends Error {
     super(message);
   }
 }
-
-function parsesAsJson(file: string): boolean {
-  try {
-    JSON.parse(fs.readFileSync(file, 'utf8'));
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Copies anvil's state file to `<file>.good` if it is a complete save (not one being written). */
-function keepGoodCopy(stateFile: string): void {
-  if (!fs.existsSync(stateFile) || !parsesAsJson(stateFile)) return;
-  const good = `${stateFile}.good`;
-  fs.copyFileSync(stateFile, `${good}.tmp`);
-  fs.renameSync(`${good}.tmp`, good);
-}
-
-/**
- * anvil rewrites its state file in place: killed while writing it, it leaves the file cut short and
- * then refuses to start from it. Laurel keeps the last complete save as `<file>.good` (at each
- * start and every GOOD_COPY_INTERVAL_MS while anvil runs); before a start, a broken state file is
- * set aside as `<file>.broken` and replaced by that copy (the blocks since are lost; reconciliation
- * then marks their transactions dropped). Without a good copy the broken file stays, and anvil's
- * start fails saying why. Returns what was restored.
- */
-function restoreGoodState(stateFile: string): string | undefined {
-  const good = `${stateFile}.good`;
-  if (!fs.existsSync(stateFile) || parsesAsJson(stateFile) || !fs.existsSync(good)) return undefined;
-  fs.renameSync(stateFile, `${stateFile}.broken`);
-  fs.copyFileSync(good, stateFile);
-  return `anvil's state file ${stateFile} was cut short (killed while saving): set aside as ${path.basename(stateFile)}.broken, restored the last complete save`;
-}
-
-/** How often a running anvil's complete save is copied aside (see restoreGoodState). */
-const GOOD_COPY_INTERVAL_MS = 5000;
 
 /** A started anvil process; `exited` resolves (with how it ended) when the process is gone. */
 interface RunningAnvil {
@@ -232,11 +217,11 @@ async function startOnce(binary: string, port: number, opts: StartAnvilOptions):
     const stateFile = path.resolve(opts.stateFile);
     // anvil silently fails to dump into a directory that does not exist.
     fs.mkdirSync(path.dirname(stateFile), { recursive: true });
-    const restored = restoreGoodState(stateFile);
-    if (restored) opts.report?.('warn', restored);
-    keepGoodCopy(stateFile);
-    // 1 s is anvil's shortest interval (whole seconds only): the most a SIGKILL of anvil can lose.
-    args.push('--state', stateFile, '--state-interval', '1');
+    for (const { level, message } of chooseAnvilState(stateFile)) opts.report?.(level, message);
+    // anvil saves at exit only (what a SIGTERM from the watchdog leaves when Laurel died), beside
+    // the file Laurel saves to: its periodic saves could not be trusted (anvil-state.ts).
+    if (fs.existsSync(stateFile)) args.push('--load-state', stateFile);
+    args.push('--dump-state', anvilExitStateFile(stateFile));
     cachePath = path.join(path.dirname(stateFile), 'states');
     fs.rmSync(cachePath, { recursive: true, force: true });
     fs.mkdirSync(cachePath);
@@ -372,18 +357,32 @@ export async function startAnvil(opts: StartAnvilOptions = {}): Promise<AnvilIns
 
   const stateFile = opts.stateFile ? path.resolve(opts.stateFile) : undefined;
   const pidFile = stateFile ? anvilPidFile(stateFile) : undefined;
-  const goodCopies = stateFile
+  // Saves of the chain: one at a time, none once stopping has begun but the last (see stop). A save
+  // reads the whole chain, so its cost grows with it: a round is skipped while no block was mined
+  // since the last save.
+  let saving: Promise<void> | undefined;
+  let alive = true;
+  let savedBlock = -1;
+  const save = async (file: string, evenUnchanged: boolean): Promise<void> => {
+    try {
+      if (!evenUnchanged && Number(await anvilRpc<string>(rpcUrl, 'eth_blockNumber')) === savedBlock) return;
+      const saved = await saveAnvilState((method, params) => anvilRpc(rpcUrl, method, params), file);
+      if (saved.usable) savedBlock = saved.bestBlock;
+    } catch (error) {
+      // anvil is down (its supervisor restarts it) or the disk refused: the next round tries again.
+      if (alive) report('warn', `the local chain was not saved to ${file}: ${(error as Error).message}`);
+    }
+  };
+  const saves = stateFile
     ? setInterval(() => {
-        try {
-          keepGoodCopy(stateFile);
-        } catch {
-          // the file moved or the disk is full: the next round tries again
-        }
-      }, GOOD_COPY_INTERVAL_MS).unref()
+        if (saving || !alive || stopping) return;
+        saving = save(stateFile, false).finally(() => (saving = undefined));
+      }, opts.saveIntervalMs ?? 1000).unref()
     : undefined;
   const watch = (running: RunningAnvil) => {
     if (pidFile) fs.writeFileSync(pidFile, String(running.instance.pid));
     void running.exited.then((description) => {
+      alive = false;
       if (stopping || !opts.supervise) return;
       report('warn', `anvil stopped unexpectedly (${description}); restarting it`);
       restarting = restartWithBackoff({
@@ -395,6 +394,8 @@ export async function startAnvil(opts: StartAnvilOptions = {}): Promise<AnvilIns
         if (!restarted) return;
         if (stopping) return restarted.instance.stop();
         current = restarted;
+        alive = true;
+        savedBlock = -1;
         watch(restarted);
         await opts.onRestart?.();
         report('info', `anvil restarted (pid ${restarted.instance.pid}) on ${rpcUrl}`);
@@ -413,8 +414,11 @@ export async function startAnvil(opts: StartAnvilOptions = {}): Promise<AnvilIns
     stop: async () => {
       stopping = true;
       stopSignal.abort();
-      clearInterval(goodCopies);
+      clearInterval(saves);
       await restarting?.catch(() => undefined);
+      await saving;
+      // What was mined up to now, saved while nothing that uses the chain runs any more.
+      if (stateFile && alive) await save(stateFile, true);
       await current.instance.stop();
       if (pidFile) fs.rmSync(pidFile, { force: true });
     },

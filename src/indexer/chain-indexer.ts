@@ -31,6 +31,7 @@ import type { LaurelMetrics } from '../metrics';
 import { DEFAULT_CHAIN_TEXT_LIMITS, type ChainTextLimits } from '../stored-text';
 import { checkLastRecordedBlock, commonAncestor, ForkFound, heldAgain, type DeepFork } from './chain-forks';
 import {
+  highestReceiptLogBlock,
   loadKnownContracts,
   lockCursor,
   readCursor,
@@ -100,10 +101,28 @@ export class ChainIndexer {
   private fork: DeepFork | null = null;
   private unindexable: UnindexableSummary | null = null;
   private known: KnownContracts | null = null;
+  /** The node restarted from a saved state since the last look: it may have lost indexed blocks. */
+  private restartedSince = false;
   private readonly text: ChainTextLimits;
 
   constructor(private readonly options: ChainIndexerOptions) {
     this.text = options.text ?? DEFAULT_CHAIN_TEXT_LIMITS;
+  }
+
+  get chain(): Chain {
+    return this.options.chain;
+  }
+
+  /**
+   * The node started again from a saved state. A node behind the index is otherwise waited for
+   * (another provider may be ahead); this one lost the blocks above its head: they are undone on
+   * the next turn, as the blocks of a reorganisation.
+   */
+  restarted(): void {
+    this.restartedSince = true;
+    if (this.stopped) return;
+    this.wake.abort();
+    this.wake = new AbortController();
   }
 
   start(): void {
@@ -205,7 +224,21 @@ export class ChainIndexer {
           failures = 0;
           continue;
         }
+        const restarted = this.restartedSince;
+        this.restartedSince = false;
         this.head = await chain.provider.getBlockNumber();
+        // What the index holds above the head, receipts ingested ahead of the cursor included.
+        const indexedTo = restarted
+          ? Math.max(this.cursor, (await highestReceiptLogBlock(db, chain.chainId)) ?? -1)
+          : this.cursor;
+        if (indexedTo > this.head) {
+          log.warn(
+            { chain: chain.name, indexedTo, head: this.head },
+            'indexer: the chain restarted from a saved state with fewer blocks than indexed; the blocks above it are undone',
+          );
+          forkFound = true;
+          continue;
+        }
         const safeHead = this.head - (chain.confirmations - 1);
         if (this.cursor >= safeHead) {
           await this.checkLastBlock(db);

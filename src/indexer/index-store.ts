@@ -130,6 +130,14 @@ export async function receiptLogBlocks(
   return rows.map((row) => ({ number: Number(row.block_number), hash: row.block_hash }));
 }
 
+/** The highest block of a receipt ingested ahead of the cursor, or null when there is none. */
+export async function highestReceiptLogBlock(db: ClientBase, chainId: number): Promise<number | null> {
+  const { rows } = await db.query<{ block: string | null }>(
+    prepared(`SELECT max(block_number) AS block FROM indexer_receipt_logs WHERE chain_id = $1`, [chainId]),
+  );
+  return rows[0].block === null ? null : Number(rows[0].block);
+}
+
 /** Removes the receipt marks of logs (at `positionKey`s) whose events were not written after all. */
 export async function unmarkReceiptLogs(
   db: ClientBase,

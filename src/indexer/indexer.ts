@@ -65,6 +65,15 @@ export class Indexer {
     this.pool.on('error', (error) => options.log.warn({ err: error }, 'indexer: idle connection lost'));
     this.indexers = options.chains.map((chain) => new ChainIndexer(this.chainOptions(chain)));
     this.changes = new IndexChanges(options.notifications);
+    options.events?.on('chainRestarted', (chain) => this.chainRestarted(chain));
+  }
+
+  /**
+   * The chain's node started again from a saved state (chainRestarted, or the embedded chain at
+   * Laurel's start): it may hold fewer blocks than the index, whose blocks above are then undone.
+   */
+  chainRestarted(chain: Chain): void {
+    for (const indexer of this.indexers) if (indexer.chain === chain) indexer.restarted();
   }
 
   private chainOptions(chain: Chain): ChainIndexerOptions {

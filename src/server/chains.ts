@@ -31,6 +31,7 @@ export async function startChains(
       HDNodeWallet.fromPhrase(ANVIL_MNEMONIC, undefined, "m/44'/60'/0'/0/0").connect(chain.provider);
     const anvil = await startAnvil({
       stateFile: anvilStateFile(config),
+      saveIntervalMs: config.localChainSaveIntervalMs,
       log: (line) => log.debug({ anvil: line }),
       supervise: true,
       report,

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { ChainEvents } from '../chain/chain-events';
-import type { Config } from '../config';
+import { wantsLocalChain, type Config } from '../config';
 import type { SupervisorReport } from '../embedded/supervisor';
 import { NotificationSession } from '../db/notifications';
 import { EventHub } from '../event-hub';
@@ -93,6 +93,8 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       events,
     });
     lifecycle.onStop('indexer', () => indexer.stop());
+    // The embedded chain was loaded from its saved state, which may end below what was indexed.
+    if (wantsLocalChain(config)) indexer.chainRestarted(chains.get('local'));
     // Every process can ingest its own receipts (read-your-writes); only the `indexer` role follows the chains.
     if (config.roles.has('indexer')) {
       indexer.start();

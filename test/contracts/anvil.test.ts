@@ -13,6 +13,7 @@ import {
   startAnvil,
   type AnvilInstance,
 } from '../../src/embedded/anvil';
+import { anvilExitStateFile, inspectAnvilState } from '../../src/embedded/anvil-state';
 import { processIsAlive } from '../../src/embedded/processes';
 import { anvilDevPrivateKeys, anvilProvider, mined } from '../helpers/chain';
 import { builtFile } from '../helpers/laurel-process';
@@ -228,6 +229,52 @@ describe('embedded anvil', () => {
     expect(fs.readFileSync(`${stateFile}.broken`, 'utf8')).toBe('');
     await withChain(anvil, async ({ owner }) => {
       expect(await new Contract(factory, AppFactoryArtifact.abi, owner).allApps()).toEqual([app]);
+    });
+    await anvil.stop();
+  });
+
+  it('starts from a save whose balances agree with its blocks, never from one saved while a block was mined', async () => {
+    const stateFile = path.join(dir, 'racy', 'state.json');
+    let anvil = await start({ stateFile });
+    const { factory, app } = await withChain(anvil, async ({ deployer, owner }) => {
+      const deployment = await ensureLaurelDeployed(deployer.provider!, deployer);
+      return { factory: deployment.factory, app: await createApp(deployment.factory, owner, 'Consistent') };
+    });
+    await anvil.stop(); // Laurel's save, then anvil's own at exit
+    const saved = JSON.parse(fs.readFileSync(stateFile, 'utf8')) as { best_block_number: number };
+    expect(inspectAnvilState(fs.readFileSync(stateFile, 'utf8'))).toEqual({
+      usable: true,
+      bestBlock: saved.best_block_number,
+    });
+
+    // What anvil 1.7.1 writes when a block is mined while it saves: the accounts already hold the
+    // block's transaction (here: the app created), the blocks and receipts do not yet.
+    const racy = JSON.parse(fs.readFileSync(stateFile, 'utf8')) as {
+      best_block_number: number;
+      blocks: { header: { number: string } }[];
+      transactions: { block_number: number }[];
+    };
+    racy.blocks = racy.blocks.filter((block) => Number(block.header.number) < racy.best_block_number);
+    racy.transactions = racy.transactions.filter((tx) => tx.block_number < racy.best_block_number);
+    racy.best_block_number -= 1;
+    const racyText = JSON.stringify(racy);
+    expect(inspectAnvilState(racyText)).toMatchObject({
+      usable: false,
+      problem: expect.stringMatching(/state is ahead of its history .*nonce of/),
+    });
+    // Even a save that claims more blocks than Laurel's is not used when it disagrees with itself.
+    racy.best_block_number += 10;
+    fs.writeFileSync(anvilExitStateFile(stateFile), JSON.stringify(racy));
+    const reports: string[] = [];
+    anvil = await start({ stateFile, report: (level, message) => reports.push(`${level}: ${message}`) });
+    expect(reports).toEqual([
+      expect.stringMatching(
+        /^warn: anvil's save at exit .* was .*ahead of its history.* set aside as state\.json\.at-exit\.broken, restored Laurel's last consistent save/,
+      ),
+    ]);
+    await withChain(anvil, async ({ owner }) => {
+      expect(await new Contract(factory, AppFactoryArtifact.abi, owner).allApps()).toEqual([app]);
+      expect(await owner.provider!.getBlockNumber()).toBe(saved.best_block_number);
     });
     await anvil.stop();
   });

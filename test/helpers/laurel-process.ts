@@ -34,10 +34,18 @@ export interface LaurelProcess {
   exited: Promise<number | null>;
 }
 
-/** Spawns the service; it may exit at once (a failed start), see `exited`. */
-export function spawnLaurel(dataDir: string, env: Record<string, string> = {}): LaurelProcess {
+/**
+ * Spawns the service; it may exit at once (a failed start), see `exited`. With `ownGroup`, it leads
+ * a process group of its own, which signalGroup signals as a deploy does (`npm start`'s group).
+ */
+export function spawnLaurel(
+  dataDir: string,
+  env: Record<string, string> = {},
+  { ownGroup = false }: { ownGroup?: boolean } = {},
+): LaurelProcess {
   const child = spawn(process.execPath, [builtFile('src/main.js')], {
     cwd: root,
+    detached: ownGroup,
     // NODE_ENV unset as under `npm start` (jest sets it to 'test', which changes library defaults).
     env: {
       ...process.env,
@@ -66,8 +74,9 @@ export interface StartedLaurel extends LaurelProcess {
 export async function startLaurelProcess(
   dataDir: string,
   env: Record<string, string> = {},
+  options: { ownGroup?: boolean } = {},
 ): Promise<StartedLaurel> {
-  const started = spawnLaurel(dataDir, env);
+  const started = spawnLaurel(dataDir, env, options);
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no URLs within 60 s:\n${started.output()}`)), 60_000);
     void started.exited.then((code) => reject(new Error(`exited with ${code}:\n${started.output()}`)));
@@ -91,6 +100,12 @@ export async function stopLaurelProcess(
   times = 1,
 ): Promise<number | null> {
   for (let i = 0; i < times; i++) started.child.kill(signal);
+  return started.exited;
+}
+
+/** Sends `signal` to the process group the service leads (spawned with `ownGroup`); resolves on its exit. */
+export async function signalGroup(started: LaurelProcess, signal: NodeJS.Signals): Promise<number | null> {
+  process.kill(-started.child.pid!, signal);
   return started.exited;
 }
 
