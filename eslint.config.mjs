@@ -68,4 +68,9 @@ export default tseslint.config(
       },
     },
   },
+  {
+    // CommonJS: jest's configuration and the files it loads by path.
+    files: ['**/*.cjs', '**/*.js'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
 );

@@ -22,14 +22,38 @@ const SERVICE = [
 ];
 /** Files under test/unit that need the database. */
 const UNIT_WITH_DATABASE = ['test/unit/nonces.test.ts'];
+/**
+ * Small files that run together, a group a jest file (test/groups/, test/helpers/group.ts): jest
+ * loads src and its libraries afresh for every file, which costs a small file more than its tests.
+ * A run that names files (`npm test -- test/integration/openapi.test.ts`) runs them alone.
+ */
+const GROUPS = require('./test/groups.json');
+const namesFiles = process.argv.slice(2).some((arg) => arg.endsWith('.test.ts'));
+const GROUPED = namesFiles ? [] : Object.values(GROUPS).flat();
 
 const paths = (files) => files.map((file) => `<rootDir>/${file}`);
 
 /** @type {import('jest').Config} */
 const common = {
   testEnvironment: 'node',
+  // swc compiles a file without type-checking, as tsconfig's isolatedModules allows, and keeps the
+  // decorator metadata type-graphql reads (an esbuild-based transform drops it); the typecheck is
+  // `npm run typecheck`'s.
   transform: {
-    '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
+    '^.+\\.ts$': [
+      '@swc/jest',
+      {
+        jsc: {
+          target: 'es2022',
+          parser: { syntax: 'typescript', decorators: true },
+          transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: true },
+          keepClassNames: true,
+        },
+        // import() stays a real dynamic import, as tsc keeps it for the ES-only packages.
+        module: { type: 'commonjs', ignoreDynamic: true },
+        sourceMaps: 'inline',
+      },
+    ],
   },
   // The generated Prisma client imports its own files with a .js suffix.
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
@@ -45,6 +69,7 @@ module.exports = {
   // A worker keeps every module of every file it ran (docs/development.md#tests), and its garbage
   // collection slows as that heap grows: past this, jest replaces it after its current file.
   workerIdleMemoryLimit: '600MB',
+  testSequencer: '<rootDir>/test/helpers/sequencer.js',
   projects: [
     {
       ...common,
@@ -58,9 +83,10 @@ module.exports = {
       testMatch: [
         '<rootDir>/test/integration/**/*.test.ts',
         '<rootDir>/test/contracts/**/*.test.ts',
+        '<rootDir>/test/groups/*.test.ts',
         ...paths(UNIT_WITH_DATABASE),
       ],
-      testPathIgnorePatterns: paths(SERVICE),
+      testPathIgnorePatterns: paths([...SERVICE, ...GROUPED]),
       globalSetup: '<rootDir>/test/helpers/global-setup.ts',
       globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
     },

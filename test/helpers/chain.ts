@@ -47,8 +47,13 @@ export function chainConfigOf(chain: TestChain, overrides: Partial<ChainEntry> =
 
 let devKeys: string[] | undefined;
 
-/** Private keys of anvil's first `count` dev accounts (m/44'/60'/0'/0/i of the default mnemonic). */
+/**
+ * Private keys of anvil's first `count` dev accounts (m/44'/60'/0'/0/i of the default mnemonic).
+ * The global setup derives the first ten once for the run (TEST_DEV_KEYS): the derivation's
+ * elliptic-curve work would otherwise be done again by every file.
+ */
 export function anvilDevPrivateKeys(count = 10): string[] {
+  devKeys ??= process.env.TEST_DEV_KEYS?.split(',');
   if (!devKeys || devKeys.length < count) {
     const root = HDNodeWallet.fromPhrase(ANVIL_MNEMONIC, undefined, "m/44'/60'/0'/0");
     devKeys = Array.from({ length: count }, (_, i) => root.deriveChild(i).privateKey);

@@ -16,7 +16,9 @@ declare global {
  * laurel-process.ts): the shared one, and the build, once for the run. The build runs in the
  * background: jest starts its workers, and the other projects' files, without waiting for it, and
  * each file of this project waits for it first (service-build.ts). It emits without type-checking
- * (`--noCheck`: the same files as `tsc -b`; `npm run typecheck` is the check).
+ * (`--noCheck`; `npm run typecheck` is the check), and as a build (`-b`, as `npm start` and
+ * `npm install` build): it compiles only the files changed since the last build, and nothing in a
+ * fresh clone, whose `npm install` built dist/.
  */
 export default async function globalSetupService(): Promise<void> {
   if (!globalThis.__LAUREL_TEST_BUILD__) {
@@ -27,7 +29,7 @@ export default async function globalSetupService(): Promise<void> {
       const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
       execFile(
         process.execPath,
-        [tsc, '-p', path.join(root, 'tsconfig.build.json'), '--noCheck'],
+        [tsc, '-b', path.join(root, 'tsconfig.build.json'), '--noCheck'],
         { cwd: root },
         (error, stdout, stderr) => {
           const output = `${stdout}${stderr}` || String(error ?? '');

@@ -27,7 +27,8 @@ declare global {
  *   TEST_DATABASE_URL, when set, names an existing server to use instead;
  * - on it, a template database with Laurel's and graphile-worker's migrations applied, which
  *   createTestDatabase copies;
- * - anvil's state after Laurel's deployment, which startTestChain (chain.ts) starts from.
+ * - anvil's state after Laurel's deployment, which startTestChain (chain.ts) starts from;
+ * - the private keys of anvil's dev accounts (anvilDevPrivateKeys in chain.ts).
  * Each project of jest.config.js names this file (or global-setup-service.ts, which calls it): jest
  * runs it once per run, and only when a test of such a project runs.
  */
@@ -39,6 +40,7 @@ export default async function globalSetup(): Promise<void> {
   const folder = mkdtempSync(path.join(os.tmpdir(), 'laurel-test-'));
   chmodSync(folder, 0o755); // as root, PostgreSQL runs as `postgres` and must reach the folder
   globalThis.__LAUREL_TEST_FOLDER__ = folder;
+  process.env.TEST_DEV_KEYS = anvilDevPrivateKeys(10).join(',');
   await Promise.all([startServerWithTemplate(folder), saveDeployedChain(folder)]);
 }
 
