@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { Wallet } from 'ethers';
+import { Transaction, Wallet } from 'ethers';
 import { createLogger } from '../../src/logger';
 import { issueApiKey } from '../helpers/auth';
 import { startTestChain, type TestChain } from '../helpers/chain';
@@ -159,9 +159,10 @@ describe('pushes what another process changed', () => {
     expect(pages()).toEqual([[], [`${user}:5`]]);
   });
 
-  it('a transaction: pending, success once mined; a reorganisation takes it back to pending, then dropped, and the index changes it made are undone', async () => {
+  it('a transaction: pending, success once mined; a reorganisation takes it back to pending, then dropped (another transaction of the wallet took its nonce), and the index changes it made are undone', async () => {
     await send('evm_setAutomine', [false]);
-    const { transactionHash } = await execute(await signedReward(2), false);
+    const signed = await signedReward(2);
+    const { transactionHash } = await execute(signed, false);
     status = subscribe(
       connected,
       `subscription ($hash: String!) { transactionStatus(hash: $hash) { status blockNumber } }`,
@@ -181,7 +182,14 @@ describe('pushes what another process changed', () => {
     expect(xp()).toEqual(['0', '5', '7']);
 
     await send('evm_setAutomine', [true]);
-    await send('anvil_reorg', [1, []]);
+    // The new block holds another transaction of the owner with the reward's nonce: the node refuses
+    // the reward when Laurel sends it again, so it is dropped (a reward it could send again is mined
+    // again: test/integration/reorgs.test.ts).
+    const { nonce } = Transaction.from(signed);
+    const other = await owner.signTransaction(
+      await owner.populateTransaction({ to: owner.address, value: 1n, nonce }),
+    );
+    await send('anvil_reorg', [1, [[other, 0]]]);
     await pushed(profile, 4, 'profile');
     await pushed(leaderboard, 4, 'leaderboard');
     await pushed(status, 4, 'status');

@@ -115,9 +115,11 @@ export class TransactionsRepository {
    * time has passed (`overdue`: its request's process died, or the database failed as the receipt
    * was recorded), every pending one (`all`: after an outage, at a worker's start; a receipt job
    * already waiting is made due now), or this one whatever the time (its wait timed out). Returns
-   * how many.
+   * how many, and how many of them were past the end of their wait.
    */
-  async handOver(which: 'overdue' | 'all' | { chainId: number; hash: string }): Promise<number> {
+  async handOver(
+    which: 'overdue' | 'all' | { chainId: number; hash: string },
+  ): Promise<{ handed: number; overdue: number }> {
     const only =
       which === 'overdue'
         ? Prisma.sql`track_from <= now()`
@@ -125,10 +127,14 @@ export class TransactionsRepository {
           ? Prisma.sql`true`
           : Prisma.sql`track_from IS NOT NULL AND chain_id = ${which.chainId} AND hash = ${which.hash}`;
     return this.prisma.$transaction(async (db) => {
-      const due = await db.$queryRaw<{ chain_id: number; hash: string; request_id: string | null }[]>`
-        UPDATE transactions SET track_from = NULL
-         WHERE status = 'pending' AND ${only}
-        RETURNING chain_id, hash, request_id`;
+      const due = await db.$queryRaw<
+        { chain_id: number; hash: string; request_id: string | null; overdue: boolean }[]
+      >`
+        UPDATE transactions AS t SET track_from = NULL
+          FROM (SELECT chain_id, hash, track_from <= now() AS overdue FROM transactions
+                 WHERE status = 'pending' AND ${only} FOR UPDATE) AS was
+         WHERE t.chain_id = was.chain_id AND t.hash = was.hash
+        RETURNING t.chain_id, t.hash, t.request_id, coalesce(was.overdue, false) AS overdue`;
       for (const row of due) {
         await enqueueJob(
           db,
@@ -137,7 +143,7 @@ export class TransactionsRepository {
           { jobKey: trackReceiptJobKey(row.chain_id, row.hash) },
         );
       }
-      return due.length;
+      return { handed: due.length, overdue: due.filter((row) => row.overdue).length };
     });
   }
 

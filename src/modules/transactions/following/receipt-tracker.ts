@@ -73,17 +73,18 @@ export class ReceiptTracker implements ReceiptTracking {
   /**
    * Gives every transaction still pending past the end of its execute-and-wait (`overdue`), or
    * every pending one (`all`), to a receipt job due now (transactions__track_pending); returns how
-   * many. Logged for `overdue`: a request's process died mid-wait.
+   * many. Those past the end of their wait are logged: a request's process died mid-wait.
    */
   async trackPending(which: 'overdue' | 'all'): Promise<number> {
-    const handed = await this.deps.transactions.handOver(which);
-    if (which === 'all') {
-      this.deps.log.debug({ transactions: handed }, 'pending transactions: receipt jobs ask the chain now');
-    } else if (handed > 0) {
+    const { handed, overdue } = await this.deps.transactions.handOver(which);
+    if (overdue > 0) {
       this.deps.log.warn(
-        { transactions: handed },
+        { transactions: overdue },
         'transactions still pending after their execute-and-wait ended (its process stopped?): receipt jobs follow them',
       );
+    }
+    if (which === 'all') {
+      this.deps.log.debug({ transactions: handed }, 'pending transactions: receipt jobs ask the chain now');
     }
     return handed;
   }
