@@ -179,7 +179,13 @@ export async function startJobWorker(options: {
     options.log.warn('job worker: its job fetches keep failing while the database answers; restarting it');
     const stalled = current;
     current = null;
-    await stalled?.stop();
+    // A runner that already stopped on its own (its pool exited) says so: it is replaced all the same.
+    await stalled?.stop().catch((error: unknown) => {
+      options.log.warn(
+        { err: (error as Error).message },
+        'job worker: the stalled runner did not stop cleanly',
+      );
+    });
     while (!stopping) {
       try {
         current = await startRunner();
