@@ -22,6 +22,11 @@ import type { Logger, ThrottledLog } from '../logger';
  *   uninterrupted) are freed: its process died, or it could not reconnect for longer than any task
  *   runs.
  * A freed job runs again at once (`run_at` is in the past), as graphile-worker's own 4-hour reset.
+ *
+ * It also tells (onStalled) when every fetch of the pool has failed for a look interval while its
+ * session answers: graphile-worker 0.17 reads its task ids once per runner, at the first fetch, and
+ * keeps that read's promise, so a read cut by a database crash is the answer of every later fetch
+ * and the runner never fetches a job again. Only a new runner reads them again.
  */
 const SESSION_NAME_PREFIX = 'laurel-jobs ';
 
@@ -53,12 +58,15 @@ const FREE_OWN_JOBS = `
   )
   SELECT (SELECT count(*) FROM freed)::int AS freed`;
 
+/** Why fetches are held: each is a state that ends, so a hold cannot outlive it. */
+type Hold = 'no session' | 'freeing';
+
 /**
  * Holds job fetches (graphile-worker's `forbiddenFlags`, awaited before each fetch) while the pool
  * has no session or frees its own jobs, and knows when no fetch is under way.
  */
 class FetchGate {
-  private holds = 0;
+  private readonly holds = new Set<Hold>();
   private opened = false;
   private fetching = 0;
   private reopened: Promise<void> | null = null;
@@ -67,7 +75,7 @@ class FetchGate {
 
   /** Before a fetch: null at once when open (no cost), else once open. */
   enter = (): null | Promise<null> => {
-    if (this.holds === 0 || this.opened) {
+    if (this.holds.size === 0 || this.opened) {
       this.fetching += 1;
       return null;
     }
@@ -80,12 +88,13 @@ class FetchGate {
     if (this.fetching === 0) for (const resolve of this.drained.splice(0)) resolve();
   }
 
-  hold(): void {
-    if (this.holds++ === 0) this.reopened = new Promise((resolve) => (this.reopen = resolve));
+  hold(reason: Hold): void {
+    if (this.holds.size === 0) this.reopened = new Promise((resolve) => (this.reopen = resolve));
+    this.holds.add(reason);
   }
 
-  release(): void {
-    if (this.holds === 0 || --this.holds > 0) return;
+  release(reason: Hold): void {
+    if (!this.holds.delete(reason) || this.holds.size > 0) return;
     this.reopened = null;
     this.reopen();
   }
@@ -96,9 +105,23 @@ class FetchGate {
     this.reopen();
   }
 
-  /** Resolves once no fetch is under way (call while held). */
-  idle(): Promise<void> {
-    return this.fetching === 0 ? Promise.resolve() : new Promise((resolve) => this.drained.push(resolve));
+  /**
+   * Whether no fetch is under way within `timeoutMs` (call while held): a fetch that never ends,
+   * or one counted that never left, holds the others no longer than that.
+   */
+  idle(timeoutMs: number): Promise<boolean> {
+    if (this.fetching === 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const drained = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        this.drained = this.drained.filter((waiting) => waiting !== drained);
+        resolve(false);
+      }, timeoutMs);
+      this.drained.push(drained);
+    });
   }
 }
 
@@ -117,6 +140,9 @@ export class WorkerSessions {
   private readonly missingSince = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
+  /** Since when every fetch has failed (none succeeded since), null while they succeed. */
+  private fetchesFailingSince: number | null = null;
+  private stalled = false;
   private lookedAt = 0;
   /**
    * How often the locks are looked at while the session lasts: each look reads the locked jobs
@@ -136,20 +162,29 @@ export class WorkerSessions {
       faults: ThrottledLog;
       /** After the session came back from a loss (the database is back). */
       onDatabaseBack: () => Promise<void>;
+      /** Once, when the pool's fetches keep failing while its session answers: it needs replacing. */
+      onStalled: () => void;
     },
   ) {
     this.lookIntervalMs = Math.min(10_000, Math.max(options.intervalMs, options.goneAfterMs / 6));
     // No fetch until the pool's session exists.
-    this.gate.hold();
+    this.gate.hold('no session');
     this.events.on('pool:create', ({ workerPool }) => {
       this.poolId = workerPool.id;
     });
     this.events.on('job:start', ({ job }) => {
       this.running.add(job.id);
+      this.fetchesFailingSince = null;
       this.gate.leave();
     });
-    this.events.on('worker:getJob:empty', () => this.gate.leave());
-    this.events.on('worker:getJob:error', () => this.gate.leave());
+    this.events.on('worker:getJob:empty', () => {
+      this.fetchesFailingSince = null;
+      this.gate.leave();
+    });
+    this.events.on('worker:getJob:error', () => {
+      this.fetchesFailingSince ??= Date.now();
+      this.gate.leave();
+    });
     this.events.on('job:complete', ({ job }) => this.running.delete(job.id));
   }
 
@@ -198,6 +233,13 @@ export class WorkerSessions {
       if (session) this.lost(session);
       throw error;
     });
+    // The database answered: fetches failing all along since a look interval fail for the pool's
+    // own reasons.
+    const failingSince = this.fetchesFailingSince;
+    if (!this.stalled && failingSince !== null && Date.now() - failingSince >= this.lookIntervalMs) {
+      this.stalled = true;
+      this.options.onStalled();
+    }
   }
 
   /** Opens the pool's session, which fetches wait for; the next looks free what a loss left locked. */
@@ -225,7 +267,9 @@ export class WorkerSessions {
     this.hadSession = true;
     // What the loss left locked is looked at next.
     this.lookedAt = 0;
-    this.gate.release();
+    // Fetches that failed while the database was away say nothing of the pool.
+    this.fetchesFailingSince = null;
+    this.gate.release('no session');
     if (back) {
       this.options.log.warn('job worker: database back');
       await this.options.onDatabaseBack();
@@ -238,7 +282,7 @@ export class WorkerSessions {
     this.session = null;
     this.suspects = new Set();
     this.missingSince.clear();
-    if (!this.stopped) this.gate.hold();
+    if (!this.stopped) this.gate.hold('no session');
     this.options.faults.write('warn', 'worker_session', {}, 'job worker lost its database session');
     void session.end().catch(() => undefined);
   }
@@ -291,12 +335,21 @@ export class WorkerSessions {
 
   /**
    * Frees own jobs `ids` unless running, with fetches held and drained: a job fetched meanwhile is
-   * then among those running.
+   * then among those running. Fetches still under way after SESSION_TIMEOUT_MS: none is freed now,
+   * the next looks try again.
    */
   private async freeOwn(session: Client, poolId: string, ids: string[]): Promise<number> {
-    this.gate.hold();
+    this.gate.hold('freeing');
     try {
-      await this.gate.idle();
+      if (!(await this.gate.idle(SESSION_TIMEOUT_MS))) {
+        this.options.faults.write(
+          'warn',
+          'worker_fetches',
+          {},
+          'job worker: fetches still under way; its jobs left locked are freed at a later look',
+        );
+        return 0;
+      }
       const { rows } = await session.query<{ freed: number }>(FREE_OWN_JOBS, [
         poolId,
         ids,
@@ -304,7 +357,7 @@ export class WorkerSessions {
       ]);
       return rows[0]?.freed ?? 0;
     } finally {
-      this.gate.release();
+      this.gate.release('freeing');
     }
   }
 }

@@ -104,7 +104,8 @@ const WORKER_POLL_INTERVAL_MS = 1000;
 /**
  * Starts graphile-worker inside PostgreSQL: installs (or upgrades) its schema, then runs tasks.
  * Jobs survive crashes: a job whose worker lost its database session (the database restarted, the
- * process died) runs again within seconds, see WorkerSessions.
+ * process died) runs again within seconds, see WorkerSessions. A runner whose fetches keep failing
+ * while the database answers (WorkerSessions' onStalled) is replaced by a new one.
  *
  * The connection pool is Laurel's own: graphile-worker does not wait for the pool it creates to
  * close, and drops its error handler first, so a connection ended by the server meanwhile (a
@@ -132,35 +133,86 @@ export async function startJobWorker(options: {
     faults,
   );
   options.metrics?.watchPool('worker', pool);
-  const sessions = new WorkerSessions({
-    databaseUrl: options.databaseUrl,
-    intervalMs: WORKER_POLL_INTERVAL_MS,
-    goneAfterMs: options.goneAfterSeconds * 1000,
-    log: options.log,
-    faults,
-    onDatabaseBack: options.onDatabaseBack,
-  });
-  let runner: Runner;
-  try {
-    runner = await run({
-      pgPool: pool,
-      ...workerRunOptions(options.concurrency),
-      taskList: options.taskList,
-      parsedCronItems: parseCrontab(options.crontab),
-      logger: workerLogger(options.log, faults, options.metrics),
-      events: sessions.events,
-      forbiddenFlags: sessions.forbiddenFlags,
+  let stopping = false;
+  let current: JobWorker | null = null;
+  let replacing: Promise<void> | null = null;
+
+  /** A graphile-worker runner on `pool`, watched by WorkerSessions of its own. */
+  async function startRunner(): Promise<JobWorker> {
+    const sessions = new WorkerSessions({
+      databaseUrl: options.databaseUrl,
+      intervalMs: WORKER_POLL_INTERVAL_MS,
+      goneAfterMs: options.goneAfterSeconds * 1000,
+      log: options.log,
+      faults,
+      onDatabaseBack: options.onDatabaseBack,
+      onStalled: () => {
+        replacing ??= replace().finally(() => (replacing = null));
+      },
     });
+    let runner: Runner;
+    try {
+      runner = await run({
+        pgPool: pool,
+        ...workerRunOptions(options.concurrency),
+        taskList: options.taskList,
+        parsedCronItems: parseCrontab(options.crontab),
+        logger: workerLogger(options.log, faults, options.metrics),
+        events: sessions.events,
+        forbiddenFlags: sessions.forbiddenFlags,
+      });
+    } catch (error) {
+      await sessions.stop();
+      throw error;
+    }
+    sessions.start();
+    return {
+      stop: async () => {
+        await sessions.stop();
+        await runner.stop();
+      },
+    };
+  }
+
+  /** Stops the stalled runner (it runs no job: its fetches fail) and starts another until one starts. */
+  async function replace(): Promise<void> {
+    options.log.warn('job worker: its job fetches keep failing while the database answers; restarting it');
+    const stalled = current;
+    current = null;
+    // A runner that already stopped on its own (its pool exited) says so: it is replaced all the same.
+    await stalled?.stop().catch((error: unknown) => {
+      options.log.warn(
+        { err: (error as Error).message },
+        'job worker: the stalled runner did not stop cleanly',
+      );
+    });
+    while (!stopping) {
+      try {
+        current = await startRunner();
+        return;
+      } catch (error) {
+        faults.write(
+          'warn',
+          'worker_restart',
+          { err: (error as Error).message },
+          'could not restart the job worker',
+        );
+        await sleep(WORKER_POLL_INTERVAL_MS);
+      }
+    }
+  }
+
+  try {
+    current = await startRunner();
   } catch (error) {
-    await sessions.stop();
     await pool.end();
     throw error;
   }
-  sessions.start();
   return {
     stop: async () => {
-      await sessions.stop();
-      await runner.stop();
+      stopping = true;
+      await replacing;
+      await current?.stop();
       await untilQuiet(pool);
       await pool.end();
     },
