@@ -87,7 +87,11 @@ it("exports one build's trace: HTTP, the operation, SQL and the chain's RPC", as
       return complete ? { operation, inTrace } : undefined;
     },
     30_000,
-  );
+  ).catch((error: Error) => {
+    // Which spans came, and in which traces: what a failure needs to be understood.
+    const seen = spans.map((span) => `${span.name} (${span.traceId.slice(0, 8)})`);
+    throw new Error(`${error.message}; spans received: ${seen.join(', ')}`);
+  });
   const requestId = trace.operation.attributes?.find((attribute) => attribute.key === 'laurel.request_id');
   expect(requestId?.value).toEqual({ stringValue: 'traced-build' });
   // Every span of the trace descends from its root: one trace for the whole request.
