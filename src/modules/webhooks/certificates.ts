@@ -9,7 +9,7 @@ import 'reflect-metadata';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { webcrypto } from 'node:crypto';
 import path from 'node:path';
-import * as x509 from '@peculiar/x509';
+import type * as X509 from '@peculiar/x509';
 
 type CryptoKey = webcrypto.CryptoKey;
 type CryptoKeyPair = webcrypto.CryptoKeyPair;
@@ -19,7 +19,19 @@ export interface PemPair {
   key: string;
 }
 
-x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+let x509Loaded: Promise<typeof X509> | undefined;
+
+/**
+ * @peculiar/x509, loaded on first use: it weighs about a tenth of Laurel's module graph, and most
+ * starts and test files never make a certificate.
+ */
+function loadX509(): Promise<typeof X509> {
+  x509Loaded ??= import('@peculiar/x509').then((x509) => {
+    x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+    return x509;
+  });
+  return x509Loaded;
+}
 
 const ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 const DAY = 24 * 60 * 60 * 1000;
@@ -40,6 +52,7 @@ function serial(): string {
 
 /** A certificate authority (10 years) that may sign server certificates only. */
 export async function createCertificateAuthority(name: string): Promise<PemPair> {
+  const x509 = await loadX509();
   const keys = (await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify'])) as CryptoKeyPair;
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: serial(),
@@ -90,6 +103,7 @@ export async function createServerCertificate(
   ca: PemPair | null,
   options: { expired?: boolean } = {},
 ): Promise<PemPair> {
+  const x509 = await loadX509();
   const keys = (await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify'])) as CryptoKeyPair;
   const notAfter = options.expired ? new Date(Date.now() - DAY) : new Date(Date.now() + 30 * DAY);
   const extensions = [
