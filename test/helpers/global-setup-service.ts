@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import globalSetup from './global-setup';
+import { makeDataDir, startLaurelProcess, stopLaurelProcess } from './laurel-process';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -25,7 +26,7 @@ export default async function globalSetupService(): Promise<void> {
     // A folder of its own: the run's folder is made by the shared setup, which this one does not wait for.
     const resultFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'laurel-build-')), 'result.json');
     process.env.TEST_SERVICE_BUILD_RESULT = resultFile;
-    globalThis.__LAUREL_TEST_BUILD__ = new Promise((resolve) => {
+    const built = new Promise<boolean>((resolve) => {
       const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
       execFile(
         process.execPath,
@@ -34,10 +35,34 @@ export default async function globalSetupService(): Promise<void> {
         (error, stdout, stderr) => {
           const output = `${stdout}${stderr}` || String(error ?? '');
           writeFileSync(resultFile, JSON.stringify({ ok: !error, output }));
-          resolve();
+          resolve(!error);
         },
+      );
+    });
+    const preparedFile = path.join(path.dirname(resultFile), 'prepared-data-dir.json');
+    process.env.TEST_PREPARED_DATA_DIR_RESULT = preparedFile;
+    globalThis.__LAUREL_TEST_BUILD__ = built.then(async (ok) => {
+      writeFileSync(
+        preparedFile,
+        JSON.stringify(ok ? await prepareDataDir() : { ok: false, output: 'no build' }),
       );
     });
   }
   await globalSetup();
+}
+
+/**
+ * A data folder as the first `npm start` leaves it (PostgreSQL initialised and migrated, Laurel
+ * deployed on the saved chain, the keys and the development CA made), which preparedDataDir()
+ * copies for the tests of later starts: a first start costs about twice a later one.
+ */
+async function prepareDataDir(): Promise<{ ok: boolean; dataDir?: string; output: string }> {
+  const dataDir = makeDataDir();
+  try {
+    const started = await startLaurelProcess(dataDir);
+    const code = await stopLaurelProcess(started, 'SIGTERM');
+    return { ok: code === 0, dataDir, output: started.output() };
+  } catch (error) {
+    return { ok: false, dataDir, output: String(error) };
+  }
 }

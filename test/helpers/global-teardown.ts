@@ -1,10 +1,15 @@
-import { rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
 
 export default async function globalTeardown(): Promise<void> {
   // The service's build (global-setup-service.ts) is not left writing to dist/ after the run.
   await globalThis.__LAUREL_TEST_BUILD__;
+  const preparedFile = process.env.TEST_PREPARED_DATA_DIR_RESULT;
+  if (preparedFile && existsSync(preparedFile)) {
+    const { dataDir } = JSON.parse(readFileSync(preparedFile, 'utf8')) as { dataDir?: string };
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  }
   if (process.env.TEST_SERVICE_BUILD_RESULT) {
     rmSync(path.dirname(process.env.TEST_SERVICE_BUILD_RESULT), { recursive: true, force: true });
   }

@@ -4,10 +4,12 @@
  * to the `service` project of jest.config.js: its global setup builds dist/ once for the run.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '../../src/embedded/postgres';
 import { setByGlobalSetup } from './database';
+import { waitUntil } from './wait';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -25,6 +27,30 @@ export function builtFile(file: string): string {
 export function makeDataDir(): string {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'laurel-start-'));
   chmodSync(dataDir, 0o755);
+  return dataDir;
+}
+
+/**
+ * A fresh data folder as a first `npm start` left it (global-setup-service.ts prepares one per run),
+ * for the tests of later starts; a test of the first start takes makeDataDir().
+ */
+export async function preparedDataDir(): Promise<string> {
+  const resultFile = setByGlobalSetup('TEST_PREPARED_DATA_DIR_RESULT');
+  await waitUntil('the prepared data folder', () => existsSync(resultFile), 300_000);
+  const prepared = JSON.parse(readFileSync(resultFile, 'utf8')) as {
+    ok: boolean;
+    dataDir?: string;
+    output: string;
+  };
+  if (!prepared.ok || !prepared.dataDir)
+    throw new Error(`preparing a data folder failed:\n${prepared.output}`);
+  const dataDir = makeDataDir();
+  // -a: PostgreSQL's files keep their owner (as root, the server runs as `postgres`).
+  execFileSync('cp', ['-a', `${prepared.dataDir}/.`, dataDir]);
+  // Each copy's server on a port of its own: the stored one is the same in every copy.
+  const stateFile = path.join(dataDir, 'postgres.json');
+  const state = JSON.parse(readFileSync(stateFile, 'utf8')) as { port: number; password: string };
+  writeFileSync(stateFile, JSON.stringify({ ...state, port: await freePort() }), { mode: 0o600 });
   return dataDir;
 }
 

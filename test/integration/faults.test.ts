@@ -7,6 +7,7 @@ import { anvilDevPrivateKeys, chainConfigOf, startTestChain } from '../helpers/c
 import { request } from '../helpers/laurel';
 import {
   makeDataDir,
+  preparedDataDir,
   processesUsing,
   rpc,
   spawnLaurel,
@@ -22,8 +23,9 @@ import { waitUntil } from '../helpers/wait';
  * with SIGKILL (node alone, its watchdog too, the postmaster, anvil), then what Laurel does about it.
  */
 const dataDirs: string[] = [];
-function newDataDir(): string {
-  const dataDir = makeDataDir();
+/** A fresh folder, or (`prepared`) one as a first start left it, for a test of later starts. */
+async function newDataDir({ prepared = false } = {}): Promise<string> {
+  const dataDir = prepared ? await preparedDataDir() : makeDataDir();
   dataDirs.push(dataDir);
   return dataDir;
 }
@@ -54,7 +56,7 @@ const watchdogPidOf = (laurelPid: number) =>
 const chainUrlOf = (started: StartedLaurel) => /anvil on (http:\/\/\S+),/.exec(started.output())![1];
 
 it('SIGKILL of node alone: postgres and anvil do not outlive it, and the next start works', async () => {
-  const dataDir = newDataDir();
+  const dataDir = await newDataDir({ prepared: true });
   const first = await start(dataDir);
   expect(processesUsing(dataDir).length).toBeGreaterThan(0);
 
@@ -72,7 +74,7 @@ it('SIGKILL of node alone: postgres and anvil do not outlive it, and the next st
 }, 180_000);
 
 it('orphans of a Laurel that died with its watchdog are stopped by the next start, saying so in one line', async () => {
-  const dataDir = newDataDir();
+  const dataDir = await newDataDir({ prepared: true });
   const first = await start(dataDir);
   const orphans = [postmasterPid(dataDir), anvilPid(dataDir)];
   process.kill(watchdogPidOf(first.child.pid!), 'SIGKILL');
@@ -103,7 +105,7 @@ it('orphans of a Laurel that died with its watchdog are stopped by the next star
 }, 180_000);
 
 it('a taken port fails the start with a message naming PORT, leaving nothing running', async () => {
-  const dataDir = newDataDir();
+  const dataDir = await newDataDir();
   const blocker = net.createServer();
   await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
   const port = (blocker.address() as net.AddressInfo).port;
@@ -119,7 +121,7 @@ it('a taken port fails the start with a message naming PORT, leaving nothing run
 }, 180_000);
 
 it('SIGKILL of the postmaster: 503s, never 500s, and Laurel recovers by itself', async () => {
-  const dataDir = newDataDir();
+  const dataDir = await newDataDir({ prepared: true });
   const laurel = await start(dataDir, { LOG_LEVEL: 'info' });
   const apiKey = await issueApiKey(laurel.url, Wallet.createRandom());
   const keys = () => fetch(`${laurel.url}/v1/keys`, { headers: { 'x-api-key': apiKey } });
@@ -150,7 +152,7 @@ it('SIGKILL of the postmaster: 503s, never 500s, and Laurel recovers by itself',
 }, 180_000);
 
 it('SIGKILL of anvil: restarted with its saved state, and nonces follow the chain again', async () => {
-  const dataDir = newDataDir();
+  const dataDir = await newDataDir({ prepared: true });
   const laurel = await start(dataDir, { LOG_LEVEL: 'info' });
   const chainUrl = chainUrlOf(laurel);
   const factory = /factory (0x[0-9a-fA-F]{40})/.exec(laurel.output())![1];
@@ -217,7 +219,7 @@ it('SIGKILL of node during an execute-and-wait: once its wait would have ended, 
   // A chain of the test's own, which outlives Laurel (the embedded anvil dies with it), mining only when told.
   const chain = await startTestChain();
   try {
-    const dataDir = newDataDir();
+    const dataDir = await newDataDir();
     const WAIT_SECONDS = 3;
     const env = {
       LOCAL_CHAIN: 'off',

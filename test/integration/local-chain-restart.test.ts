@@ -7,7 +7,7 @@ import { anvilDevPrivateKeys } from '../helpers/chain';
 import { eventArg, type Receipt } from '../helpers/flow';
 import { request } from '../helpers/laurel';
 import {
-  makeDataDir,
+  preparedDataDir,
   processesUsing,
   rpc,
   signalGroup,
@@ -178,7 +178,7 @@ async function stopSetUp(how: 'SIGTERM' | 'SIGKILL' | 'everything'): Promise<voi
 }
 
 beforeAll(async () => {
-  dataDir = makeDataDir();
+  dataDir = await preparedDataDir();
   laurel = await start();
 }, 120_000);
 

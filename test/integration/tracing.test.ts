@@ -6,7 +6,7 @@ import { issueApiKey } from '../helpers/auth';
 import { ANVIL_MNEMONIC } from '../helpers/chain';
 import { request } from '../helpers/laurel';
 import {
-  makeDataDir,
+  preparedDataDir,
   startLaurelProcess,
   stopLaurelProcess,
   type StartedLaurel,
@@ -46,7 +46,7 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  dataDir = makeDataDir();
+  dataDir = await preparedDataDir();
   laurel = await startLaurelProcess(dataDir, {
     OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`,
     OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
