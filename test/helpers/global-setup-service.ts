@@ -59,7 +59,7 @@ export default async function globalSetupService(): Promise<void> {
 async function prepareDataDir(): Promise<{ ok: boolean; dataDir?: string; output: string }> {
   const dataDir = makeDataDir();
   try {
-    const started = await startLaurelProcess(dataDir);
+    const started = await startLaurelProcess(dataDir, {}, { readyWithinMs: 300_000 });
     const code = await stopLaurelProcess(started, 'SIGTERM');
     return { ok: code === 0, dataDir, output: started.output() };
   } catch (error) {

@@ -186,7 +186,7 @@ afterAll(async () => {
   if (laurel && laurel.child.exitCode === null && laurel.child.signalCode === null) {
     await stopLaurelProcess(laurel, 'SIGTERM');
   }
-  rmSync(dataDir, { recursive: true, force: true });
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe.each([
