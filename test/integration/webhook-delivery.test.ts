@@ -170,7 +170,7 @@ describe('event deliveries', () => {
       body,
     );
 
-    const rotated = await laurel.modules.serviceOf(webhooksModule).secrets.rotate(account);
+    const { secret: rotated } = await laurel.modules.serviceOf(webhooksModule).secrets.rotate(account);
     expect(rotated).not.toBe(secret);
     await emit(account, { n: 2 });
     const [, second] = await receiver.waitForCalls(path, 2);

@@ -123,7 +123,7 @@ describe('POST /webhook', () => {
     try {
       const { secrets, deliverer, firstAttempts } = laurel.modules.serviceOf(webhooksModule);
       const service = new WebhooksService({
-        limits: { perAccount: 20, retentionDays: 30 },
+        limits: { perAccount: 20, retentionDays: 30, overlapSeconds: 0, overlapMaxSeconds: 86_400 },
         repository: new WebhooksRepository(unreachable.prisma),
         secrets,
         deliverer,
