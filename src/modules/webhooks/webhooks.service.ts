@@ -289,7 +289,7 @@ export class WebhooksService {
     if (overlapSeconds > max) {
       throw ValidationError.field(
         'overlap_seconds',
-        `overlap_seconds must be at most ${max} (WEBHOOK_SECRET_OVERLAP_MAX_SECONDS)`,
+        `must be at most ${max} seconds (WEBHOOK_SECRET_OVERLAP_MAX_SECONDS)`,
         'too_big',
       );
     }
