@@ -1,7 +1,7 @@
 /** Webhooks: their secrets and signatures, their number, retries, leases and retention. */
 import { z } from 'zod';
 import { privateNetworksAllowance, privateNetworksAllowed, type Setup } from './outbound-calls';
-import { positiveInt, type Parsed } from './values';
+import { ConfigError, positiveInt, type Parsed } from './values';
 
 export const webhooksVariables = {
   WEBHOOK_SECRET_ENCRYPTION_KEY: z
@@ -18,6 +18,23 @@ export const webhooksVariables = {
     .transform((name) => name.toLowerCase())
     .describe(
       "name of the body-HMAC header of webhook calls (another service's name, e.g. `x-openformat-signature`, lets its receivers work unchanged)",
+    ),
+  WEBHOOK_SECRET_OVERLAP_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(0)
+    .describe(
+      'seconds `POST /webhook/secret` keeps the replaced secret valid when the request names no `overlap_seconds` (calls are signed with both meanwhile); `0` replaces it at once, as the interface says',
+    ),
+  WEBHOOK_SECRET_OVERLAP_MAX_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(31_536_000)
+    .default(86_400)
+    .describe(
+      'the longest `overlap_seconds` a rotation of the webhook secret may ask for (up to a year); past it the request answers 400',
     ),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: privateNetworksAllowance('webhook calls'),
   WEBHOOKS_PER_ACCOUNT: positiveInt(20).describe(
@@ -65,10 +82,19 @@ export interface WebhooksConfig {
     deliveryLeaseSeconds: number;
     /** First attempts a process makes itself at once after recording their event (0: none, jobs only). */
     firstAttempts: number;
+    /** Seconds a rotated secret stays valid when the rotation asks for no window (0: replaced at once). */
+    secretOverlapSeconds: number;
+    /** The longest window a rotation may ask for. */
+    secretOverlapMaxSeconds: number;
   };
 }
 
 export function webhooksConfig(e: Parsed<typeof webhooksVariables>, setup: Setup): WebhooksConfig {
+  if (e.WEBHOOK_SECRET_OVERLAP_SECONDS > e.WEBHOOK_SECRET_OVERLAP_MAX_SECONDS) {
+    throw new ConfigError(
+      'Invalid configuration: WEBHOOK_SECRET_OVERLAP_SECONDS: must not exceed WEBHOOK_SECRET_OVERLAP_MAX_SECONDS',
+    );
+  }
   return {
     webhooks: {
       secretEncryptionKey: e.WEBHOOK_SECRET_ENCRYPTION_KEY,
@@ -80,6 +106,8 @@ export function webhooksConfig(e: Parsed<typeof webhooksVariables>, setup: Setup
       retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
       deliveryLeaseSeconds: e.WEBHOOK_DELIVERY_LEASE_SECONDS,
       firstAttempts: e.WEBHOOK_FIRST_ATTEMPTS,
+      secretOverlapSeconds: e.WEBHOOK_SECRET_OVERLAP_SECONDS,
+      secretOverlapMaxSeconds: e.WEBHOOK_SECRET_OVERLAP_MAX_SECONDS,
     },
   };
 }

@@ -282,7 +282,13 @@ export function buildOpenApiDocument(
           ...(pathParams.length ? { params: z.object(params) } : {}),
           ...(inQuery && fields.length ? { query: others } : {}),
           ...(!inQuery && fields.length
-            ? { body: { required: true, content: { 'application/json': { schema: others } } } }
+            ? {
+                body: {
+                  // No body is an empty object (rest.ts): one is required only when a field is.
+                  required: fields.some((name) => !shape[name]!.isOptional()),
+                  content: { 'application/json': { schema: others } },
+                },
+              }
             : {}),
         },
         responses: responsesOf(

@@ -170,7 +170,7 @@ describe('event deliveries', () => {
       body,
     );
 
-    const rotated = await laurel.modules.serviceOf(webhooksModule).secrets.rotate(account);
+    const { secret: rotated } = await laurel.modules.serviceOf(webhooksModule).secrets.rotate(account);
     expect(rotated).not.toBe(secret);
     await emit(account, { n: 2 });
     const [, second] = await receiver.waitForCalls(path, 2);
@@ -214,6 +214,39 @@ describe('event deliveries', () => {
     ]);
     const stored = await laurel.services.prisma.webhook.findUniqueOrThrow({ where: { id: webhook.id } });
     expect(stored.disabled).toBe(false);
+  });
+
+  it('signs the retry of a delivery recorded before a rotation with the secrets current when it is sent', async () => {
+    const path = newPath();
+    const account = await newAccount();
+    const secrets = laurel.modules.serviceOf(webhooksModule).secrets;
+    const old = await secrets.get(account);
+    let rotated: Promise<string> | undefined;
+    // The first call rotates the secret (keeping the old one for an hour), then fails: the retry
+    // comes after the rotation.
+    receiver.route(path, (_call, response) => {
+      if (rotated) return json(response, 200, {});
+      rotated = secrets.rotate(account, 3600).then(({ secret }) => secret);
+      void rotated.then(() => response.writeHead(503, { 'retry-after': '0' }).end('rotating'));
+    });
+    await newWebhook(account, receiver.url(path));
+    await emit(account, { rotation: true });
+    const [first, retry] = await receiver.waitForCalls(path, 2, 45_000);
+    const secret = await rotated!;
+    expect(first!.headers['webhook-id']).toBe(retry!.headers['webhook-id']);
+    expect(String(first!.headers['webhook-signature']).split(' ')).toHaveLength(1);
+    expect(new StandardWebhook(old).verify(first!.body, first!.headers as Record<string, string>)).toEqual(
+      JSON.parse(first!.body),
+    );
+    expect(String(retry!.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    for (const held of [secret, old]) {
+      expect(new StandardWebhook(held).verify(retry!.body, retry!.headers as Record<string, string>)).toEqual(
+        JSON.parse(retry!.body),
+      );
+    }
+    expect(retry!.headers['x-laurel-signature']).toBe(
+      createHmac('sha256', secret).update(retry!.body).digest('base64'),
+    );
   });
 
   it('records each attempt of many concurrent deliveries with its own outcome (attempts share statements)', async () => {

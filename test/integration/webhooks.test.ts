@@ -4,7 +4,9 @@
  * its documented failures, verification, the secret, logs, management, another account's 404s,
  * and the `transaction` event sent once per transaction.
  */
+import { createHmac } from 'node:crypto';
 import type { Wallet } from 'ethers';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { connectDatabase, type Prisma } from '../../src/db/prisma';
 import { AppError } from '../../src/errors';
 import { jobs } from '../../src/jobs/jobs';
@@ -20,6 +22,7 @@ import {
   failTimes,
   json,
   startWebhookReceiver,
+  type ReceivedCall,
   type WebhookReceiver,
 } from '../helpers/webhook-receiver';
 
@@ -123,7 +126,7 @@ describe('POST /webhook', () => {
     try {
       const { secrets, deliverer, firstAttempts } = laurel.modules.serviceOf(webhooksModule);
       const service = new WebhooksService({
-        limits: { perAccount: 20, retentionDays: 30 },
+        limits: { perAccount: 20, retentionDays: 30, overlapSeconds: 0, overlapMaxSeconds: 86_400 },
         repository: new WebhooksRepository(unreachable.prisma),
         secrets,
         deliverer,
@@ -228,6 +231,209 @@ describe('the webhook secret', () => {
     expect(viaGraphql.body.data?.webhookSecret.webhook_secret).toBe(rotated.body.webhook_secret);
   });
 });
+
+describe('rotating the webhook secret with an overlap', () => {
+  // An account of its own: its events go to the webhooks of these cases only.
+  let rotator: Wallet;
+  let rotatorKey: string;
+  beforeAll(async () => {
+    rotator = laurel.chain!.wallets[3]!;
+    rotatorKey = await issueApiKey(laurel.url, rotator);
+  });
+  const rotatorCall = (method: string, path: string, body?: unknown) => call(method, path, body, rotatorKey);
+  const secretNow = async () => (await rotatorCall('GET', '/webhook/secret')).body.webhook_secret as string;
+
+  /** An active webhook of the rotator at a fresh path answering the challenge. */
+  async function rotatorWebhook(): Promise<{ id: number; path: string }> {
+    const path = newPath();
+    receiver.route(path, answerChallenge());
+    const created = await rotatorCall('POST', '/webhook', { url: receiver.url(path) });
+    const id = (created.body.webhook as { id: number }).id;
+    expect((await rotatorCall('POST', `/webhook/${id}/test`)).status).toBe(200);
+    return { id, path };
+  }
+
+  /** Emits an event of the rotator and resolves with its call to `path`. */
+  async function nextEvent(path: string, n: number): Promise<ReceivedCall> {
+    const before = receiver.calls.filter((received) => received.path === path).length;
+    await laurel.services.prisma.$transaction((db) => emitForAccount(db, rotator.address, { n }));
+    return (await receiver.waitForCalls(path, before + 1))[before]!;
+  }
+
+  it('signs every call with both secrets during the window (REST, a real transaction), test calls with the new one', async () => {
+    const { id, path } = await rotatorWebhook();
+    const old = await secretNow();
+    const before = Date.now();
+    const rotated = await rotatorCall('POST', '/webhook/secret', { overlap_seconds: 3600 });
+    expect(rotated).toMatchObject({
+      status: 200,
+      body: {
+        status: 'success',
+        webhook_secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
+        previous_secret_expires_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      },
+    });
+    const secret = rotated.body.webhook_secret as string;
+    expect(secret).not.toBe(old);
+    const expiresAt = Date.parse(rotated.body.previous_secret_expires_at as string);
+    expect(expiresAt).toBeGreaterThanOrEqual(before + 3_599_000);
+    expect(expiresAt).toBeLessThanOrEqual(Date.now() + 3_601_000);
+    expect((await rotatorCall('GET', '/webhook/secret')).body).toEqual(rotated.body);
+
+    // A real transaction of the account: its event carries both Standard Webhooks signatures.
+    const signer = rotator.connect(laurel.chain!.provider);
+    const executed = await rotatorCall('POST', '/transactions/execute-and-wait', {
+      chain: 'local',
+      signed_transaction: await signer.signTransaction(
+        await signer.populateTransaction({ to: rotator.address, value: 1n }),
+      ),
+    });
+    expect(executed.body).toMatchObject({ status: 'success' });
+    const [, event] = await receiver.waitForCalls(path, 2); // the test call, then the event
+    expect(JSON.parse(event!.body)).toMatchObject({
+      event: 'transaction',
+      payload: { hash: executed.body.transactionHash },
+    });
+    expect(standardSignatures(event!)).toHaveLength(2);
+    const headers = event!.headers as Record<string, string>;
+    // A receiver holding either secret verifies the call with a Standard Webhooks library.
+    expect(new StandardWebhook(secret).verify(event!.body, headers)).toEqual(JSON.parse(event!.body));
+    expect(new StandardWebhook(old).verify(event!.body, headers)).toEqual(JSON.parse(event!.body));
+    // The legacy header has room for one signature: the new secret's.
+    expect(event!.headers['x-laurel-signature']).toBe(bodySignature(secret, event!.body));
+
+    // The test call (the challenge) proves the receiver holds the new secret: signed with it alone.
+    expect((await rotatorCall('POST', `/webhook/${id}/test`)).status).toBe(200);
+    const [, , test] = await receiver.waitForCalls(path, 3);
+    expect(JSON.parse(test!.body)).toMatchObject({ event: 'test' });
+    expect(standardSignatures(test!)).toHaveLength(1);
+    expect(test!.headers['x-laurel-signature']).toBe(bodySignature(secret, test!.body));
+    expect(new StandardWebhook(secret).verify(test!.body, test!.headers as Record<string, string>)).toEqual(
+      JSON.parse(test!.body),
+    );
+    expect(() =>
+      new StandardWebhook(old).verify(test!.body, test!.headers as Record<string, string>),
+    ).toThrow();
+  });
+
+  it('keeps a receiver with only the old secret working until the window ends, then not (GraphQL, a short window)', async () => {
+    const { path } = await rotatorWebhook();
+    const old = await secretNow();
+    const rotated = await graphql<{
+      rotateWebhookSecret: { webhook_secret: string; previous_secret_expires_at: string | null };
+    }>(
+      laurel.url,
+      'mutation { rotateWebhookSecret(overlap_seconds: 5) { webhook_secret previous_secret_expires_at } }',
+      { apiKey: rotatorKey },
+    );
+    const { webhook_secret: secret, previous_secret_expires_at: expiresAt } =
+      rotated.body.data!.rotateWebhookSecret;
+    expect(expiresAt).toEqual(expect.stringMatching(/^\d{4}-\d\d-\d\dT/));
+    const shown = async () =>
+      (
+        await graphql<{
+          webhookSecret: { webhook_secret: string; previous_secret_expires_at: string | null };
+        }>(laurel.url, '{ webhookSecret { webhook_secret previous_secret_expires_at } }', {
+          apiKey: rotatorKey,
+        })
+      ).body.data!.webhookSecret;
+    expect(await shown()).toEqual({ webhook_secret: secret, previous_secret_expires_at: expiresAt });
+
+    const during = await nextEvent(path, 1);
+    expect(Number(during.headers['webhook-timestamp']) * 1000).toBeLessThan(Date.parse(expiresAt!));
+    expect(new StandardWebhook(old).verify(during.body, during.headers as Record<string, string>)).toEqual(
+      JSON.parse(during.body),
+    );
+
+    // Once the window is over (the API no longer shows an expiry), only the new secret signs.
+    await waitUntil(
+      'the window over',
+      async () => (await shown()).previous_secret_expires_at === null,
+      20_000,
+    );
+    const after = await nextEvent(path, 2);
+    expect(standardSignatures(after)).toHaveLength(1);
+    expect(() =>
+      new StandardWebhook(old).verify(after.body, after.headers as Record<string, string>),
+    ).toThrow();
+    expect(new StandardWebhook(secret).verify(after.body, after.headers as Record<string, string>)).toEqual(
+      JSON.parse(after.body),
+    );
+    expect((await rotatorCall('GET', '/webhook/secret')).body).toEqual({
+      status: 'success',
+      webhook_secret: secret,
+    });
+  });
+
+  it('keeps only the immediately previous secret when rotated again within the window; no body replaces at once', async () => {
+    const { path } = await rotatorWebhook();
+    const first = await secretNow();
+    const second = (await rotatorCall('POST', '/webhook/secret', { overlap_seconds: 3600 })).body
+      .webhook_secret as string;
+    const third = (await rotatorCall('POST', '/webhook/secret', { overlap_seconds: 3600 })).body
+      .webhook_secret as string;
+    const twice = await nextEvent(path, 1);
+    const headers = twice.headers as Record<string, string>;
+    expect(standardSignatures(twice)).toHaveLength(2);
+    expect(new StandardWebhook(third).verify(twice.body, headers)).toEqual(JSON.parse(twice.body));
+    expect(new StandardWebhook(second).verify(twice.body, headers)).toEqual(JSON.parse(twice.body));
+    expect(() => new StandardWebhook(first).verify(twice.body, headers)).toThrow();
+
+    // The interface's rotation (no body): the new secret alone, as before, and no expiry shown.
+    const replaced = await rotatorCall('POST', '/webhook/secret');
+    expect(replaced.body).toEqual({ status: 'success', webhook_secret: expect.any(String) });
+    const fourth = replaced.body.webhook_secret as string;
+    expect((await rotatorCall('GET', '/webhook/secret')).body).toEqual(replaced.body);
+    const now = await nextEvent(path, 2);
+    expect(standardSignatures(now)).toHaveLength(1);
+    expect(now.headers['x-laurel-signature']).toBe(bodySignature(fourth, now.body));
+    expect(new StandardWebhook(fourth).verify(now.body, now.headers as Record<string, string>)).toEqual(
+      JSON.parse(now.body),
+    );
+    expect(() =>
+      new StandardWebhook(third).verify(now.body, now.headers as Record<string, string>),
+    ).toThrow();
+  });
+
+  it('refuses a window that is negative, not an integer or past WEBHOOK_SECRET_OVERLAP_MAX_SECONDS, changing nothing', async () => {
+    const secret = await secretNow();
+    for (const overlap of [86_401, -1, 1.5, '60']) {
+      const refused = await rotatorCall('POST', '/webhook/secret', { overlap_seconds: overlap });
+      expect([overlap, refused.status, refused.body]).toEqual([
+        overlap,
+        400,
+        {
+          status: 'failed',
+          error: expect.stringMatching(/^overlap_seconds: /),
+          issues: [expect.objectContaining({ path: ['overlap_seconds'] })],
+        },
+      ]);
+    }
+    expect((await rotatorCall('POST', '/webhook/secret', { overlap_seconds: 86_401 })).body.error).toBe(
+      'overlap_seconds: must be at most 86400 seconds (WEBHOOK_SECRET_OVERLAP_MAX_SECONDS)',
+    );
+    const viaGraphql = await graphql(
+      laurel.url,
+      'mutation { rotateWebhookSecret(overlap_seconds: 86401) { webhook_secret } }',
+      { apiKey: rotatorKey },
+    );
+    expect(viaGraphql.body.errors?.[0]).toMatchObject({
+      message: 'overlap_seconds: must be at most 86400 seconds (WEBHOOK_SECRET_OVERLAP_MAX_SECONDS)',
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
+    expect(await secretNow()).toBe(secret);
+  });
+});
+
+/** The entries of a call's Standard Webhooks `webhook-signature` header. */
+function standardSignatures(received: ReceivedCall): string[] {
+  return String(received.headers['webhook-signature']).split(' ');
+}
+
+/** The interface's body signature (x-laurel-signature) of `body` with `secret`. */
+function bodySignature(secret: string, body: string): string {
+  return createHmac('sha256', secret).update(body).digest('base64');
+}
 
 describe('GET /webhook/:id/logs', () => {
   it('pages the attempts newest first, with the documented fields', async () => {

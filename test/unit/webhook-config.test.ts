@@ -22,6 +22,8 @@ describe('webhook configuration', () => {
       retryBaseMs: 60_000,
       deliveryLeaseSeconds: 30,
       firstAttempts: 32,
+      secretOverlapSeconds: 0,
+      secretOverlapMaxSeconds: 86_400,
     };
     expect(loadConfig({ CHAINS: chains }).webhooks).toEqual(safe);
     expect(loadConfig({ CHAINS: chains, LOCAL_CHAIN: 'on' }).webhooks).toEqual(safe);
@@ -48,6 +50,8 @@ describe('webhook configuration', () => {
         WEBHOOK_FIRST_ATTEMPTS: '0',
         WEBHOOKS_PER_ACCOUNT: '3',
         WEBHOOK_LOG_RETENTION_DAYS: '7',
+        WEBHOOK_SECRET_OVERLAP_SECONDS: '600',
+        WEBHOOK_SECRET_OVERLAP_MAX_SECONDS: '3600',
         CHAINS: chains,
       }).webhooks,
     ).toEqual({
@@ -60,6 +64,8 @@ describe('webhook configuration', () => {
       retryBaseMs: 50,
       deliveryLeaseSeconds: 5,
       firstAttempts: 0,
+      secretOverlapSeconds: 600,
+      secretOverlapMaxSeconds: 3600,
     });
   });
 
@@ -71,7 +77,15 @@ describe('webhook configuration', () => {
     ['WEBHOOK_LOG_RETENTION_DAYS', '-1'],
     ['OUTBOUND_MAX_SOCKETS', '0'],
     ['OUTBOUND_IDLE_SOCKET_MS', 'soon'],
+    ['WEBHOOK_SECRET_OVERLAP_SECONDS', '-1'],
+    ['WEBHOOK_SECRET_OVERLAP_MAX_SECONDS', '1.5'],
   ])('names %s when it is invalid', (variable, value) => {
     expect(() => loadConfig({ [variable]: value })).toThrow(variable);
+  });
+
+  it('refuses a default rotation window longer than the maximum', () => {
+    expect(() =>
+      loadConfig({ WEBHOOK_SECRET_OVERLAP_SECONDS: '7200', WEBHOOK_SECRET_OVERLAP_MAX_SECONDS: '3600' }),
+    ).toThrow('WEBHOOK_SECRET_OVERLAP_SECONDS: must not exceed WEBHOOK_SECRET_OVERLAP_MAX_SECONDS');
   });
 });

@@ -112,7 +112,9 @@ export class WebhookDeliverer {
       event: TEST_EVENT,
       idempotencyKey,
       payload: null,
+      // The challenge proves the receiver holds the current secret: signed with it alone.
       secretEncrypted: null,
+      previousSecretEncrypted: null,
     });
     const reason = result.successful
       ? challengeFailure(result, signature, this.deps.config.signatureHeader)
@@ -152,7 +154,13 @@ export class WebhookDeliverer {
   private async send(
     call: Pick<
       LoadedDelivery,
-      'url' | 'accountAddress' | 'event' | 'idempotencyKey' | 'payload' | 'secretEncrypted'
+      | 'url'
+      | 'accountAddress'
+      | 'event'
+      | 'idempotencyKey'
+      | 'payload'
+      | 'secretEncrypted'
+      | 'previousSecretEncrypted'
     >,
   ): Promise<{ result: WebhookCallResult; signature: string }> {
     const body = JSON.stringify({
@@ -166,6 +174,10 @@ export class WebhookDeliverer {
         : this.deps.secrets.signingKey(call.secretEncrypted);
     const headers = signWebhookCall({
       key,
+      previousKey:
+        call.previousSecretEncrypted === null
+          ? null
+          : this.deps.secrets.signingKey(call.previousSecretEncrypted),
       signatureHeader: this.deps.config.signatureHeader,
       idempotencyKey: call.idempotencyKey,
       timestampSeconds: Math.floor(Date.now() / 1000),

@@ -26,6 +26,8 @@ export interface LoadedDelivery {
   payload: Prisma.JsonValue;
   /** The account's stored secret; null when it has none yet. */
   secretEncrypted: string | null;
+  /** The secret a rotation replaced, while its window lasts (it signs the call too); else null. */
+  previousSecretEncrypted: string | null;
   /** The request that caused the event (for the attempt's log line). */
   requestId: string | null;
   webhookId: number;
@@ -128,12 +130,14 @@ const RECORD_AND_LOAD_SQL = `
            w.account_address AS "accountAddress", e.event, e.idempotency_key AS "idempotencyKey", e.payload,
            e.request_id AS "requestId", d.webhook_id AS "webhookId",
            coalesce(d.first_attempt_until > now(), false) AS "firstAttemptHeld",
-           s.secret_encrypted AS "secretEncrypted"
+           s.secret_encrypted AS "secretEncrypted", s.previous_secret_encrypted AS "previousSecretEncrypted"
     FROM webhook_deliveries d
     CROSS JOIN LATERAL (SELECT * FROM webhooks WHERE webhooks.id = d.webhook_id LIMIT 1) w
     CROSS JOIN LATERAL (SELECT * FROM webhook_events WHERE webhook_events.id = d.event_id LIMIT 1) e
     LEFT JOIN LATERAL (
-      SELECT secret_encrypted FROM webhook_secrets WHERE webhook_secrets.account_address = w.account_address LIMIT 1
+      SELECT secret_encrypted,
+             CASE WHEN previous_expires_at > now() THEN previous_secret_encrypted END AS previous_secret_encrypted
+      FROM webhook_secrets WHERE webhook_secrets.account_address = w.account_address LIMIT 1
     ) s ON true
     WHERE d.id = ANY(ARRAY(SELECT value::bigint FROM json_array_elements_text($1::json)))
   )
@@ -216,7 +220,7 @@ export class WebhookDeliveriesRepository {
 
   constructor(private readonly pool: Pool) {}
 
-  /** The delivery, its webhook, event and the account's (encrypted) secret; undefined when gone. */
+  /** The delivery, its webhook, event and the account's (encrypted) secrets; undefined when gone. */
   load(deliveryId: bigint): Promise<LoadedDelivery | undefined> {
     return this.batches.submit(JOB_ATTEMPTS, { load: deliveryId.toString() }).then(answered);
   }

@@ -9,7 +9,7 @@ import {
   webhookSigningKey,
   type WebhookSigningKey,
 } from './webhook-signature';
-import type { WebhooksRepository } from './webhooks.repository';
+import type { StoredWebhookSecret, WebhooksRepository } from './webhooks.repository';
 
 /** Where the generated encryption key is kept when WEBHOOK_SECRET_ENCRYPTION_KEY is unset. */
 export const WEBHOOK_KEY_FILE = 'webhook-secret-encryption.key';
@@ -80,7 +80,16 @@ export class WebhookSecretBox {
   }
 }
 
-/** One signing secret per account, created on first use, replaced by rotate(). */
+/** An account's secret, and when the one a rotation replaced stops signing calls (null: none does). */
+export interface WebhookSecretState {
+  secret: string;
+  previousExpiresAt: Date | null;
+}
+
+/**
+ * One signing secret per account, created on first use, replaced by rotate(); the replaced one may
+ * stay valid for a window, calls being signed with both meanwhile.
+ */
 export class WebhookSecrets {
   /**
    * Signing keys by the stored (encrypted) secret they come from. Each encryption has a random IV,
@@ -104,16 +113,22 @@ export class WebhookSecrets {
 
   /** The signing key of the account's secret, created now when it has none yet. */
   async signingKeyOf(accountAddress: string): Promise<WebhookSigningKey> {
-    return this.signingKey(await this.stored(accountAddress));
+    return this.signingKey((await this.stored(accountAddress)).secretEncrypted);
   }
 
   /** The account's secret, created now when it has none yet. */
   async get(accountAddress: string): Promise<string> {
-    return this.box.decrypt(await this.stored(accountAddress));
+    return (await this.state(accountAddress)).secret;
+  }
+
+  /** The account's secret (created now when it has none yet) and a replaced one's expiry. */
+  async state(accountAddress: string): Promise<WebhookSecretState> {
+    const { secretEncrypted, previousExpiresAt } = await this.stored(accountAddress);
+    return { secret: this.box.decrypt(secretEncrypted), previousExpiresAt };
   }
 
   /** The account's stored (encrypted) secret, created now when it has none yet. */
-  private async stored(accountAddress: string): Promise<string> {
+  private async stored(accountAddress: string): Promise<StoredWebhookSecret> {
     const existing = await this.repository.storedSecret(accountAddress);
     if (existing) return existing;
     // Two first calls at once: both insert-or-ignore, then both read the one that won.
@@ -123,10 +138,17 @@ export class WebhookSecrets {
     return created;
   }
 
-  /** Replaces the account's secret with a new one; calls signed from now on use it. */
-  async rotate(accountAddress: string): Promise<string> {
+  /**
+   * Replaces the account's secret with a new one; calls signed from now on use it, and for
+   * `overlapSeconds` the replaced one too (a second rotation within that window drops the older).
+   */
+  async rotate(accountAddress: string, overlapSeconds = 0): Promise<WebhookSecretState> {
     const secret = generateWebhookSecret();
-    await this.repository.replaceSecret(accountAddress, this.box.encrypt(secret));
-    return secret;
+    const previousExpiresAt = await this.repository.rotateSecret(
+      accountAddress,
+      this.box.encrypt(secret),
+      overlapSeconds,
+    );
+    return { secret, previousExpiresAt };
   }
 }

@@ -24,22 +24,27 @@ export function webhookSigningKey(secret: string): WebhookSigningKey {
  * - the Standard Webhooks headers `webhook-id` (the idempotency key), `webhook-timestamp` (Unix
  *   seconds) and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body`, keyed with
  *   the base64-decoded part of the `whsec_` secret, as that specification says).
+ * With `previousKey` (a rotated secret still in its window), `webhook-signature` lists a signature
+ * of each, space-separated, the current one first, so a receiver holding either secret verifies;
+ * the legacy header has room for one value and carries the current secret's.
  */
 export function signWebhookCall(input: {
   key: WebhookSigningKey;
+  previousKey?: WebhookSigningKey | null;
   signatureHeader: string;
   idempotencyKey: string;
   timestampSeconds: number;
   body: string;
 }): Record<string, string> {
-  const { key, idempotencyKey, timestampSeconds, body } = input;
-  const standardSignature = createHmac('sha256', key.standard)
-    .update(`${idempotencyKey}.${timestampSeconds}.${body}`)
-    .digest('base64');
+  const { key, previousKey, idempotencyKey, timestampSeconds, body } = input;
+  const signedContent = `${idempotencyKey}.${timestampSeconds}.${body}`;
+  const standardSignatures = [key, ...(previousKey ? [previousKey] : [])].map(
+    (signing) => `v1,${createHmac('sha256', signing.standard).update(signedContent).digest('base64')}`,
+  );
   return {
     [input.signatureHeader]: createHmac('sha256', key.body).update(body).digest('base64'),
     'webhook-id': idempotencyKey,
     'webhook-timestamp': String(timestampSeconds),
-    'webhook-signature': `v1,${standardSignature}`,
+    'webhook-signature': standardSignatures.join(' '),
   };
 }

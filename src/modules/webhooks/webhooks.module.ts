@@ -34,7 +34,12 @@ export const webhooksModule = defineModule({
       secrets,
       deliverer,
       firstAttempts,
-      limits: { perAccount: config.webhooks.perAccount, retentionDays: config.webhooks.retentionDays },
+      limits: {
+        perAccount: config.webhooks.perAccount,
+        retentionDays: config.webhooks.retentionDays,
+        overlapSeconds: config.webhooks.secretOverlapSeconds,
+        overlapMaxSeconds: config.webhooks.secretOverlapMaxSeconds,
+      },
     });
   },
   resolver: WebhooksResolver,

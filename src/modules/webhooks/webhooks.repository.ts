@@ -2,6 +2,12 @@ import { Prisma, type PrismaClient, type SqlClient } from '../../db/prisma';
 import { newIdempotencyKey, TEST_EVENT, type SubscribableEvent } from './webhook-events';
 
 export type WebhookRow = Prisma.WebhookGetPayload<object>;
+
+/** An account's secret as stored (encrypted), with the expiry of a replaced one still valid. */
+export interface StoredWebhookSecret {
+  secretEncrypted: string;
+  previousExpiresAt: Date | null;
+}
 export type WebhookLogRow = Prisma.WebhookLogGetPayload<{
   include: { delivery: { include: { event: true } } };
 }>;
@@ -172,9 +178,13 @@ export class WebhooksRepository {
     });
   }
 
-  async storedSecret(accountAddress: string): Promise<string | null> {
-    const row = await this.prisma.webhookSecret.findUnique({ where: { accountAddress } });
-    return row?.secretEncrypted ?? null;
+  /** The account's stored secret; `previousExpiresAt` only while a replaced one is still valid. */
+  async storedSecret(accountAddress: string): Promise<StoredWebhookSecret | null> {
+    const rows = await this.prisma.$queryRaw<StoredWebhookSecret[]>`
+      SELECT secret_encrypted AS "secretEncrypted",
+             CASE WHEN previous_expires_at > now() THEN previous_expires_at END AS "previousExpiresAt"
+      FROM webhook_secrets WHERE account_address = ${accountAddress}`;
+    return rows[0] ?? null;
   }
 
   /** Stores the secret unless the account has one already (two first calls at once: one wins). */
@@ -185,11 +195,27 @@ export class WebhooksRepository {
     });
   }
 
-  async replaceSecret(accountAddress: string, secretEncrypted: string): Promise<void> {
-    await this.prisma.webhookSecret.upsert({
-      where: { accountAddress },
-      create: { accountAddress, secretEncrypted },
-      update: { secretEncrypted, createdAt: new Date() },
-    });
+  /**
+   * Replaces the account's secret. With `overlapSeconds` > 0 the replaced one becomes the previous
+   * secret until then (any older previous one is dropped); with 0 there is none. Concurrent
+   * rotations of one account lock its row in turn, so each keeps the one it replaced. Returns when
+   * the previous secret expires (null: none).
+   */
+  async rotateSecret(
+    accountAddress: string,
+    secretEncrypted: string,
+    overlapSeconds: number,
+  ): Promise<Date | null> {
+    const rows = await this.prisma.$queryRaw<{ previousExpiresAt: Date | null }[]>`
+      INSERT INTO webhook_secrets (account_address, secret_encrypted)
+      VALUES (${accountAddress}, ${secretEncrypted})
+      ON CONFLICT (account_address) DO UPDATE SET
+        secret_encrypted = EXCLUDED.secret_encrypted,
+        created_at = now(),
+        previous_secret_encrypted = CASE WHEN ${overlapSeconds}::int > 0 THEN webhook_secrets.secret_encrypted END,
+        previous_expires_at = CASE WHEN ${overlapSeconds}::int > 0
+          THEN now() + make_interval(secs => ${overlapSeconds}::int) END
+      RETURNING previous_expires_at AS "previousExpiresAt"`;
+    return rows[0]?.previousExpiresAt ?? null;
   }
 }

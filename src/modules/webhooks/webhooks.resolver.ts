@@ -5,11 +5,13 @@ import {
   createWebhookSchema,
   noInputSchema,
   retryWebhookLogSchema,
+  rotateWebhookSecretSchema,
   updateWebhookSchema,
   webhookByIdSchema,
   webhookLogsSchema,
   type CreateWebhookInput,
   type RetryWebhookLogInput,
+  type RotateWebhookSecretInput,
   type UpdateWebhookInput,
   type WebhookByIdInput,
   type WebhookLogsInput,
@@ -50,17 +52,21 @@ export class WebhooksResolver {
     description: 'The account’s webhook signing secret (GET /webhook/secret)',
   })
   async webhookSecret(_args: object, ctx: AuthenticatedContext): Promise<WebhookSecretPayload> {
-    return { webhook_secret: await this.service.secret(ctx.account.address) };
+    return this.service.secret(ctx.account.address);
   }
 
   @Operation({
     kind: 'mutation',
-    input: noInputSchema,
+    input: rotateWebhookSecretSchema,
     output: WebhookSecretPayload,
-    description: 'Replaces the account’s webhook secret with a new one (POST /webhook/secret)',
+    description:
+      'Replaces the account’s webhook secret with a new one, keeping the old one valid for `overlap_seconds` (POST /webhook/secret)',
   })
-  async rotateWebhookSecret(_args: object, ctx: AuthenticatedContext): Promise<WebhookSecretPayload> {
-    return { webhook_secret: await this.service.rotateSecret(ctx.account.address) };
+  async rotateWebhookSecret(
+    args: RotateWebhookSecretInput,
+    ctx: AuthenticatedContext,
+  ): Promise<WebhookSecretPayload> {
+    return this.service.rotateSecret(args, ctx.account.address);
   }
 
   @Operation({

@@ -50,8 +50,22 @@ export const updateWebhookSchema = z.object({
 });
 export type UpdateWebhookInput = z.output<typeof updateWebhookSchema>;
 
-/** GET /webhooks, GET and POST /webhook/secret: no input. */
+/** GET /webhooks, GET /webhook/secret: no input. */
 export const noInputSchema = z.object({});
+
+/** POST /webhook/secret (an optional body: without one the interface's rotation), mutation rotateWebhookSecret. */
+export const rotateWebhookSecretSchema = z.object({
+  overlap_seconds: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe(
+      'Seconds the replaced secret stays valid: until then every call is signed with both (`webhook-signature` lists both; the body-HMAC header carries the new one). 0 replaces it at once; at most `WEBHOOK_SECRET_OVERLAP_MAX_SECONDS` (default 86400); omitted: `WEBHOOK_SECRET_OVERLAP_SECONDS` (default 0)',
+    )
+    .openapi({ example: 3600 }),
+});
+export type RotateWebhookSecretInput = z.output<typeof rotateWebhookSecretSchema>;
 
 /** The page size of the logs when none is asked for. */
 export const DEFAULT_LOGS_PAGE_SIZE = 20;

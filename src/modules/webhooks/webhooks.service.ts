@@ -1,19 +1,20 @@
 import type { Prisma } from '../../db/prisma';
-import { AppError, defineFailure } from '../../errors';
+import { AppError, defineFailure, ValidationError } from '../../errors';
 import { pageOf } from '../../validation';
 import type { WebhookAttemptLog } from './webhook-deliveries.repository';
 import type { WebhookDeliverer } from './webhook-deliverer';
 import type { FirstAttempts } from './webhook-first-attempts';
 import { SUBSCRIBABLE_EVENTS } from './webhook-events';
-import type { WebhookSecrets } from './webhook-secrets';
+import type { WebhookSecrets, WebhookSecretState } from './webhook-secrets';
 import type { WebhookRow, WebhooksRepository } from './webhooks.repository';
 import {
   DEFAULT_LOGS_PAGE_SIZE,
   type CreateWebhookInput,
+  type RotateWebhookSecretInput,
   type UpdateWebhookInput,
   type WebhookLogsInput,
 } from './webhooks.schema';
-import type { WebhookInfo, WebhookLogEntry, WebhookLogPage } from './webhooks.types';
+import type { WebhookInfo, WebhookLogEntry, WebhookLogPage, WebhookSecretPayload } from './webhooks.types';
 
 /** Ids beyond the columns' range name nothing (rather than failing the query). */
 const MAX_INT4 = 2 ** 31 - 1;
@@ -26,7 +27,13 @@ export interface WebhooksServiceDeps {
   secrets: WebhookSecrets;
   deliverer: WebhookDeliverer;
   firstAttempts: FirstAttempts;
-  limits: { perAccount: number; retentionDays: number };
+  limits: {
+    perAccount: number;
+    retentionDays: number;
+    /** A rotation's window when it names none, and the longest it may name (seconds). */
+    overlapSeconds: number;
+    overlapMaxSeconds: number;
+  };
 }
 
 /** A webhook as the interface shows it. */
@@ -38,6 +45,14 @@ function webhookInfo(row: WebhookRow): WebhookInfo {
     disabled: row.disabled,
     disabled_at: row.disabledAt,
     created_at: row.createdAt,
+  };
+}
+
+/** The secret as the interface shows it, with a replaced one's expiry only while it is valid. */
+function secretPayload(state: WebhookSecretState): WebhookSecretPayload {
+  return {
+    webhook_secret: state.secret,
+    ...(state.previousExpiresAt ? { previous_secret_expires_at: state.previousExpiresAt } : {}),
   };
 }
 
@@ -260,12 +275,25 @@ export class WebhooksService {
     return webhook;
   }
 
-  secret(accountAddress: string): Promise<string> {
-    return this.deps.secrets.get(accountAddress);
+  async secret(accountAddress: string): Promise<WebhookSecretPayload> {
+    return secretPayload(await this.deps.secrets.state(accountAddress));
   }
 
-  rotateSecret(accountAddress: string): Promise<string> {
-    return this.deps.secrets.rotate(accountAddress);
+  /**
+   * A new secret; the replaced one keeps signing calls for `overlap_seconds` (default
+   * WEBHOOK_SECRET_OVERLAP_SECONDS, at most WEBHOOK_SECRET_OVERLAP_MAX_SECONDS).
+   */
+  async rotateSecret(input: RotateWebhookSecretInput, accountAddress: string): Promise<WebhookSecretPayload> {
+    const { overlapSeconds: fallback, overlapMaxSeconds: max } = this.deps.limits;
+    const overlapSeconds = input.overlap_seconds ?? fallback;
+    if (overlapSeconds > max) {
+      throw ValidationError.field(
+        'overlap_seconds',
+        `must be at most ${max} seconds (WEBHOOK_SECRET_OVERLAP_MAX_SECONDS)`,
+        'too_big',
+      );
+    }
+    return secretPayload(await this.deps.secrets.rotate(accountAddress, overlapSeconds));
   }
 
   async logs(input: WebhookLogsInput, accountAddress: string): Promise<WebhookLogPage> {

@@ -80,4 +80,11 @@ export class WebhookLogPage {
 export class WebhookSecretPayload {
   @Field({ description: '`whsec_` + base64 of 32 bytes: the HMAC key of the signature headers' })
   webhook_secret!: string;
+
+  @Field(() => Date, {
+    nullable: true,
+    description:
+      'While the secret a rotation replaced still signs calls (POST /webhook/secret with `overlap_seconds`): when it stops. Absent (null) otherwise',
+  })
+  previous_secret_expires_at?: Date | null;
 }
