@@ -10,7 +10,9 @@ import {
   type Client,
 } from '../helpers/flow';
 import { issueApiKey } from '../helpers/auth';
-import { graphql, startTestLaurel, type TestLaurel } from '../helpers/laurel';
+import { startTestChain } from '../helpers/chain';
+import { startHostileRpc, type HostileRpc } from '../helpers/hostile-rpc';
+import { graphql, startTestLaurel, type TestLaurel, type TestChain } from '../helpers/laurel';
 
 /**
  * A build whose sender cannot pay for it (gas limit × max fee per gas above its balance) answers
@@ -25,6 +27,8 @@ let poorKey: string;
 let asPoor: Client;
 let token: string;
 let db: PgClient;
+let chain: TestChain;
+let proxy: HostileRpc; // forwards to anvil, and records the methods of each HTTP request
 
 const weiString = expect.stringMatching(/^\d+$/);
 
@@ -74,7 +78,9 @@ const unfundedMessage = (functionName: string) =>
   );
 
 beforeAll(async () => {
-  laurel = await startTestLaurel({ chain: true });
+  chain = await startTestChain();
+  proxy = await startHostileRpc(chain.rpcUrl);
+  laurel = await startTestLaurel({ chain: { ...chain, rpcUrl: proxy.url } });
   owner = laurel.chain!.wallets[1];
   poor = Wallet.createRandom();
   const [ownerKey] = await issueApiKeys(laurel.url, [owner]);
@@ -95,6 +101,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await db?.end();
   await laurel?.stop();
+  await proxy?.close();
+  await chain?.stop();
 });
 
 const approveBody = () => ({
@@ -214,6 +222,29 @@ describe('a build its sender cannot pay for', () => {
     // And the approval, signed and sent, is mined.
     const receipt = await asPoor.execute(rest.body.unsignedTransaction as Record<string, unknown>);
     expect(receipt.logs).toHaveLength(1);
+  });
+
+  it('the balance is read in the build’s own JSON-RPC batch: no request of its own', async () => {
+    const built = await asOwner.post('/app/new', { chain: 'local', name: 'Batched' });
+    expect(built.status).toBe(200);
+    const ofTheBuild = proxy.requests().filter((methods) => methods.includes('eth_estimateGas'));
+    expect(ofTheBuild.length).toBeGreaterThan(0);
+    for (const methods of ofTheBuild) {
+      expect(methods).toEqual(
+        expect.arrayContaining(['eth_estimateGas', 'eth_getTransactionCount', 'eth_getBalance']),
+      );
+    }
+    // Nothing but a build reads balances.
+    const balanceReads = proxy
+      .requests()
+      .flat()
+      .filter((method) => method === 'eth_getBalance');
+    expect(balanceReads).toHaveLength(
+      proxy
+        .requests()
+        .flat()
+        .filter((method) => method === 'eth_estimateGas').length,
+    );
   });
 
   it('a funded wallet builds as before', async () => {
