@@ -1,4 +1,5 @@
 /** What the transaction lifecycle can fail with: each documented entry and the error it throws. */
+import { DEV_CHAIN_IDS } from '../../chain/finality';
 import { TRANSACTION_REVERTED, type TransactionErrorDetails } from '../../chain/reverts';
 import { defineFailure } from '../../errors';
 
@@ -119,9 +120,6 @@ export interface InsufficientFunds {
   max_fee_per_gas: string;
 }
 
-/** Chain ids of development nodes (anvil, Hardhat), where a wallet is funded with a call to the node. */
-const DEV_CHAIN_IDS = new Set([31337, 1337]);
-
 /**
  * A build whose sender cannot pay for it: 422 `transaction_error` (the builders' failure, so every
  * path that builds already declares it), with the documented `transaction_error` fields and
@@ -130,7 +128,7 @@ const DEV_CHAIN_IDS = new Set([31337, 1337]);
 export class InsufficientFundsError extends TRANSACTION_REVERTED.Error {
   constructor(funds: InsufficientFunds, context: { chainId: number; to: string; functionName: string }) {
     const reason = `insufficient funds for gas * price + value: have ${funds.balance} want ${funds.cost}`;
-    const fund = DEV_CHAIN_IDS.has(context.chainId)
+    const fund = DEV_CHAIN_IDS.includes(context.chainId)
       ? " On this development chain, fund it with the node's JSON-RPC method anvil_setBalance " +
         `(params ["${funds.sender}", "<wei as 0x hex>"]; for the embedded \`local\` chain the node is the ` +
         "anvil URL of Laurel's start-up line `chain local … anvil on http://…`), or use one of anvil's dev " +
