@@ -74,7 +74,7 @@ export class LaurelMetrics {
   // Transactions
   readonly transactionsBuilt = this.counter(
     'laurel_transactions_built_total',
-    'Unsigned transactions built, by outcome (built, reverted, failed)',
+    'Unsigned transactions built, by outcome (built, reverted, unfunded, failed)',
     ['chain', 'outcome'],
   );
   readonly transactionsBroadcast = this.counter(

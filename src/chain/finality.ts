@@ -18,7 +18,8 @@ const ETHEREUM = [1, 11155111, 17000, 560048];
 const POLYGON_POS = [137, 80002];
 const OP_STACK = [10, 11155420, 8453, 84532];
 const ARBITRUM = [42161, 42170, 421614];
-const LOCAL = [31337, 1337];
+/** Development nodes (anvil, Hardhat): the embedded `local` chain and test chains. */
+export const DEV_CHAIN_IDS: readonly number[] = [31337, 1337];
 
 /** Default finality depths by chain id (see the chain entry's `finalityDepth`). */
 const DEFAULT_DEPTHS = new Map<number, number>([
@@ -29,7 +30,7 @@ const DEFAULT_DEPTHS = new Map<number, number>([
   // Sequencer reorganisations of L2 blocks stay far below this; L1 finality (the tag) comes later.
   ...[...OP_STACK, ...ARBITRUM].map((id) => [id, 300] as const),
   // anvil calls head - 64 finalized; a crashed embedded anvil loses at most its last 2 s of blocks.
-  ...LOCAL.map((id) => [id, 64] as const),
+  ...DEV_CHAIN_IDS.map((id) => [id, 64] as const),
 ]);
 
 /** For a chain id not listed: generous, as nothing is known of it (its `finalized` tag may shrink it). */

@@ -64,6 +64,8 @@ export interface HostileRpc {
   set(changes: Partial<HostileBehaviour>): Promise<void>;
   /** Calls received per JSON-RPC method, answered or not. */
   calls(method?: string): number;
+  /** The methods of each HTTP request received, in order (a JSON-RPC batch is one request). */
+  requests(): readonly (readonly string[])[];
   close(): Promise<void>;
 }
 
@@ -99,6 +101,7 @@ export async function startHostileRpc(
 ): Promise<HostileRpc> {
   const behaviour: HostileBehaviour = { ...PERFECT, ...initial };
   const counts = new Map<string, number>();
+  const requests: string[][] = [];
   const shares = {
     reset: new EvenShare(),
     serverError: new EvenShare(),
@@ -202,6 +205,7 @@ export async function startHostileRpc(
         }
         const calls = Array.isArray(body) ? body : [body];
         for (const call of calls) counts.set(call.method, (counts.get(call.method) ?? 0) + 1);
+        requests.push(calls.map((call) => call.method));
         if (behaviour.dark === 'hang') {
           hanging.add(res);
           return;
@@ -274,6 +278,7 @@ export async function startHostileRpc(
       if (was !== 'refuse' && behaviour.dark === 'refuse') await stopListening();
       if (was === 'refuse' && behaviour.dark !== 'refuse') await listen(port);
     },
+    requests: () => requests,
     calls: (method) =>
       method === undefined ? [...counts.values()].reduce((sum, n) => sum + n, 0) : (counts.get(method) ?? 0),
     async close() {

@@ -446,6 +446,7 @@ describe('POST /credit/permit-data', () => {
         domainSeparator,
         deadline: expect.any(Number),
         hashToSign: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+        domain: { name: 'Gold', version: '1', chainId: 31337, verifyingContract: token },
       },
     });
     const permitData = result.body.permitData as { nonce: string; deadline: number; hashToSign: string };

@@ -1,4 +1,12 @@
-import { concat, getAddress, keccak256, TypedDataEncoder, type TypedDataDomain } from 'ethers';
+import {
+  concat,
+  getAddress,
+  keccak256,
+  TypedDataEncoder,
+  type JsonRpcProvider,
+  type TypedDataDomain,
+} from 'ethers';
+import { CacheOnSuccess } from '../../cache-on-success';
 import { formatBaseUnits, toBaseUnits } from '../../chain/amounts';
 import { creditTokenInterface } from '../../chain/contracts';
 import type { Chain, ChainRegistry } from '../../chain/registry';
@@ -31,6 +39,37 @@ export const PERMIT_TYPES = {
   ],
 };
 
+/** A token's EIP-712 domain, as its eip712Domain() (ERC-5267) gives it, and the separator it hashes to. */
+interface PermitDomain {
+  domain: TypedDataDomain;
+  separator: string;
+}
+
+/** Tokens whose permit domain is kept in memory (a deployed token's domain never changes). */
+const PERMIT_DOMAIN_CACHE_SIZE = 10_000;
+
+/**
+ * The domain the token signs permits on, read from the token rather than assumed from its name
+ * (a token need not use its name: tokens deployed before and after issue 46 do, others may not),
+ * checked against its DOMAIN_SEPARATOR().
+ */
+async function readPermitDomain(provider: JsonRpcProvider, token: string): Promise<PermitDomain> {
+  const [separator, fields] = await Promise.all([
+    viewCall<string>(provider, creditTokenInterface, token, 'DOMAIN_SEPARATOR'),
+    viewCallResult(provider, creditTokenInterface, token, 'eip712Domain'),
+  ]);
+  const domain: TypedDataDomain = {
+    name: fields.name as string,
+    version: fields.version as string,
+    chainId: fields.chainId as bigint,
+    verifyingContract: fields.verifyingContract as string,
+  };
+  if (TypedDataEncoder.hashDomain(domain) !== separator) {
+    throw new Error(`token ${token}: eip712Domain() does not hash to DOMAIN_SEPARATOR()`);
+  }
+  return { domain, separator };
+}
+
 /** 404 `token_not_found`: the address is not a Laurel credit (or point) token where one is needed. */
 export const TOKEN_NOT_FOUND = defineFailure({
   status: 404,
@@ -55,6 +94,8 @@ export interface CreditServiceDeps {
  * the app's token list. Unknown tokens (not a Laurel CreditToken) are 404 `token_not_found`.
  */
 export class CreditService {
+  private readonly permitDomains = new CacheOnSuccess<PermitDomain>(PERMIT_DOMAIN_CACHE_SIZE);
+
   constructor(private readonly deps: CreditServiceDeps) {}
 
   /** App.createCreditToken(name, symbol, decimals, supply, isPoint), sent by the caller (an operator of the app). */
@@ -99,23 +140,17 @@ export class CreditService {
     const chain = this.deps.chains.get(input.chain);
     const token = await this.transferableToken(chain, input.token_id, 'permitted');
     const value = toBaseUnits(input.amount, token.decimals, 'amount');
-    // One JSON-RPC batch: the domain separator, the holder's nonce and the domain's fields (ERC-5267).
-    const [domainSeparator, nonce, domainFields] = await this.deps.chains.withProvider(chain, (provider) =>
-      Promise.all([
-        viewCall<string>(provider, creditTokenInterface, token.address, 'DOMAIN_SEPARATOR'),
-        viewCall<bigint>(provider, creditTokenInterface, token.address, 'nonces', [input.holder_address]),
-        viewCallResult(provider, creditTokenInterface, token.address, 'eip712Domain'),
-      ]),
+    // One JSON-RPC batch: the holder's nonce, and the token's domain unless it is known.
+    const [{ domain, separator: domainSeparator }, nonce] = await this.deps.chains.withProvider(
+      chain,
+      (provider) =>
+        Promise.all([
+          this.permitDomains.get(`${chain.chainId}:${token.address}`, () =>
+            readPermitDomain(provider, token.address),
+          ),
+          viewCall<bigint>(provider, creditTokenInterface, token.address, 'nonces', [input.holder_address]),
+        ]),
     );
-    const domain: TypedDataDomain = {
-      name: domainFields.name as string,
-      version: domainFields.version as string,
-      chainId: domainFields.chainId as bigint,
-      verifyingContract: domainFields.verifyingContract as string,
-    };
-    if (TypedDataEncoder.hashDomain(domain) !== domainSeparator) {
-      throw new Error(`token ${token.address}: eip712Domain() does not hash to DOMAIN_SEPARATOR()`);
-    }
     const deadline = Math.floor(Date.now() / 1000) + this.deps.config.transactions.permitDeadlineSeconds;
     const permit = { owner: input.holder_address, spender: input.receiver_address, value, nonce, deadline };
     const hashToSign = TypedDataEncoder.hash(domain, PERMIT_TYPES, permit);
@@ -123,7 +158,18 @@ export class CreditService {
     if (keccak256(concat(['0x1901', domainSeparator, structHash])) !== hashToSign) {
       throw new Error(`token ${token.address}: the permit digest does not match its domain separator`);
     }
-    return { nonce: nonce.toString(), domainSeparator, deadline, hashToSign };
+    return {
+      nonce: nonce.toString(),
+      domainSeparator,
+      deadline,
+      hashToSign,
+      domain: {
+        name: domain.name as string,
+        version: domain.version as string,
+        chainId: Number(domain.chainId),
+        verifyingContract: domain.verifyingContract as string,
+      },
+    };
   }
 
   /**

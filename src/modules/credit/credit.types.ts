@@ -2,6 +2,24 @@ import { Field, Int, ObjectType } from 'type-graphql';
 import type { IndexedToken } from '../../indexer/read/index-reader';
 import { CHAIN_TEXT_NOTE } from '../../stored-text';
 
+@ObjectType({
+  description:
+    "The token's EIP-712 domain (its eip712Domain(), ERC-5267): sign Permit on it with eth_signTypedData_v4",
+})
+export class PermitDomainInfo {
+  @Field({ description: "The domain's name: the token's name, whatever its length" })
+  name!: string;
+
+  @Field()
+  version!: string;
+
+  @Field(() => Int)
+  chainId!: number;
+
+  @Field({ description: 'The token' })
+  verifyingContract!: string;
+}
+
 @ObjectType({ description: 'EIP-2612 permit data: the holder signs `hashToSign` (a raw EIP-712 digest)' })
 export class PermitData {
   @Field({ description: "The holder's permit nonce on the token, decimal" })
@@ -15,6 +33,11 @@ export class PermitData {
 
   @Field({ description: 'EIP-712 digest of Permit(owner, spender, value, nonce, deadline), hex' })
   hashToSign!: string;
+
+  @Field(() => PermitDomainInfo, {
+    description: 'The domain `hashToSign` is on, read from the token (for signTypedData with PERMIT types)',
+  })
+  domain!: PermitDomainInfo;
 }
 
 @ObjectType({ description: "A holder's balance of a credit token" })

@@ -1,4 +1,6 @@
 /** What the transaction lifecycle can fail with: each documented entry and the error it throws. */
+import { DEV_CHAIN_IDS } from '../../chain/finality';
+import { TRANSACTION_REVERTED, type TransactionErrorDetails } from '../../chain/reverts';
 import { defineFailure } from '../../errors';
 
 /**
@@ -102,5 +104,52 @@ export class NonceGapError extends NONCE_GAP.Error {
       missing_nonces: missing.slice(0, 100),
       rebroadcasting: rebroadcasting.slice(0, 100),
     });
+  }
+}
+
+/** What a build's sender holds and needs, in wei (decimal strings): `insufficient_funds` of the failure. */
+export interface InsufficientFunds {
+  sender: string;
+  /** The sender's balance (pending state). */
+  balance: string;
+  /** The most the transaction can cost: gas limit × max fee per gas (no build sends value). */
+  cost: string;
+  /** cost − balance. */
+  missing: string;
+  gas_limit: string;
+  max_fee_per_gas: string;
+}
+
+/**
+ * A build whose sender cannot pay for it: 422 `transaction_error` (the builders' failure, so every
+ * path that builds already declares it), with the documented `transaction_error` fields and
+ * `insufficient_funds`. Thrown before a nonce is reserved.
+ */
+export class InsufficientFundsError extends TRANSACTION_REVERTED.Error {
+  constructor(funds: InsufficientFunds, context: { chainId: number; to: string; functionName: string }) {
+    const reason = `insufficient funds for gas * price + value: have ${funds.balance} want ${funds.cost}`;
+    const fund = DEV_CHAIN_IDS.includes(context.chainId)
+      ? " On this development chain, fund it with the node's JSON-RPC method anvil_setBalance " +
+        `(params ["${funds.sender}", "<wei as 0x hex>"]; for the embedded \`local\` chain the node is the ` +
+        "anvil URL of Laurel's start-up line `chain local … anvil on http://…`), or use one of anvil's dev " +
+        'accounts (mnemonic `test test test test test test test test test test test junk`, 10 000 ETH each).'
+      : '';
+    super(
+      `${funds.sender} cannot pay for "${context.functionName}": it holds ${funds.balance} wei, and the ` +
+        `transaction may cost up to ${funds.cost} wei (gas limit ${funds.gas_limit} × max fee per gas ` +
+        `${funds.max_fee_per_gas}); ${funds.missing} wei missing. Fund the wallet and build again.${fund}`,
+      {
+        transaction_error: {
+          reason,
+          message: `The transaction "${context.functionName}" cannot be paid for: ${reason}`,
+          detailsMessage: reason,
+          contract_address: context.to,
+          chain_id: context.chainId,
+          function_name: context.functionName,
+          data: { abiItem: null, errorName: null },
+        } satisfies TransactionErrorDetails,
+        insufficient_funds: funds,
+      },
+    );
   }
 }

@@ -1539,11 +1539,6 @@ export const CreditTokenAbi = [
   },
   {
     "inputs": [],
-    "name": "InvalidShortString",
-    "type": "error"
-  },
-  {
-    "inputs": [],
     "name": "NonTransferable",
     "type": "error"
   },
@@ -1556,17 +1551,6 @@ export const CreditTokenAbi = [
       }
     ],
     "name": "NotApp",
-    "type": "error"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "string",
-        "name": "str",
-        "type": "string"
-      }
-    ],
-    "name": "StringTooLong",
     "type": "error"
   },
   {

@@ -12,6 +12,7 @@ import type { LaurelMetrics } from '../../../metrics';
 import { SingleFlight } from '../../../single-flight';
 import type { Pool } from 'pg';
 import type { JsonRpcProvider } from 'ethers';
+import { InsufficientFundsError } from '../transactions.failures';
 import { buildCallHash, NonceReserver } from './nonce-reservations';
 
 export type { BuildRequest, UnsignedTransactionJson };
@@ -46,6 +47,8 @@ export interface TransactionBuilderDeps {
  *   - gasLimit = estimate + 20 %;
  *   - fees: src/chain/fees.ts (tip from eth_feeHistory, 2 × next base fee + tip, the chain's cap);
  *     cached per chain per block, the latest block looked at no more than once a second per chain;
+ *   - funds: the sender's balance (pending) must cover gasLimit × maxFeePerGas, else an
+ *     InsufficientFundsError (422 `transaction_error` with `insufficient_funds`) and no nonce is used;
  *   - nonce: the node's pending nonce, then a reservation in PostgreSQL (./nonce-reservations.ts),
  *     made together with the sender's other builds waiting at that moment (NonceReserver);
  *   - call data: src/chain/call-data.ts (the function resolved once, static arguments word by word).
@@ -70,7 +73,12 @@ export class TransactionBuilder {
       this.deps.metrics?.transactionsBuilt.inc({ chain, outcome: 'built' });
       return built;
     } catch (error) {
-      const outcome = error instanceof TransactionRevertedError ? 'reverted' : 'failed';
+      const outcome =
+        error instanceof InsufficientFundsError
+          ? 'unfunded'
+          : error instanceof TransactionRevertedError
+            ? 'reverted'
+            : 'failed';
       this.deps.metrics?.transactionsBuilt.inc({ chain, outcome });
       throw error;
     }
@@ -86,7 +94,7 @@ export class TransactionBuilder {
     // provider.send, not estimateGas()/getTransactionCount(): ethers caches identical requests for
     // 250 ms, which would hand out a stale pending nonce or a stale simulation.
     const readAt = new Date();
-    const [estimate, fees, pendingNonce] = await this.deps.chains.withProvider(chain, (provider) =>
+    const [estimate, fees, pendingNonce, balance] = await this.deps.chains.withProvider(chain, (provider) =>
       Promise.all([
         provider
           .send('eth_estimateGas', [{ from, to, data }])
@@ -99,21 +107,37 @@ export class TransactionBuilder {
         provider
           .send('eth_getTransactionCount', [from, 'pending'])
           .then((value: string) => Number(BigInt(value))),
+        // In the same batch as the reads above: the funds check costs no round trip of its own.
+        provider.send('eth_getBalance', [from, 'pending']).then((value: string) => BigInt(value)),
       ]),
     );
+    const gasLimit = (estimate * GAS_HEADROOM_PERCENT + 99n) / 100n;
+    const cost = gasLimit * fees.maxFeePerGas;
+    if (balance < cost) {
+      throw new InsufficientFundsError(
+        {
+          sender: from,
+          balance: balance.toString(),
+          cost: cost.toString(),
+          missing: (cost - balance).toString(),
+          gas_limit: gasLimit.toString(),
+          max_fee_per_gas: fees.maxFeePerGas.toString(),
+        },
+        { chainId: chain.chainId, to, functionName },
+      );
+    }
     const nonce = await this.nonces.reserve(
       chain.chainId,
       from,
       { nonce: pendingNonce, readAt },
       buildCallHash(to, data),
     );
-    const gasLimit = ((estimate * GAS_HEADROOM_PERCENT + 99n) / 100n).toString();
     return {
       to,
       data,
       maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString(),
       maxFeePerGas: fees.maxFeePerGas.toString(),
-      gasLimit,
+      gasLimit: gasLimit.toString(),
       nonce,
       chainId: chain.chainId,
       type: 2,
