@@ -6,6 +6,7 @@ import {
   UNSIGNED_TX,
   client,
   createApp,
+  createCreditToken,
   issueApiKeys,
   parsedEvent,
   type Client,
@@ -210,6 +211,62 @@ describe('REST', () => {
       xp_balance: '7',
       completed_actions: [{ name: 'season-1', xp_rewarded: '7', createdAt: expect.stringMatching(/^\d+$/) }],
     });
+  });
+
+  it('the operator creates a badge and a point token and rewards with them, and mints and transfers credit', async () => {
+    const badgeBuilt = await asOperator.post('/badge/new', {
+      chain: 'local',
+      app_id: appId,
+      badge_name: 'Hot',
+    });
+    expect(badgeBuilt.status).toBe(200);
+    await asOperator.execute(badgeBuilt.body.unsignedTransaction as Unsigned);
+    const points = await createCreditToken(asOperator, appId, {
+      token_name: 'Hot points',
+      token_symbol: 'HOT',
+      token_supply: 0,
+      token_decimals: 0,
+      token_is_point: true,
+    });
+    const credit = await createCreditToken(asOperator, appId, {
+      token_name: 'Hot credit',
+      token_symbol: 'HCR',
+      token_supply: 5,
+      token_decimals: 2,
+      token_is_point: false,
+    });
+    const base = { chain: 'local', app_id: appId, receiver: user };
+    for (const [path, body] of [
+      ['/reward/badge', { ...base, action_id: 'badge', badge_name: 'Hot', amount: 1 }],
+      ['/reward/point', { ...base, action_id: 'points', token_address: points, amount: 3 }],
+      ['/reward/credit', { ...base, action_id: 'credit', token_address: credit, amount: 1.25, mint: true }],
+      // Without mint, the operator's own credit moves (its initial supply), once it approved the app.
+      [
+        '/credit/approve',
+        {
+          chain: 'local',
+          token_id: credit,
+          holder_address: operator.address,
+          spender_address: appId,
+          amount: 2,
+        },
+      ],
+      ['/reward/credit', { ...base, action_id: 'transfer', token_address: credit, amount: 2 }],
+    ] as const) {
+      const built = await asOperator.post(path, body);
+      expect(built.status).toBe(200);
+      await asOperator.execute(built.body.unsignedTransaction as Unsigned);
+    }
+    const profile = await asOwner.get(`/profile?chain=local&user_id=${user}&app_id=${appId}`);
+    expect(profile.body).toMatchObject({
+      collected_badges: [{ name: 'Hot' }],
+      credit_balances: expect.arrayContaining([
+        expect.objectContaining({ token_id: points, token_balance: '3' }),
+        expect.objectContaining({ token_id: credit, token_balance: '325', token_balance_formatted: '3.25' }),
+      ]),
+    });
+    const pointBoard = await asOwner.get(`/leaderboard?chain=local&app_id=${appId}&token_address=${points}`);
+    expect(pointBoard.body).toEqual([{ user, xp_rewarded: '3' }]);
   });
 
   it('refuses, in Shape B: another sender NotOwner (the operator too), a second add AlreadyOperator, the owner AlreadyOperator', async () => {
