@@ -23,8 +23,11 @@ export interface TransactionErrorDetails {
 /** What to do about the reverts a caller can fix, by custom error name. */
 const REVERT_HINTS: Record<string, string> = {
   NotOperator:
-    "the calling wallet must own or operate the app: call with the owner's API key, or have the owner add this wallet as an operator",
+    "the calling wallet must own or operate the app: call with the owner's API key, or have the owner add this wallet as an operator (POST /v1/app/operator/add)",
   NotOwner: "only the app's owner may do this: call with the owner's API key",
+  AlreadyOperator:
+    'the wallet already operates the app (the owner always does): GET /v1/apps lists its operators',
+  UnknownOperator: 'the wallet is not an operator of the app: GET /v1/apps lists its operators',
   ERC20InsufficientAllowance:
     'the app may not move this many of your tokens yet: approve it first (POST /v1/credit/approve with spender_address = the app), or send mint: true to mint instead',
   ERC20InsufficientBalance:

@@ -86,7 +86,9 @@ describe('apps', () => {
     expect(listed.status).toBe(200);
     expect(listed.body).toEqual({
       status: 'success',
-      apps: [{ id: appId, name: 'Quest', owner: owner.address, xp_token: await app.xpToken() }],
+      apps: [
+        { id: appId, name: 'Quest', owner: owner.address, xp_token: await app.xpToken(), operators: [] },
+      ],
     });
   });
 
@@ -107,7 +109,15 @@ describe('apps', () => {
     });
     expect(after.body).toEqual({
       status: 'success',
-      apps: [{ id: appId, name: 'Quest', owner: owner.address, xp_token: expect.any(String) }],
+      apps: [
+        {
+          id: appId,
+          name: 'Quest',
+          owner: owner.address,
+          xp_token: expect.any(String),
+          operators: [operator.address],
+        },
+      ],
     });
   });
 

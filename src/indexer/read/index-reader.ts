@@ -31,6 +31,8 @@ export interface IndexedApp {
   name: string;
   owner: string;
   xp_token: string;
+  /** Its operators (the owner not among them), by address. */
+  operators: string[];
 }
 
 export interface IndexedBadge {
@@ -130,10 +132,12 @@ export class IndexReader {
     });
   }
 
-  /** The apps `account` owns or operates, in creation order. */
+  /** The apps `account` owns or operates, in creation order, with their operators. */
   async appsOf(chainId: number, account: string): Promise<IndexedApp[]> {
     const { rows } = await this.pool.query<IndexedApp>(
-      `SELECT a.address AS id, a.name, a.owner, a.xp_token
+      `SELECT a.address AS id, a.name, a.owner, a.xp_token,
+         ARRAY(SELECT o.operator FROM indexed_app_operators o
+               WHERE o.chain_id = a.chain_id AND o.app_address = a.address ORDER BY o.operator) AS operators
        FROM indexed_apps a
        WHERE a.chain_id = $1
          AND (a.owner = $2 OR EXISTS (

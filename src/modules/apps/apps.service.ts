@@ -8,7 +8,7 @@ import { checksumAddress } from '../../addresses';
 import { CacheOnSuccess } from '../../cache-on-success';
 import { defineFailure } from '../../errors';
 import type { IndexReader } from '../../indexer/read/index-reader';
-import type { CreateAppInput, ListAppsInput } from './apps.schema';
+import type { AppOperatorInput, CreateAppInput, ListAppsInput } from './apps.schema';
 import type { AppInfo } from './apps.types';
 
 /**
@@ -78,7 +78,27 @@ export class AppsService {
     return this.deps.builder.build({ chain, from: sender, ...call });
   }
 
-  /** The apps `account` owns or operates on the chain, in creation order, from the index. */
+  /**
+   * App.addOperator(operator) (`added`) or App.removeOperator(operator), built for `sender`: only
+   * the owner may send them, so the simulation answers another sender with NotOwner, a wallet
+   * already operating (or owning) the app with AlreadyOperator, and one that does not operate it
+   * with UnknownOperator.
+   */
+  async setOperator(
+    input: AppOperatorInput,
+    sender: string,
+    added: boolean,
+  ): Promise<UnsignedTransactionJson> {
+    const chain = this.deps.chains.get(input.chain);
+    return this.buildAppCall(chain, sender, {
+      contract: 'App',
+      address: input.app_id,
+      functionName: added ? 'addOperator' : 'removeOperator',
+      args: [input.operator_address],
+    });
+  }
+
+  /** The apps `account` owns or operates on the chain, in creation order, with their operators, from the index. */
   async listApps(input: ListAppsInput, account: string): Promise<AppInfo[]> {
     const chain = this.deps.chains.get(input.chain);
     return this.deps.index.appsOf(chain.chainId, checksumAddress(account));

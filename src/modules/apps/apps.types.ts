@@ -15,4 +15,10 @@ export class AppInfo implements IndexedApp {
 
   @Field({ description: "The app's XP token address" })
   xp_token!: string;
+
+  @Field(() => [String], {
+    description:
+      'The wallets the owner made operators (App.addOperator, not removed since), by address: they reward and create tokens and badges, but cannot manage operators',
+  })
+  operators!: string[];
 }
