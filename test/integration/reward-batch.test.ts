@@ -264,12 +264,6 @@ describe('a mixed batch', () => {
     expect(BigInt(unsigned.gasLimit as string)).toBeLessThan(block!.gasLimit / 2n);
     const receipt = await api.execute(unsigned);
     expect(rewardedLogs(receipt)).toHaveLength(MAX_ITEMS);
-    console.log(
-      'GAS MAX',
-      (receipt as unknown as { gasUsed: string }).gasUsed,
-      unsigned.gasLimit,
-      block!.gasLimit,
-    );
   });
 });
 
