@@ -1,8 +1,6 @@
-import { isError } from 'ethers';
 import { checksumAddress } from '../../../addresses';
 import type { LaurelContractName, WriteFunctionName } from '../../../chain/abis';
 import { encodeFunctionCall } from '../../../chain/call-data';
-import { revertDataOf } from '../../../chain/contracts';
 import { feesFor, readLatestFees, type Fees } from '../../../chain/fees';
 import type { Chain, ChainRegistry } from '../../../chain/registry';
 import { isRevert, TransactionRevertedError, transactionRevertedError } from '../../../chain/reverts';
