@@ -16,16 +16,21 @@
  * the profile (the baseline: to the receipt), from the receipt (execute-and-wait's answer) to the
  * webhook's arrival, the CPU each process spent per reward, and Laurel's peak RSS. Laurel's and
  * the baseline's phases are interleaved in BENCH_ROUNDS (2) rounds of BENCH_SECONDS / BENCH_ROUNDS
- * each, after an untimed round. Knobs (defaults): BENCH_USERS (16), BENCH_WALLETS (4),
- * BENCH_SECONDS (20), BENCH_ROUNDS (2); METRICS=off starts Laurel without its metrics. The npm
- * script sets NODE_EXTRA_CA_CERTS to the test CA, which signs the receiver's certificate.
+ * each, after an untimed round. Batch mode, BENCH_BATCH=n (say 50): a third side in the same rounds,
+ * the same users and wallets, each flow POST /v1/reward/batch with n XP rewards (n receivers of
+ * the user's) → sign → execute-and-wait → GET /v1/profile until they show; it prints rewards
+ * visible in profiles per second and the p99 from the request to visible (every reward of a flow
+ * shows with the same transaction) against the single-reward flow's. Knobs (defaults):
+ * BENCH_USERS (16), BENCH_WALLETS (4), BENCH_SECONDS (20), BENCH_ROUNDS (2), BENCH_BATCH (0: off);
+ * METRICS=off starts Laurel without its metrics. The npm script sets NODE_EXTRA_CA_CERTS to the
+ * test CA, which signs the receiver's certificate.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { Contract, JsonRpcProvider, NonceManager, Wallet, parseEther } from 'ethers';
+import { Contract, JsonRpcProvider, NonceManager, Wallet, getAddress, hexlify, parseEther } from 'ethers';
 import { appInterface, encodeActionId } from '../src/chain/contracts';
 import { createServerCertificate } from '../src/modules/webhooks/certificates';
 import { envInt } from './lib/env';
@@ -49,6 +54,8 @@ const options = {
   wallets: envInt('BENCH_WALLETS', 4, 64),
   seconds: envInt('BENCH_SECONDS', 20, 600),
   rounds: envInt('BENCH_ROUNDS', 2, 20),
+  /** XP rewards a transaction of the batch side; 0: no batch side. */
+  batch: envInt('BENCH_BATCH', 0, 1000),
 };
 const WARM_UP_SECONDS = 3;
 /** A flow that has not ended after this long failed (a bench that hangs tells nothing). */
@@ -56,13 +63,15 @@ const FLOW_TIMEOUT_MS = 30_000;
 
 const caFile = path.join(process.cwd(), 'test/fixtures/tls/test-ca.pem');
 
-type Side = 'laurel' | 'baseline';
+type Side = 'laurel' | 'baseline' | 'batch';
 const STEPS = ['build', 'sign', 'execute-and-wait', 'profile'] as const;
 type Step = (typeof STEPS)[number];
 
 interface Flow {
-  /** Request → reward visible in the profile (Laurel) or → receipt (baseline), ms. */
+  /** Request → reward visible in the profile (Laurel, batch) or → receipt (baseline), ms. */
   latency: number;
+  /** Rewards the flow made: 1, or BENCH_BATCH on the batch side. */
+  rewards: number;
   /** Laurel: the build, the signature, execute-and-wait and the profile reads, ms. */
   steps?: Record<Step, number>;
 }
@@ -185,6 +194,7 @@ async function runUsers(): Promise<void> {
       const visible = performance.now();
       return {
         latency: visible - started,
+        rewards: 1,
         steps: {
           build: built - started,
           sign: signedAt - built,
@@ -211,9 +221,57 @@ async function runUsers(): Promise<void> {
       const sent = await managers[sender].sendTransaction({ ...populated, gasLimit });
       const receipt = await sent.wait(1, FLOW_TIMEOUT_MS);
       if (receipt?.status !== 1) throw new Error(`baseline: transaction ${sent.hash} failed`);
-      return { latency: performance.now() - started };
+      return { latency: performance.now() - started, rewards: 1 };
     };
-    return { laurelFlow, baselineFlow };
+
+    // Random addresses: Wallet.createRandom derives a mnemonic's key, slow by the hundred.
+    const batchReceivers = Array.from({ length: options.users }, () =>
+      Array.from({ length: options.batch }, () => getAddress(hexlify(randomBytes(20)))),
+    );
+    const batchesDone = new Array<number>(options.users).fill(0);
+    const batchFlow = async (user: number): Promise<Flow> => {
+      const started = performance.now();
+      const sender = walletOf(user);
+      const items = batchReceivers[user].map((receiver) => ({
+        kind: 'xp',
+        action_id: ACTION_ID,
+        receiver,
+        amount: XP_AMOUNT,
+      }));
+      const built = await client.http.post(
+        `${client.url}/v1/reward/batch`,
+        { chain: 'local', app_id: client.appId, items },
+        client.keys[sender],
+      );
+      const tx = (built.body as { unsignedTransaction?: Record<string, unknown> } | null)
+        ?.unsignedTransaction;
+      if (built.status !== 200 || !tx)
+        throw new Error(`batch: HTTP ${built.status}: ${JSON.stringify(built.body)}`);
+      const signed = await senders[sender].signTransaction({ ...tx, type: 2 });
+      const executed = await client.http.post(
+        `${client.url}/v1/transactions/execute-and-wait`,
+        { chain: 'local', signed_transaction: signed },
+        client.keys[sender],
+      );
+      if (executed.status !== 200 || (executed.body as { status?: string } | null)?.status !== 'success') {
+        throw new Error(`batch execute-and-wait: HTTP ${executed.status}: ${JSON.stringify(executed.body)}`);
+      }
+      batchesDone[user] += 1;
+      // The batch's rewards are mined together: its last receiver's profile shows when they all do.
+      const last = batchReceivers[user][options.batch - 1];
+      const profileUrl = `${client.url}/v1/profile?chain=local&app_id=${client.appId}&user_id=${last}`;
+      const giveUp = performance.now() + FLOW_TIMEOUT_MS;
+      for (;;) {
+        if (performance.now() > giveUp) throw new Error('the rewards of a batch never showed');
+        const profile = await client.http.get(profileUrl, client.keys[sender]);
+        if (profile.status !== 200)
+          throw new Error(`profile: HTTP ${profile.status}: ${JSON.stringify(profile.body)}`);
+        const xp = Number((profile.body as { xp_balance?: string } | null)?.xp_balance ?? 0);
+        if (xp >= batchesDone[user] * XP_AMOUNT) break;
+      }
+      return { latency: performance.now() - started, rewards: options.batch };
+    };
+    return { laurelFlow, baselineFlow, batchFlow };
   };
 
   let flows: ReturnType<typeof setUp> | undefined;
@@ -231,6 +289,8 @@ async function runUsers(): Promise<void> {
               const { hash, receiptAt, ...flow } = await flows!.laurelFlow(user);
               if (timed) receipts.set(hash, receiptAt);
               done.push(flow);
+            } else if (side === 'batch') {
+              done.push(await flows!.batchFlow(user));
             } else {
               done.push(await flows!.baselineFlow(user));
             }
@@ -284,6 +344,7 @@ async function main(): Promise<void> {
   console.log(
     `bench-flow: ${options.users} users over ${options.wallets} wallets, ${options.seconds} s a side in ` +
       `${options.rounds} interleaved rounds` +
+      (options.batch > 0 ? `, batch side: ${options.batch} XP rewards a transaction` : '') +
       (process.env.METRICS === 'off' ? ', METRICS=off' : ''),
   );
   const users = await forkWithIpc<FromUsers>(__filename, ['--child', 'users']);
@@ -341,14 +402,16 @@ async function main(): Promise<void> {
     type Cpu = Record<keyof typeof processes, number>;
     const readCpu = (): Cpu => cpuSecondsOf(processes);
 
-    const phases: Record<Side, Phase[]> = { laurel: [], baseline: [] };
+    const phases: Record<Side, Phase[]> = { laurel: [], baseline: [], batch: [] };
     const cpu: Record<Side, Cpu> = {
       laurel: { Laurel: 0, PostgreSQL: 0, anvil: 0, users: 0 },
       baseline: { Laurel: 0, PostgreSQL: 0, anvil: 0, users: 0 },
+      batch: { Laurel: 0, PostgreSQL: 0, anvil: 0, users: 0 },
     };
+    const sides: Side[] = options.batch > 0 ? ['laurel', 'baseline', 'batch'] : ['laurel', 'baseline'];
     let peakRss = 0;
     for (let round = 0; round <= options.rounds; round += 1) {
-      const order: Side[] = round % 2 === 0 ? ['laurel', 'baseline'] : ['baseline', 'laurel'];
+      const order = round % 2 === 0 ? sides : [...sides].reverse();
       for (const side of order) {
         const timed = round > 0;
         const rss = sampleRss();
@@ -372,10 +435,14 @@ async function main(): Promise<void> {
       const all = phases[side];
       const flows = all.flatMap((phase) => phase.flows);
       const seconds = all.reduce((total, phase) => total + phase.seconds, 0);
-      const latencies = flows.map((flow) => flow.latency).sort((a, b) => a - b);
+      // Every reward of a flow has the flow's latency (a batch's show together).
+      const latencies = flows
+        .flatMap((flow) => Array<number>(flow.rewards).fill(flow.latency))
+        .sort((a, b) => a - b);
+      const rewards = flows.reduce((total, flow) => total + flow.rewards, 0);
       return {
-        perSecond: flows.length / seconds,
-        count: flows.length,
+        perSecond: rewards / seconds,
+        count: rewards,
         seconds,
         failures: all.reduce((n, phase) => n + phase.failures, 0),
         firstFailure: all.find((phase) => phase.firstFailure)?.firstFailure,
@@ -383,7 +450,7 @@ async function main(): Promise<void> {
         p95: percentile(latencies, 95),
         p99: percentile(latencies, 99),
         cpu: Object.entries(cpu[side])
-          .map(([name, seconds]) => `${name} ${((seconds * 1000) / Math.max(1, flows.length)).toFixed(2)}`)
+          .map(([name, seconds]) => `${name} ${((seconds * 1000) / Math.max(1, rewards)).toFixed(2)}`)
           .join(', '),
       };
     };
@@ -399,6 +466,8 @@ async function main(): Promise<void> {
     console.log('');
     console.log(line('Laurel', laurelSummary, 'visible in the profile'));
     console.log(line('baseline', baselineSummary, 'receipt'));
+    const batchSummary = options.batch > 0 ? summary('batch') : null;
+    if (batchSummary) console.log(line(`batch ${options.batch}`, batchSummary, 'visible in the profiles'));
     console.log(
       `webhooks: ${delays.length} of ${webhooks.expected} transaction events arrived; receipt → webhook: ` +
         `p50 ${ms(percentile(delays, 50))}, p95 ${ms(percentile(delays, 95))}, p99 ${ms(percentile(delays, 99))}`,
@@ -424,6 +493,12 @@ async function main(): Promise<void> {
     );
     // Laurel's failures are part of what is measured; the baseline's (a wallet whose NonceManager
     // left a gap stalls for the rest of the run) make its rate, and so the ratio, meaningless.
+    if (batchSummary) {
+      console.log(
+        `batch / single Laurel: ${(batchSummary.perSecond / laurelSummary.perSecond).toFixed(1)}× the rewards/s ` +
+          `(target >= 10), p99 request → visible ${(batchSummary.p99 / laurelSummary.p99).toFixed(2)}× (target < 2)`,
+      );
+    }
     if (baselineSummary.failures > 0) {
       console.log(
         `NOT A MEASUREMENT: the baseline had ${baselineSummary.failures} failed flows (see the lines above); run again`,

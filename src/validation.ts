@@ -161,18 +161,26 @@ export const nonNegativeAmountSchema = ZodAmount.create({ allowZero: true }).ope
  * An object of which exactly one of two optional fields must be given (`badge_name` or `badge_id`):
  * refused in zod's words otherwise, and stated in the API reference as `oneOf` the two.
  */
-export function exactlyOneOf<T extends z.AnyZodObject>(object: T, [first, second]: [string, string]) {
-  return object
-    .openapi({ oneOf: [{ required: [first] }, { required: [second] }] })
-    .superRefine((value: Record<string, unknown>, ctx) => {
-      const given = [first, second].filter((field) => value[field] !== undefined);
-      if (given.length === 1) return;
-      ctx.addIssue({
-        code: z.ZodIssueCode.custom,
-        path: [given.length === 0 ? first : second],
-        message: given.length === 0 ? `Give ${first} or ${second}` : `Give ${first} or ${second}, not both`,
-      });
+export function exactlyOneOf<T extends z.AnyZodObject>(object: T, fields: [string, string]) {
+  return object.openapi(exactlyOneOfOpenApi(fields)).superRefine(exactlyOneOfRule(fields));
+}
+
+/** The OpenAPI half of exactlyOneOf, for an object refined elsewhere (e.g. a member of a union). */
+export function exactlyOneOfOpenApi([first, second]: [string, string]) {
+  return { oneOf: [{ required: [first] }, { required: [second] }] };
+}
+
+/** The rule of exactlyOneOf, for an object refined elsewhere (e.g. a member of a union). */
+export function exactlyOneOfRule([first, second]: [string, string]) {
+  return (value: Record<string, unknown>, ctx: z.RefinementCtx): void => {
+    const given = [first, second].filter((field) => value[field] !== undefined);
+    if (given.length === 1) return;
+    ctx.addIssue({
+      code: z.ZodIssueCode.custom,
+      path: [given.length === 0 ? first : second],
+      message: given.length === 0 ? `Give ${first} or ${second}` : `Give ${first} or ${second}, not both`,
     });
+  };
 }
 
 /** Parses with zod and turns a failure into a ValidationError carrying zod's own issues. */

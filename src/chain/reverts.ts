@@ -1,6 +1,6 @@
 import { getAddress, isError, toQuantity, type JsonRpcProvider } from 'ethers';
 import { defineFailure } from '../errors';
-import { decodeLaurelRevert, revertDataOf, type AbiErrorItem } from './contracts';
+import { appInterface, decodeLaurelRevert, revertDataOf, type AbiErrorItem } from './contracts';
 import type { Chain } from './registry';
 import { nodeMessageOf } from './rpc-errors';
 
@@ -14,6 +14,8 @@ export interface TransactionErrorDetails {
   contract_address: string;
   chain_id: number;
   function_name: string;
+  /** A batch (App.batch): the index of the call that reverted; `function_name` and `reason` are that call's. */
+  item_index?: number;
   data: {
     abiItem: { inputs: AbiErrorItem['inputs']; name: string; type: string } | null;
     errorName: string | null;
@@ -81,9 +83,17 @@ export class TransactionRevertedError extends TRANSACTION_REVERTED.Error {
   }
 }
 
+/** Whether a failed call reverted (as opposed to the node or the network failing). */
+export function isRevert(error: unknown): boolean {
+  return isError(error, 'CALL_EXCEPTION') || revertDataOf(error) !== null;
+}
+
 /** The reason of a revert, as `transaction_error.reason` words it: `NotOperator(0x…)`, an Error(string) text, … */
 export function revertReason(error: unknown): string {
-  const data = revertDataOf(error);
+  return reasonOf(revertDataOf(error));
+}
+
+function reasonOf(data: string | null): string {
   const decoded = decodeLaurelRevert(data);
   if (!decoded) {
     // No revert data at all (ethers calls it "require(false)"): out of gas, or an invalid
@@ -106,24 +116,38 @@ function formatArgument(value: unknown): string {
 /**
  * Turns a reverted simulation into the documented `transaction_error`. Every error a Laurel
  * contract can revert with (ours, OpenZeppelin's, Error(string), Panic) is decoded by the one
- * decoder, decodeLaurelRevert.
+ * decoder, decodeLaurelRevert. A batch's `BatchCallFailed(index, reason)` is reported as the
+ * revert of its call `index` (found in the batch's call `data`), with `item_index`.
  */
 export function transactionRevertedError(
   error: unknown,
-  context: { chain: Chain; to: string; functionName: string },
+  context: { chain: Chain; to: string; functionName: string; data: string },
 ): TransactionRevertedError {
-  const decoded = decodeLaurelRevert(revertDataOf(error));
-  const reason = revertReason(error);
+  let revertData = revertDataOf(error);
+  let functionName = context.functionName;
+  let itemIndex: number | undefined;
+  const decodedBatch = decodeLaurelRevert(revertData);
+  if (decodedBatch?.errorName === 'BatchCallFailed' && functionName === 'batch') {
+    const [index, reason] = decodedBatch.args as unknown as [bigint, string];
+    const [calls] = appInterface.decodeFunctionData('batch', context.data) as unknown as [string[]];
+    itemIndex = Number(index);
+    revertData = reason;
+    functionName = appInterface.getFunction(calls[itemIndex]!.slice(0, 10))?.name ?? functionName;
+  }
+  const decoded = decodeLaurelRevert(revertData);
+  const reason = reasonOf(revertData);
   const abiItem = decoded
     ? { inputs: decoded.abiItem.inputs, name: decoded.abiItem.name, type: decoded.abiItem.type }
     : null;
+  const call = itemIndex === undefined ? `"${functionName}"` : `"${functionName}" of item ${itemIndex}`;
   return new TransactionRevertedError({
     reason,
-    message: `The contract function "${context.functionName}" reverted with the following reason: ${reason}`,
+    message: `The contract function ${call} reverted with the following reason: ${reason}`,
     detailsMessage: nodeMessageOf(error, 'execution reverted'),
     contract_address: getAddress(context.to),
     chain_id: context.chain.chainId,
-    function_name: context.functionName,
+    function_name: functionName,
+    ...(itemIndex === undefined ? {} : { item_index: itemIndex }),
     data: { abiItem, errorName: decoded?.errorName ?? null },
   });
 }
@@ -150,6 +174,6 @@ export async function minedRevertReason(
     ]);
     return null;
   } catch (error) {
-    return revertDataOf(error) !== null || isError(error, 'CALL_EXCEPTION') ? revertReason(error) : null;
+    return isRevert(error) ? revertReason(error) : null;
   }
 }

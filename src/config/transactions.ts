@@ -14,6 +14,9 @@ export const transactionsVariables = {
   TRANSACTION_REBROADCAST_ATTEMPTS: positiveInt(5).describe(
     'how many times Laurel sends again a recorded transaction the node lost (never sent, or dropped by a reorganisation or its pool)',
   ),
+  REWARD_BATCH_MAX_ITEMS: positiveInt(200).describe(
+    'most rewards one `POST /reward/batch` (GraphQL `rewardBatch`) takes; each costs gas in the one transaction, so keep the largest mixed batch under the block gas limit (see docs/api-notes.md)',
+  ),
   PERMIT_DEADLINE_SECONDS: positiveInt(3600).describe(
     'lifetime of permit data (`deadline` = now + this, in Unix seconds)',
   ),
@@ -31,6 +34,8 @@ export interface TransactionsConfig {
     /** How many times Laurel sends again a recorded transaction the node lost. */
     rebroadcastAttempts: number;
     permitDeadlineSeconds: number;
+    /** Most items of one reward batch. */
+    rewardBatchMaxItems: number;
   };
 }
 
@@ -42,6 +47,7 @@ export function transactionsConfig(e: Parsed<typeof transactionsVariables>): Tra
       dropAfterSeconds: e.TRANSACTION_DROP_AFTER_SECONDS,
       rebroadcastAttempts: e.TRANSACTION_REBROADCAST_ATTEMPTS,
       permitDeadlineSeconds: e.PERMIT_DEADLINE_SECONDS,
+      rewardBatchMaxItems: e.REWARD_BATCH_MAX_ITEMS,
     },
   };
 }

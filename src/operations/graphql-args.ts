@@ -113,8 +113,8 @@ export function argsClassOf(input: z.ZodTypeAny, name: string): ClassType | null
   return ArgsClass;
 }
 
-/** The zod objects given a GraphQL input type: their values are read field by field too. */
-const inputObjects = new WeakSet<z.ZodTypeAny>();
+/** The zod schemas given a GraphQL input type, with the zod object whose fields it has (read field by field too). */
+const inputObjects = new WeakMap<z.ZodTypeAny, z.AnyZodObject>();
 
 /**
  * Gives a nested zod object (an argument made of fields, e.g. a signature's r, s, v) the GraphQL
@@ -125,10 +125,24 @@ export function withGraphQLInputType<S extends z.AnyZodObject>(
   name: string,
   description: string,
 ): S {
-  const InputClass = classWithFields(schema, name);
+  return withGraphQLInputTypeOf(schema, schema, name, description);
+}
+
+/**
+ * Gives `schema` (say a discriminated union, which GraphQL inputs cannot express) the GraphQL
+ * input type `name` derived from the fields of `fields` (e.g. every member's fields, the
+ * discriminator a string); zod's `schema` still validates the value. Returns `schema`.
+ */
+export function withGraphQLInputTypeOf<S extends z.ZodTypeAny>(
+  schema: S,
+  fields: z.AnyZodObject,
+  name: string,
+  description: string,
+): S {
+  const InputClass = classWithFields(fields, name);
   if (!InputClass) throw new Error(`input type ${name} has no fields`);
   InputType(name, { description })(InputClass);
-  inputObjects.add(schema);
+  inputObjects.set(schema, fields);
   return withGraphQLType(schema, InputClass);
 }
 
@@ -164,10 +178,15 @@ function objectReader(shape: z.ZodRawShape): ArgsReader {
 
 function valueReader(field: z.ZodTypeAny): ValueReader | null {
   const { schema } = unwrapField(field);
-  if (inputObjects.has(schema)) {
-    const read = objectReader(inputShape(schema));
+  const fields = inputObjects.get(schema);
+  if (fields) {
+    const read = objectReader(inputShape(fields));
     return (value) =>
       typeof value === 'object' && value !== null ? read(value as Record<string, unknown>) : value;
+  }
+  if (schema instanceof z.ZodArray) {
+    const read = valueReader(schema.element as z.ZodTypeAny);
+    return read && ((value) => (Array.isArray(value) ? value.map(read) : value));
   }
   if (schema instanceof ZodDigits) return (value) => (typeof value === 'number' ? String(value) : value);
   return null;

@@ -469,4 +469,73 @@ describe('App', () => {
       expect(await xp.totalSupply()).toBe(before + 5n);
     });
   });
+
+  describe('batch', () => {
+    const call = (name: string, args: unknown[]) => appInterface.encodeFunctionData(name, args);
+
+    it('makes its calls in order, as the caller, one Rewarded each, in one transaction', async () => {
+      const receipt = await mined(
+        appAs(owner).batch([
+          call('rewardXP', [user.address, 3n, id('season')]),
+          call('rewardBadge', [badgeAddress, user2.address, 1n, '', id('season')]),
+          call('rewardXP', [user2.address, 4n, id('season')]),
+        ]),
+      );
+      expect(rewardedEvents(receipt)).toEqual([
+        {
+          app: appAddress,
+          receiver: user.address,
+          token: xpAddress,
+          kind: RewardKind.XP,
+          amount: 3n,
+          actionId: 'season',
+        },
+        {
+          app: appAddress,
+          receiver: user2.address,
+          token: badgeAddress,
+          kind: RewardKind.Badge,
+          amount: 1n,
+          actionId: 'season',
+        },
+        {
+          app: appAddress,
+          receiver: user2.address,
+          token: xpAddress,
+          kind: RewardKind.XP,
+          amount: 4n,
+          actionId: 'season',
+        },
+      ]);
+    });
+
+    it('reverts all with BatchCallFailed(index, the call’s revert data)', async () => {
+      const xpBefore = (await new Contract(xpAddress, XPTokenArtifact.abi, chain.provider).balanceOf(
+        user.address,
+      )) as bigint;
+      const zeroAddress = appInterface.getError('ZeroAddress')!.selector;
+      await expectLaurelRevert(
+        appAs(owner).batch([
+          call('rewardXP', [user.address, 1n, id('a')]),
+          call('rewardXP', [ZeroAddress, 1n, id('a')]),
+        ]),
+        'BatchCallFailed',
+        [1n, zeroAddress],
+      );
+      expect(await new Contract(xpAddress, XPTokenArtifact.abi, chain.provider).balanceOf(user.address)).toBe(
+        xpBefore,
+      );
+    });
+
+    it('refuses a caller who does not operate the app, and keeps each call’s own rights', async () => {
+      await expectLaurelRevert(
+        appAs(stranger).batch([call('rewardXP', [user.address, 1n, id('a')])]),
+        'NotOperator',
+        [stranger.address],
+      );
+      // addOperator is the owner's: the owner may batch it, as the caller it stays.
+      const receipt = await mined(appAs(owner).batch([call('addOperator', [user2.address])]));
+      expect(eventArgs(receipt, 'OperatorAdded').operator).toBe(user2.address);
+    });
+  });
 });

@@ -63,6 +63,9 @@ contract App {
     address[] private _tokens;
     mapping(address => bool) private _isToken;
 
+    /// @notice Call `index` of a batch reverted with `reason` (its own revert data).
+    error BatchCallFailed(uint256 index, bytes reason);
+
     event OperatorAdded(address indexed operator);
     event OperatorRemoved(address indexed operator);
     event CreditTokenCreated(address indexed token, string name, string symbol, uint8 decimals, bool isPoint);
@@ -263,5 +266,19 @@ contract App {
         if (token == address(0)) revert ZeroAddress();
         IERC20(token).safeTransferFrom(msg.sender, receiver, amount);
         emit Rewarded(address(this), receiver, token, RewardKind.CreditTransfer, amount, actionId);
+    }
+
+    // ---------------------------------------------------------------- batch
+
+    /// @notice Makes several calls of this app in one transaction, in order, all or none: each is
+    ///         delegate-called, so it keeps the caller (msg.sender) and checks its own rights, and
+    ///         emits its own events (one `Rewarded` per reward). A failing call reverts the batch
+    ///         with `BatchCallFailed(index, its revert data)`.
+    /// @dev OpenZeppelin's Multicall bubbles the inner revert as is, without saying which call it was.
+    function batch(bytes[] calldata calls) external onlyOperator {
+        for (uint256 i = 0; i < calls.length; ++i) {
+            (bool ok, bytes memory reason) = address(this).delegatecall(calls[i]);
+            if (!ok) revert BatchCallFailed(i, reason);
+        }
     }
 }

@@ -8,12 +8,13 @@ import { RewardsService } from './rewards.service';
 /** Rewards for a user's action: XP, badges, credit and point tokens. */
 export const rewardsModule = defineModule({
   name: 'rewards',
-  service: ({ chains, tokens, serviceOf }) =>
+  service: ({ config, chains, tokens, serviceOf }) =>
     new RewardsService({
       chains,
       tokens,
       apps: serviceOf(appsModule),
       badges: serviceOf(badgesModule),
+      batchMaxItems: config.transactions.rewardBatchMaxItems,
     }),
   resolver: RewardsResolver,
   routes: rewardsRoutes,

@@ -4,10 +4,12 @@ import { Operation } from '../../operations/operation';
 import { unsignedTransactionPayload, UnsignedTransactionPayload } from '../../operations/shared-types';
 import {
   rewardBadgeSchema,
+  rewardBatchSchema,
   rewardCreditSchema,
   rewardPointSchema,
   rewardXPSchema,
   type RewardBadgeInput,
+  type RewardBatchInput,
   type RewardCreditInput,
   type RewardPointInput,
   type RewardXPInput,
@@ -61,5 +63,17 @@ export class RewardsResolver {
   })
   async rewardXP(args: RewardXPInput, ctx: AuthenticatedContext): Promise<UnsignedTransactionPayload> {
     return unsignedTransactionPayload(await this.service.rewardXP(args, ctx.account.address));
+  }
+
+  @Operation({
+    kind: 'mutation',
+    input: rewardBatchSchema,
+    output: UnsignedTransactionPayload,
+    description:
+      'Builds one transaction (App.batch) that makes many rewards of an app, XP, badges, credit and point tokens mixed, in order, all or none: one Rewarded event each. An invalid or reverting item is named by its index',
+  })
+  async rewardBatch(args: RewardBatchInput, ctx: AuthenticatedContext): Promise<UnsignedTransactionPayload> {
+    const transaction = await this.service.rewardBatch(args, ctx.account.address);
+    return unsignedTransactionPayload(transaction, { withGas: true });
   }
 }

@@ -6,11 +6,13 @@ import { BADGE_NOT_FOUND, TOO_MANY_BADGES } from '../badges/badges.service';
 import { TOKEN_NOT_FOUND } from '../credit/credit.service';
 import type { RestRoute } from '../../operations/routes';
 import { RewardsResolver } from './rewards.resolver';
+import { BATCH_UNSUPPORTED } from './rewards.service';
 
 /**
  * /reward/badge, /reward/point, /reward/XP: validation in the zod-result shape
  * `{success:false, error:{issues, name:'ZodError'}}`, other failures Shape A
- * `{status:'failed', error, ...}` (badges, transaction_error). /reward/credit: Shape B throughout.
+ * `{status:'failed', error, ...}` (badges, transaction_error). /reward/credit and /reward/batch:
+ * Shape B throughout.
  */
 /** What building any reward transaction can fail with. */
 const BUILD_FAILURES = [TRANSACTION_REVERTED, CHAIN_UNAVAILABLE];
@@ -23,6 +25,21 @@ export const rewardsRoutes: RestRoute<RewardsResolver>[] = [
     errors: ZOD_RESULT_BODY,
     failures: [APP_NOT_FOUND, BADGE_NOT_FOUND, TOO_MANY_BADGES, ...BUILD_FAILURES],
     envelope: 'status',
+  },
+  {
+    method: 'post',
+    path: '/reward/batch',
+    operation: RewardsResolver.prototype.rewardBatch,
+    errors: SUCCESS_FALSE_BODY,
+    failures: [
+      APP_NOT_FOUND,
+      BADGE_NOT_FOUND,
+      TOO_MANY_BADGES,
+      TOKEN_NOT_FOUND,
+      BATCH_UNSUPPORTED,
+      ...BUILD_FAILURES,
+    ],
+    envelope: 'success',
   },
   {
     method: 'post',

@@ -240,6 +240,22 @@ export const AppAbi = [
     "type": "error"
   },
   {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "index",
+        "type": "uint256"
+      },
+      {
+        "internalType": "bytes",
+        "name": "reason",
+        "type": "bytes"
+      }
+    ],
+    "name": "BatchCallFailed",
+    "type": "error"
+  },
+  {
     "inputs": [],
     "name": "EmptyActionId",
     "type": "error"
@@ -570,6 +586,19 @@ export const AppAbi = [
       }
     ],
     "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "bytes[]",
+        "name": "calls",
+        "type": "bytes[]"
+      }
+    ],
+    "name": "batch",
+    "outputs": [],
+    "stateMutability": "nonpayable",
     "type": "function"
   },
   {

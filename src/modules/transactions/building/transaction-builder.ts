@@ -1,11 +1,9 @@
-import { isError } from 'ethers';
 import { checksumAddress } from '../../../addresses';
 import type { LaurelContractName, WriteFunctionName } from '../../../chain/abis';
 import { encodeFunctionCall } from '../../../chain/call-data';
-import { revertDataOf } from '../../../chain/contracts';
 import { feesFor, readLatestFees, type Fees } from '../../../chain/fees';
 import type { Chain, ChainRegistry } from '../../../chain/registry';
-import { TransactionRevertedError, transactionRevertedError } from '../../../chain/reverts';
+import { isRevert, TransactionRevertedError, transactionRevertedError } from '../../../chain/reverts';
 import type { BuildRequest, UnsignedTransactionJson } from '../../../chain/unsigned-transactions';
 import type { Config } from '../../../config';
 import type { LaurelMetrics } from '../../../metrics';
@@ -26,10 +24,6 @@ interface FeeCacheEntry {
   blockNumber: number;
   fees: Fees;
   checkedAt: number;
-}
-
-function isRevert(error: unknown): boolean {
-  return isError(error, 'CALL_EXCEPTION') || revertDataOf(error) !== null;
 }
 
 export interface TransactionBuilderDeps {
@@ -100,7 +94,7 @@ export class TransactionBuilder {
           .send('eth_estimateGas', [{ from, to, data }])
           .then((value: string) => BigInt(value))
           .catch((error: unknown) => {
-            if (isRevert(error)) throw transactionRevertedError(error, { chain, to, functionName });
+            if (isRevert(error)) throw transactionRevertedError(error, { chain, to, functionName, data });
             throw error;
           }),
         this.fees(chain, provider),
