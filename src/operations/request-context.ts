@@ -1,10 +1,16 @@
 import type { Logger } from '../logger';
 
+/** What an API key may run: `full` every operation, `read` only those declared `scope: 'read'`. */
+export type KeyScope = 'full' | 'read';
+
 /** The wallet account behind a valid API key: the interface's "logged-in user". */
 export interface AuthenticatedAccount {
   /** Checksummed wallet address. */
   address: string;
   apiKeyId: string;
+  scope: KeyScope;
+  /** When the key stops being accepted; null: never. */
+  expiresAt: Date | null;
 }
 
 /** Where a request came to: Sign-In with Ethereum names it. */
