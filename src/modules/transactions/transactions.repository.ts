@@ -408,8 +408,8 @@ export class TransactionsRepository {
   }
 
   /**
-   * A page of the account's transactions, newest first (by id: the order they were recorded in),
-   * and how many match: read through the (account_address, id) index, backwards.
+   * A page of the account's transactions, newest first (ties: the later recorded first), and how
+   * many match: read through the (account_address, created_at, id) index, backwards.
    */
   async listSent(
     accountAddress: string,
@@ -425,7 +425,12 @@ export class TransactionsRepository {
     };
     const [total, rows] = await Promise.all([
       this.prisma.transaction.count({ where }),
-      this.prisma.transaction.findMany({ where, orderBy: { id: 'desc' }, skip: offset, take: pageSize }),
+      this.prisma.transaction.findMany({
+        where,
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        skip: offset,
+        take: pageSize,
+      }),
     ]);
     return { total, rows };
   }
