@@ -130,7 +130,7 @@ describe('getting an API key', () => {
 
     const viaGraphQL = await graphql(
       laurel.url,
-      '{ apiKeys { id prefix created_at last_used_at revoked_at } }',
+      '{ apiKeys { id prefix created_at last_used_at revoked_at scope expires_at } }',
       {
         apiKey,
       },
