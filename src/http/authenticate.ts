@@ -49,6 +49,7 @@ export function authenticateRequests(
       }
       const account = await authenticator.authenticate(apiKey).catch(async (error: unknown) => {
         if (options.required || !(error instanceof UnauthenticatedError)) throw error;
+        requestContext(res).keyRefusal = error.message;
         await anonymous(res);
         return null;
       });

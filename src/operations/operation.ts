@@ -112,7 +112,10 @@ export function checkedInput<S extends z.ZodTypeAny>(
   ctx: RequestContext,
 ): z.output<S> {
   if (!definition.public) {
-    if (!ctx.account) throw new UnauthenticatedError(MISSING_OR_INVALID_KEY);
+    if (!ctx.account) {
+      const why = ctx.keyRefusal ? `${ctx.keyRefusal}: send a live key in the X-API-KEY header` : null;
+      throw new UnauthenticatedError(why ?? MISSING_OR_INVALID_KEY);
+    }
     if (ctx.account.scope === 'read' && definition.scope !== 'read') throw new ReadOnlyKeyError();
   }
   return parseInput(definition.input, raw);

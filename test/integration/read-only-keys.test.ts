@@ -282,10 +282,13 @@ describe('an expiring key', () => {
       expect(await client(laurel.url, key).get(`/leaderboard?chain=local&app_id=${appId}`)).toEqual(
         expect.objectContaining({ status: 401, body: { status: 'failed', error: 'API key expired' } }),
       );
-      // GraphQL goes on without an account, as for an unknown key.
+      // GraphQL goes on without an account, as for an unknown key, and says why.
       const viaGraphQL = await graphql(laurel.url, '{ apiKeys { id } }', { apiKey: key });
       expect(viaGraphQL.body.errors).toEqual([
-        expect.objectContaining({ extensions: expect.objectContaining({ code: 'UNAUTHENTICATED' }) }),
+        expect.objectContaining({
+          message: 'API key expired: send a live key in the X-API-KEY header',
+          extensions: expect.objectContaining({ code: 'UNAUTHENTICATED' }),
+        }),
       ]);
     }
     // A new WebSocket with it is refused.
