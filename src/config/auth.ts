@@ -8,6 +8,9 @@ export const authVariables = {
     'requests per wallet (all its keys) and window, shared by all Laurel processes on one database',
   ),
   API_KEYS_PER_WALLET: positiveInt(20).describe('active (unrevoked) API keys a wallet may hold'),
+  API_KEY_MAX_LIFETIME_SECONDS: positiveInt(31_536_000).describe(
+    'the most `expires_in_seconds` a key may be issued with at `/key/verify` (default 365 days; a key without it never expires)',
+  ),
   KEY_REQUESTS_PER_CLIENT: positiveInt(30).describe(
     '`/key/challenge` + `/key/verify` calls per minute from one client address',
   ),
@@ -24,6 +27,8 @@ export interface AuthConfig {
     rateLimit: { windowSeconds: number; maxRequests: number };
     /** Active (unrevoked) keys a wallet may hold. */
     keysPerWallet: number;
+    /** The longest lifetime a key may be issued with. */
+    maxKeyLifetimeSeconds: number;
     /** /key/challenge and /key/verify calls per minute from one client address. */
     keyRequestsPerClient: number;
     /** Challenges per minute for one wallet, whoever asks. */
@@ -39,6 +44,7 @@ export function authConfig(e: Parsed<typeof authVariables>): AuthConfig {
       challengeTtlSeconds: e.API_KEY_CHALLENGE_TTL_SECONDS,
       rateLimit: { windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS, maxRequests: e.RATE_LIMIT_MAX_REQUESTS },
       keysPerWallet: e.API_KEYS_PER_WALLET,
+      maxKeyLifetimeSeconds: e.API_KEY_MAX_LIFETIME_SECONDS,
       keyRequestsPerClient: e.KEY_REQUESTS_PER_CLIENT,
       challengesPerWallet: e.KEY_CHALLENGES_PER_WALLET,
       anonymousGraphqlPerClient: e.GRAPHQL_ANONYMOUS_REQUESTS_PER_CLIENT,

@@ -2,7 +2,7 @@
  * GraphQL subscriptions over WebSocket at /graphql (graphql-ws's `graphql-transport-ws` protocol, on
  * the HTTP server's upgrades). The API key comes in the connection_init payload (`X-API-KEY`) and
  * is checked as an X-API-KEY header is, then again at every subscribe message; a revocation, in
- * any process, closes the key's connections. Every subscribe message costs the wallet's request
+ * any process, closes the key's connections, and so does its expiry. Every subscribe message costs the wallet's request
  * budget what the same operation would over HTTP, refused or not, and is checked against the caps
  * and the budget before its document is parsed. A key holds at most SUBSCRIPTIONS_PER_KEY
  * subscriptions and WEBSOCKETS_PER_KEY connections at once in a process; a connection that does not
@@ -105,6 +105,8 @@ interface Connection {
   running: Map<string, Running>;
   /** Until when the wallet's budget is known spent: a subscribe message before then closes it. */
   rateLimitedUntil: number;
+  /** Stops what closes it when its key expires (an expiring key). */
+  stopExpiry?: () => void;
 }
 
 type Extra = { socket: WebSocket; request: IncomingMessage };
@@ -120,6 +122,24 @@ function rootFieldOf(document: DocumentNode, operationName: string | null | unde
   const operation = getOperationAST(document, operationName);
   const field = operation?.selectionSet.selections.find((selection) => selection.kind === 'Field');
   return field && field.kind === 'Field' ? field.name.value : 'unknown';
+}
+
+/** The longest delay a Node timer takes (a longer one fires at once). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Calls `expired` at `expiresAt` (by this process's clock), in steps a timer can take (unref'd);
+ * returns what cancels it.
+ */
+function atExpiry(expiresAt: Date, expired: () => void): () => void {
+  let timer: NodeJS.Timeout | undefined;
+  const wait = () => {
+    const left = expiresAt.getTime() - Date.now();
+    if (left <= 0) return expired();
+    timer = setTimeout(wait, Math.min(left, MAX_TIMER_MS)).unref();
+  };
+  wait();
+  return () => clearTimeout(timer);
 }
 
 /** Closes `socket` with `code`; cut if its client does not answer the closing handshake in time. */
@@ -257,6 +277,11 @@ export function serveSubscriptions(options: SubscriptionServerOptions): Subscrip
       held.add(connection);
       byKey.set(account.apiKeyId, held);
       connections.set(socket, connection);
+      if (account.expiresAt) {
+        connection.stopExpiry = atExpiry(account.expiresAt, () => {
+          void closeSocket(socket, UNAUTHENTICATED_CLOSE_CODE, 'API key expired');
+        });
+      }
       return true;
     },
     onSubscribe: async (ctx, id, payload: SubscribePayload) => {
@@ -379,6 +404,7 @@ export function serveSubscriptions(options: SubscriptionServerOptions): Subscrip
     onClose: (ctx) => {
       const connection = connections.get(ctx.extra.socket);
       if (!connection) return;
+      connection.stopExpiry?.();
       for (const id of [...connection.running.keys()]) release(connection, id);
       const held = byKey.get(connection.account.apiKeyId);
       held?.delete(connection);

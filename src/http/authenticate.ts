@@ -8,7 +8,8 @@ import { requestContext } from './rest';
 export const API_KEY_REFUSED: DocumentedFailure = {
   status: 401,
   codes: ['unauthenticated'],
-  description: '`Missing API key: …`, `Invalid API key` or `API key revoked`: send a live key in X-API-KEY',
+  description:
+    '`Missing API key: …`, `Invalid API key`, `API key revoked` or `API key expired`: send a live key in X-API-KEY',
 };
 
 /**
@@ -48,6 +49,7 @@ export function authenticateRequests(
       }
       const account = await authenticator.authenticate(apiKey).catch(async (error: unknown) => {
         if (options.required || !(error instanceof UnauthenticatedError)) throw error;
+        requestContext(res).keyRefusal = error.message;
         await anonymous(res);
         return null;
       });

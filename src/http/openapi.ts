@@ -25,7 +25,7 @@ import {
   type ErrorShapes,
 } from '../operations/error-shapes';
 import { inputShape, unwrapField } from '../operations/graphql-args';
-import { operationReferencedBy } from '../operations/operation';
+import { operationReferencedBy, READ_ONLY_KEY, type OperationDefinition } from '../operations/operation';
 import type { ApiModule, DeclaredRoute } from '../operations/routes';
 import { KEY_CHECK_FAILURES } from './authenticate';
 import { BODY_TOO_LARGE, MALFORMED_URL, takesBody, UNSUPPORTED_BODY } from './request-reading';
@@ -134,7 +134,13 @@ interface StatusAnswers {
  * the key check of {base_url} paths, bodies too large or not JSON, a malformed URL, a lost
  * database, an internal error.
  */
-function responsesOf(route: DeclaredRoute, fields: number, pathParams: number, success: JsonSchema) {
+function responsesOf(
+  route: DeclaredRoute,
+  operation: OperationDefinition,
+  fields: number,
+  pathParams: number,
+  success: JsonSchema,
+) {
   const statuses = new Map<number, StatusAnswers>();
   const add = (status: number, key: string, schema: JsonSchema | z.ZodTypeAny, description: string) => {
     const answers: StatusAnswers = statuses.get(status) ?? { schemas: new Map(), descriptions: [] };
@@ -166,6 +172,7 @@ function responsesOf(route: DeclaredRoute, fields: number, pathParams: number, s
     );
   }
   fail(route.errors, route.failures);
+  if (!operation.public && operation.scope !== 'read') fail(route.errors, [READ_ONLY_KEY]);
   if (pathParams > 0) fail(STATUS_FAILED_BODY, [MALFORMED_URL]);
   if (route.base === 'api') fail(STATUS_FAILED_BODY, KEY_CHECK_FAILURES);
   if (body) fail(STATUS_FAILED_BODY, [BODY_TOO_LARGE, UNSUPPORTED_BODY]);
@@ -273,6 +280,7 @@ export function buildOpenApiDocument(
         description: [
           `GraphQL: \`${operation.kind} { ${name} }\` runs the same operation.`,
           route.base === 'api' ? 'Also served under /api/v1.' : 'Unversioned ({auth_url}); needs no API key.',
+          operation.scope === 'read' ? 'A read: read-only keys may call it.' : undefined,
           route.description,
         ]
           .filter(Boolean)
@@ -293,6 +301,7 @@ export function buildOpenApiDocument(
         },
         responses: responsesOf(
           route,
+          operation,
           fields.length,
           pathParams.length,
           successBody(route, outputs.of(field.type), outputs),

@@ -12,7 +12,7 @@ import type { Logger } from '../logger';
 import { SingleFlight } from '../single-flight';
 import { argsClassOf, graphqlArgsReader } from './graphql-args';
 import { checkedInput, type OperationOutput } from './operation';
-import type { AuthenticatedContext, RequestContext } from './request-context';
+import type { AuthenticatedContext, KeyScope, RequestContext } from './request-context';
 
 /** Calls `wake` whenever the watched value may have changed; returns what stops watching. */
 export type Watch = (wake: () => void) => () => void;
@@ -150,6 +150,8 @@ export interface LiveOperationDefinition<S extends z.ZodTypeAny> {
   description: string;
   /** The GraphQL field's name, when it differs from the method's (a query of the same name). */
   name?: string;
+  /** `read`: read-only keys may subscribe too; by default a full key is needed. */
+  scope?: KeyScope;
 }
 
 /** A live operation's method: validated input and an authenticated context in, the stream of values out. */

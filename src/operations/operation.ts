@@ -1,10 +1,10 @@
 import { Args, createParameterDecorator, Ctx, Mutation, Query, type ClassType } from 'type-graphql';
 import type { z } from 'zod';
-import { UnauthenticatedError } from '../errors';
+import { defineFailure, UnauthenticatedError } from '../errors';
 import { traced } from '../tracing';
 import { parseInput } from '../validation';
 import { argsClassOf, graphqlArgsReader } from './graphql-args';
-import type { AuthenticatedContext, RequestContext } from './request-context';
+import type { AuthenticatedContext, KeyScope, RequestContext } from './request-context';
 
 /** What an operation answers in GraphQL: an object type, a list of one, or a scalar. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -18,6 +18,8 @@ export interface OperationDefinition<S extends z.ZodTypeAny = z.ZodTypeAny, P ex
   description: string;
   /** Needs no API key (the key-issuing operations); every other operation gets an account. */
   public?: P;
+  /** `read`: a read, which read-only keys may run too; by default an operation needs a full key. */
+  scope?: KeyScope;
 }
 
 /** The context an operation's method receives: with an account unless the operation is public. */
@@ -86,13 +88,36 @@ export function operationsOf(resolverClass: object): ReadonlyMap<string, Operati
 /** What an operation called without a valid key answers (REST refuses such requests before). */
 const MISSING_OR_INVALID_KEY = 'Missing or invalid API key: send it in the X-API-KEY header';
 
-/** An operation's input, validated, once the key check passed (unless the operation is public). */
+/** 403 on every operation but the reads (`scope: 'read'`) when the key is read-only. */
+export const READ_ONLY_KEY = defineFailure({
+  status: 403,
+  codes: ['forbidden'],
+  description:
+    '`This API key is read-only: …`: the key was issued with `scope: "read"`, which runs the reads only (profiles, leaderboards, balances, transactions, keys)',
+});
+
+class ReadOnlyKeyError extends READ_ONLY_KEY.Error {
+  constructor() {
+    super('This API key is read-only: it runs reads only; use a key with the full scope');
+  }
+}
+
+/**
+ * An operation's input, validated, once the key check passed (unless the operation is public) and
+ * the key's scope allows the operation.
+ */
 export function checkedInput<S extends z.ZodTypeAny>(
-  definition: { input: S; public?: boolean },
+  definition: { input: S; public?: boolean; scope?: KeyScope },
   raw: unknown,
   ctx: RequestContext,
 ): z.output<S> {
-  if (!definition.public && !ctx.account) throw new UnauthenticatedError(MISSING_OR_INVALID_KEY);
+  if (!definition.public) {
+    if (!ctx.account) {
+      const why = ctx.keyRefusal ? `${ctx.keyRefusal}: send a live key in the X-API-KEY header` : null;
+      throw new UnauthenticatedError(why ?? MISSING_OR_INVALID_KEY);
+    }
+    if (ctx.account.scope === 'read' && definition.scope !== 'read') throw new ReadOnlyKeyError();
+  }
   return parseInput(definition.input, raw);
 }
 

@@ -1,10 +1,16 @@
 import type { Logger } from '../logger';
 
+/** What an API key may run: `full` every operation, `read` only those declared `scope: 'read'`. */
+export type KeyScope = 'full' | 'read';
+
 /** The wallet account behind a valid API key: the interface's "logged-in user". */
 export interface AuthenticatedAccount {
   /** Checksummed wallet address. */
   address: string;
   apiKeyId: string;
+  scope: KeyScope;
+  /** When the key stops being accepted; null: never. */
+  expiresAt: Date | null;
 }
 
 /** Where a request came to: Sign-In with Ethereum names it. */
@@ -20,6 +26,8 @@ export interface RequestContext {
   requestId: string;
   log: Logger;
   account: AuthenticatedAccount | null;
+  /** Why the key sent was refused, when a request went on without an account (GraphQL): `API key expired`. */
+  keyRefusal?: string;
   /** The client's IP address (behind proxies as TRUST_PROXY allows): key issuance is limited per client. */
   clientAddress: string;
   /** Where the request came to (TRUST_PROXY as for the client address); absent when it names no host, and over WebSocket. */

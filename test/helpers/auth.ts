@@ -16,17 +16,25 @@ async function postJson(
 
 /**
  * A new API key for `wallet`, obtained the way a client does: POST /key/challenge, sign the
- * challenge with the wallet (EIP-191 personal_sign), POST /key/verify. `url` is Laurel's base URL
- * (e.g. `laurel.url` of startTestLaurel()).
+ * challenge with the wallet (EIP-191 personal_sign), POST /key/verify (with `options`: the key's
+ * scope and lifetime). `url` is Laurel's base URL (e.g. `laurel.url` of startTestLaurel()).
  */
-export async function issueApiKey(url: string, wallet: Wallet | HDNodeWallet): Promise<string> {
+export async function issueApiKey(
+  url: string,
+  wallet: Wallet | HDNodeWallet,
+  options: { scope?: 'full' | 'read'; expires_in_seconds?: number } = {},
+): Promise<string> {
   const challenge = await postJson(url, '/key/challenge', { public_address: wallet.address });
   const text = (challenge.body as { challenge?: unknown } | null)?.challenge;
   if (challenge.status !== 200 || typeof text !== 'string') {
     throw new Error(`POST /key/challenge answered ${challenge.status}: ${JSON.stringify(challenge.body)}`);
   }
   const signature = await wallet.signMessage(text);
-  const verify = await postJson(url, '/key/verify', { signature, public_address: wallet.address });
+  const verify = await postJson(url, '/key/verify', {
+    signature,
+    public_address: wallet.address,
+    ...options,
+  });
   const apiKey = (verify.body as { api_key?: unknown } | null)?.api_key;
   if (verify.status !== 200 || typeof apiKey !== 'string') {
     throw new Error(`POST /key/verify answered ${verify.status}: ${JSON.stringify(verify.body)}`);

@@ -21,6 +21,8 @@ interface KeyListing {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  scope: string;
+  expires_at: string | null;
 }
 
 async function challengeFor(url: string, address: string): Promise<string> {
@@ -119,6 +121,8 @@ describe('getting an API key', () => {
             created_at: expect.stringMatching(ISO),
             last_used_at: expect.stringMatching(ISO),
             revoked_at: null,
+            scope: 'full',
+            expires_at: null,
           },
         ],
       });
@@ -126,7 +130,7 @@ describe('getting an API key', () => {
 
     const viaGraphQL = await graphql(
       laurel.url,
-      '{ apiKeys { id prefix created_at last_used_at revoked_at } }',
+      '{ apiKeys { id prefix created_at last_used_at revoked_at scope expires_at } }',
       {
         apiKey,
       },

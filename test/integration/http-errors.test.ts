@@ -37,7 +37,12 @@ it('answers an unexpected error with 500 JSON, no stack trace, logged with the r
       schema: await buildGraphQLSchema([ChainsResolver]),
       openApiDocument: {},
       authenticator: {
-        authenticate: async () => ({ address: '0x0000000000000000000000000000000000000001', apiKeyId: 'k' }),
+        authenticate: async () => ({
+          address: '0x0000000000000000000000000000000000000001',
+          apiKeyId: 'k',
+          scope: 'full',
+          expiresAt: null,
+        }),
         countRequest: async () => undefined,
         watchRevocations: () => () => undefined,
         countAnonymousRequest: async () => undefined,

@@ -288,12 +288,24 @@ describe('the document says exactly what the server does', () => {
     });
     expect(verify).toMatchObject({ status: 401, body: { error: 'Signature verification failed' } });
     expect(statusesOf('/v1/chains', 'get')).toEqual(['200', '401', '429', '500', '503']);
-    expect(statusesOf('/v1/webhooks', 'get')).toEqual(['200', '401', '429', '500', '503']);
-    expect(statusesOf('/v1/webhook/{id}', 'get')).toEqual(['200', '400', '401', '404', '429', '500', '503']);
+    // 403: a read-only key, on every path but the reads.
+    expect(statusesOf('/v1/webhooks', 'get')).toEqual(['200', '401', '403', '429', '500', '503']);
+    expect(statusesOf('/v1/webhook/{id}', 'get')).toEqual([
+      '200',
+      '400',
+      '401',
+      '403',
+      '404',
+      '429',
+      '500',
+      '503',
+    ]);
+    expect(statusesOf('/v1/transactions', 'get')).toEqual(['200', '400', '401', '429', '500', '503']);
     expect(statusesOf('/v1/reward/badge', 'post')).toEqual([
       '200',
       '400',
       '401',
+      '403',
       '404',
       '409',
       '413',

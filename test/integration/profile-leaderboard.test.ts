@@ -343,7 +343,7 @@ describe("leaderboard entries' profiles (GraphQL)", () => {
     const ctx: AuthenticatedContext = {
       requestId: 'test',
       log: createLogger('silent'),
-      account: { address: alice, apiKeyId: 'test' },
+      account: { address: alice, apiKeyId: 'test', scope: 'full', expiresAt: null },
       clientAddress: '127.0.0.1',
       logFields: {},
     };

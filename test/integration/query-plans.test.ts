@@ -29,17 +29,40 @@ const STATEMENTS = [
   },
 ];
 
+/**
+ * A page of an account's transactions, newest first (TransactionsRepository.listSent, as Prisma
+ * sends it): read backwards through the account's rows in that order, not all its rows sorted.
+ */
+const LISTING = [
+  {
+    what: "a page of the account's transactions (TransactionsRepository.listSent)",
+    sql: `SELECT id, hash, status FROM transactions
+           WHERE account_address = $1 AND chain_id = ANY($2)
+           ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`,
+    types: 'text, integer[], bigint, bigint',
+    index: 'transactions_account_address_created_at_id_idx',
+  },
+];
+
 const SENDERS = 20;
 
+type Statement = (typeof STATEMENTS)[number];
+
 /** For each statement, the indexes its generic plan reads (or the plan itself when it reads none). */
-async function indexesOfGenericPlans(client: Client): Promise<string[][]> {
+async function indexesOfGenericPlans(
+  client: Client,
+  statements: Statement[] = STATEMENTS,
+): Promise<string[][]> {
   await client.query('SET plan_cache_mode = force_generic_plan');
   const used: string[][] = [];
-  for (const [i, statement] of STATEMENTS.entries()) {
+  for (const [i, statement] of statements.entries()) {
     await client.query(`PREPARE plan_${i} (${statement.types}) AS ${statement.sql}`);
     const args = statement.types
       .split(', ')
-      .map((type) => ({ integer: '1', text: `'x'`, bigint: '0', timestamptz: 'now()' })[type]);
+      .map(
+        (type) =>
+          ({ integer: '1', text: `'x'`, bigint: '0', timestamptz: 'now()', 'integer[]': `'{1}'` })[type],
+      );
     const { rows } = await client.query<{ 'QUERY PLAN': string }>(
       `EXPLAIN EXECUTE plan_${i} (${args.join(', ')})`,
     );
@@ -78,6 +101,35 @@ describe('plans of the statements on transactions', () => {
       expect(await indexesOfGenericPlans(client)).toEqual(expected);
       await client.query('ANALYZE transactions');
       expect(await indexesOfGenericPlans(client)).toEqual(expected);
+    } finally {
+      await client.end();
+      await database.drop();
+    }
+  });
+
+  it("read an account's page of transactions through (account_address, created_at, id), newest first", async () => {
+    const database = await createEmptyDatabase();
+    const client = new Client({ connectionString: database.url });
+    try {
+      await migrate(database.url);
+      await client.connect();
+      const expected = LISTING.map((statement) => expect.arrayContaining([statement.index]));
+      expect(await indexesOfGenericPlans(client, LISTING)).toEqual(expected);
+      // 20,000 transactions of 20 accounts (each its own signer) on two chains.
+      await client.query(
+        `INSERT INTO accounts (address) SELECT '0x' || lpad(to_hex(n), 40, '0') FROM generate_series(0, $1 - 1) AS n`,
+        [SENDERS],
+      );
+      await client.query(
+        `INSERT INTO transactions (account_address, chain_id, chain_name, hash, from_address, nonce, status)
+         SELECT '0x' || lpad(to_hex(n % $1), 40, '0'), 1 + n % 2, 'c', '0x' || lpad(to_hex(n), 64, '0'),
+                '0x' || lpad(to_hex(n % $1), 40, '0'), n / $1, 'success'
+           FROM generate_series(0, 19999) AS n`,
+        [SENDERS],
+      );
+      expect(await indexesOfGenericPlans(client, LISTING)).toEqual(expected);
+      await client.query('ANALYZE transactions');
+      expect(await indexesOfGenericPlans(client, LISTING)).toEqual(expected);
     } finally {
       await client.end();
       await database.drop();

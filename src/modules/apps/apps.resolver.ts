@@ -53,6 +53,7 @@ export class AppsResolver {
 
   @Operation({
     kind: 'query',
+    scope: 'read',
     input: listAppsSchema,
     output: [AppInfo],
     description: 'The apps the caller owns or operates, each with its operators',

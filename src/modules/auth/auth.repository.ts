@@ -1,4 +1,5 @@
 import { Prisma, type PrismaClient } from '../../db/prisma';
+import type { KeyScope } from '../../operations/request-context';
 import type { ApiKeyInfo } from './auth.types';
 import { keyRevocationNotice, type RevokedKeys } from './key-revocations';
 
@@ -63,6 +64,8 @@ export class AuthRepository implements RevokedKeys {
     keyHash: string;
     challengeId: bigint;
     activeKeysAllowed: number;
+    scope: KeyScope;
+    expiresInSeconds: number | null;
   }): Promise<IssueRefusal | null> {
     return this.prisma
       .$transaction(async (db) => {
@@ -72,15 +75,21 @@ export class AuthRepository implements RevokedKeys {
         WHERE id = ${key.challengeId} AND consumed_at IS NULL AND expires_at > now()
         RETURNING id`;
         if (consumed.length === 0) return 'challenge_used';
-        const active = await db.apiKey.count({ where: { accountAddress: key.address, revokedAt: null } });
+        // Expired keys are not active: they take no place under the cap.
+        const [{ active }] = await db.$queryRaw<{ active: number }[]>`
+          SELECT count(*)::int AS active FROM api_keys
+           WHERE account_address = ${key.address} AND revoked_at IS NULL
+             AND (expires_at IS NULL OR expires_at > now())`;
         if (active >= key.activeKeysAllowed) {
           // Nothing is consumed: the challenge stays usable once a key is revoked.
           throw new KeyCapReached();
         }
         await db.$executeRaw`INSERT INTO accounts (address) VALUES (${key.address}) ON CONFLICT (address) DO NOTHING`;
-        await db.apiKey.create({
-          data: { id: key.id, accountAddress: key.address, prefix: key.prefix, keyHash: key.keyHash },
-        });
+        // The expiry counts from the database's clock, as every process compares it with (authenticate).
+        await db.$executeRaw`
+          INSERT INTO api_keys (id, account_address, prefix, key_hash, scope, expires_at)
+          VALUES (${key.id}::uuid, ${key.address}, ${key.prefix}, ${key.keyHash}, ${key.scope}::api_key_scope,
+                  now() + ${key.expiresInSeconds}::int * interval '1 second')`;
         return null;
       })
       .catch((error: unknown) => {
@@ -92,7 +101,15 @@ export class AuthRepository implements RevokedKeys {
   findKeyByHash(keyHash: string) {
     return this.prisma.apiKey.findUnique({
       where: { keyHash },
-      select: { id: true, accountAddress: true, keyHash: true, lastUsedAt: true, revokedAt: true },
+      select: {
+        id: true,
+        accountAddress: true,
+        keyHash: true,
+        lastUsedAt: true,
+        revokedAt: true,
+        scope: true,
+        expiresAt: true,
+      },
     });
   }
 
@@ -115,6 +132,8 @@ export class AuthRepository implements RevokedKeys {
       created_at: key.createdAt,
       last_used_at: key.lastUsedAt,
       revoked_at: key.revokedAt,
+      scope: key.scope,
+      expires_at: key.expiresAt,
     }));
   }
 
@@ -127,9 +146,9 @@ export class AuthRepository implements RevokedKeys {
       WITH revoked AS (
         UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now())
         WHERE id = ${id}::uuid AND account_address = ${address}
-        RETURNING id, prefix, created_at, last_used_at, revoked_at
+        RETURNING id, prefix, created_at, last_used_at, revoked_at, scope, expires_at
       )
-      SELECT id::text AS id, prefix, created_at, last_used_at, revoked_at
+      SELECT id::text AS id, prefix, created_at, last_used_at, revoked_at, scope::text AS scope, expires_at
         FROM revoked, LATERAL (SELECT ${keyRevocationNotice(Prisma.sql`revoked.id`)}) AS notice`;
     return key ?? null;
   }

@@ -37,11 +37,12 @@ export class AuthResolver {
     description: 'Step 2: the signed challenge in, a new API key out, shown once (POST /key/verify)',
   })
   async verifyApiKeyChallenge(args: VerifyChallengeInput, ctx: RequestContext): Promise<IssuedApiKey> {
-    return this.auth.verifyChallenge(args.public_address, args.signature, ctx.clientAddress, ctx.origin);
+    return this.auth.verifyChallenge(args, ctx.clientAddress, ctx.origin);
   }
 
   @Operation({
     kind: 'query',
+    scope: 'read',
     input: listApiKeysSchema,
     output: [ApiKeyInfo],
     description: 'The API keys of the logged-in account (GET /keys)',

@@ -30,6 +30,20 @@ export const verifyChallengeSchema = z.object({
   public_address: addressSchema
     .describe('The wallet address the challenge was issued for')
     .openapi({ example: DEV_CHAIN_EXAMPLES.user }),
+  scope: z
+    .enum(['full', 'read'])
+    .optional()
+    .describe(
+      'What the key may run (default `full`: everything). `read`: only the reads (profiles, leaderboards, balances, tokens, badges, apps, chains, transaction status and listing, subscriptions, the key list); anything else answers 403. A key for a browser page.',
+    ),
+  expires_in_seconds: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe(
+      'Seconds until the key expires, 1..API_KEY_MAX_LIFETIME_SECONDS (default: never). An expired key answers 401 `API key expired`.',
+    ),
 });
 export type VerifyChallengeInput = z.output<typeof verifyChallengeSchema>;
 

@@ -6,18 +6,22 @@ import type { Logger } from '../../logger';
 import type { NotificationSession } from '../../db/notifications';
 import type {
   AuthenticatedAccount,
+  KeyScope,
   RequestAuthenticator,
   RequestOrigin,
   RevocationWatcher,
 } from '../../operations/request-context';
 import { generateApiKey, hashApiKey, isWellFormedApiKey, sameKeyHash } from './api-key';
 import type { AuthRepository } from './auth.repository';
+import type { VerifyChallengeInput } from './auth.schema';
 import type { ApiKeyInfo } from './auth.types';
 import { buildChallengeMessage, verifyChallengeSignature } from './challenge-message';
 import { KeyRevocations } from './key-revocations';
 import type { RequestBudgets } from './request-budgets';
 
 export const SIGNATURE_VERIFICATION_FAILED = 'Signature verification failed';
+/** What an expired key answers (401, as an unknown key). */
+export const API_KEY_EXPIRED = 'API key expired';
 
 /**
  * How long a process may go on accepting a key another process revoked while it does not hear
@@ -153,12 +157,20 @@ export class AuthService implements RequestAuthenticator {
    * API_KEYS_PER_WALLET active keys gets TooManyApiKeysError (the challenge stays usable).
    */
   async verifyChallenge(
-    address: string,
-    signature: string,
+    input: VerifyChallengeInput,
     clientAddress: string,
     origin: RequestOrigin | null | undefined,
   ): Promise<{ api_key: string }> {
+    const { public_address: address, signature } = input;
     await this.budgets.spendKeyRequest(clientAddress);
+    const maxLifetime = this.config.auth.maxKeyLifetimeSeconds;
+    if (input.expires_in_seconds !== undefined && input.expires_in_seconds > maxLifetime) {
+      throw ValidationError.field(
+        'expires_in_seconds',
+        `A key lives at most ${maxLifetime} seconds (API_KEY_MAX_LIFETIME_SECONDS)`,
+        'too_big',
+      );
+    }
     if (!origin) throw unusableHost();
     const open = await this.repository.openChallenges(address, origin.host);
     let match: bigint | null = null;
@@ -172,11 +184,17 @@ export class AuthService implements RequestAuthenticator {
       this.log.info({ address, open: open.length }, 'API key challenge verification failed');
       throw new UnauthenticatedError(SIGNATURE_VERIFICATION_FAILED);
     }
-    return { api_key: await this.issueApiKey(address, match) };
+    const scope = input.scope ?? 'full';
+    return { api_key: await this.issueApiKey(address, match, scope, input.expires_in_seconds ?? null) };
   }
 
   /** Stores a new key for the wallet, consuming its challenge; returns the key (shown once). */
-  private async issueApiKey(address: string, challengeId: bigint): Promise<string> {
+  private async issueApiKey(
+    address: string,
+    challengeId: bigint,
+    scope: KeyScope,
+    expiresInSeconds: number | null,
+  ): Promise<string> {
     const { key, prefix, hash } = generateApiKey();
     const id = randomUUID();
     const limit = this.config.auth.keysPerWallet;
@@ -187,10 +205,12 @@ export class AuthService implements RequestAuthenticator {
       keyHash: hash,
       challengeId,
       activeKeysAllowed: limit,
+      scope,
+      expiresInSeconds,
     });
     if (refused === 'challenge_used') throw new UnauthenticatedError(SIGNATURE_VERIFICATION_FAILED);
     if (refused === 'too_many_keys') throw new TooManyApiKeysError(limit);
-    this.log.info({ address, apiKeyId: id, prefix }, 'API key issued');
+    this.log.info({ address, apiKeyId: id, prefix, scope, expiresInSeconds }, 'API key issued');
     return key;
   }
 
@@ -198,7 +218,9 @@ export class AuthService implements RequestAuthenticator {
    * Resolves an X-API-KEY value. A valid key is remembered for AUTHENTICATED_KEY_TTL_MS (bounded
    * LRU): a revocation holds from the very next request in the process that revoked it (which
    * forgets the key at once), as soon as its notification arrives in every other process, and
-   * within that time in one that does not hear notifications.
+   * within that time in one that does not hear notifications. An expiring key is remembered no
+   * longer than it lives, so every process refuses it from its expiry on (by its own clock); its
+   * scope never changes, so what is remembered of it holds.
    */
   async authenticate(apiKey: string): Promise<AuthenticatedAccount> {
     if (!isWellFormedApiKey(apiKey)) throw new UnauthenticatedError('Invalid API key');
@@ -208,11 +230,18 @@ export class AuthService implements RequestAuthenticator {
     const row = await this.repository.findKeyByHash(hash);
     if (!row || !sameKeyHash(row.keyHash, hash)) throw new UnauthenticatedError('Invalid API key');
     if (row.revokedAt) throw new UnauthenticatedError('API key revoked');
+    const livesMs = row.expiresAt ? row.expiresAt.getTime() - Date.now() : Number.POSITIVE_INFINITY;
+    if (livesMs <= 0) throw new UnauthenticatedError(API_KEY_EXPIRED);
     if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
       await this.repository.touchKey(row.id, LAST_USED_RESOLUTION_MS);
     }
-    const account = { address: row.accountAddress, apiKeyId: row.id };
-    this.authenticated.set(hash, account);
+    const account = {
+      address: row.accountAddress,
+      apiKeyId: row.id,
+      scope: row.scope,
+      expiresAt: row.expiresAt,
+    };
+    this.authenticated.set(hash, account, { ttl: Math.min(AUTHENTICATED_KEY_TTL_MS, Math.ceil(livesMs)) });
     return account;
   }
 

@@ -1,4 +1,5 @@
 import { Field, ID, ObjectType } from 'type-graphql';
+import type { KeyScope } from '../../operations/request-context';
 
 @ObjectType({ description: 'A message to sign with the wallet to obtain an API key' })
 export class ApiKeyChallenge {
@@ -28,4 +29,10 @@ export class ApiKeyInfo {
 
   @Field(() => Date, { nullable: true, description: 'Set once the key is revoked' })
   revoked_at!: Date | null;
+
+  @Field(() => String, { description: '`full`: every operation; `read`: the reads only' })
+  scope!: KeyScope;
+
+  @Field(() => Date, { nullable: true, description: 'When the key stops being accepted; null: never' })
+  expires_at!: Date | null;
 }

@@ -25,7 +25,13 @@ export class BadgesResolver {
     return unsignedTransactionPayload(await this.service.createBadge(args, ctx.account.address));
   }
 
-  @Operation({ kind: 'query', input: listBadgesSchema, output: [BadgeInfo], description: "An app's badges" })
+  @Operation({
+    kind: 'query',
+    scope: 'read',
+    input: listBadgesSchema,
+    output: [BadgeInfo],
+    description: "An app's badges",
+  })
   async badges(args: ListBadgesInput): Promise<BadgeInfo[]> {
     return this.service.listBadges(args);
   }

@@ -10,6 +10,7 @@ export class ChainsResolver {
 
   @Operation({
     kind: 'query',
+    scope: 'read',
     input: listChainsSchema,
     output: [ChainInfo],
     description: 'The chains this service serves',

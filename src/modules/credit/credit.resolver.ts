@@ -80,6 +80,7 @@ export class CreditResolver {
 
   @Operation({
     kind: 'query',
+    scope: 'read',
     input: creditBalanceSchema,
     output: CreditBalance,
     description: "A holder's balance of a credit or point token",
@@ -90,6 +91,7 @@ export class CreditResolver {
 
   @Operation({
     kind: 'query',
+    scope: 'read',
     input: creditTokensSchema,
     output: [CreditTokenInfo],
     description: "An app's credit and point tokens",

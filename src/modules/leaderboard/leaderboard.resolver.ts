@@ -28,6 +28,7 @@ export class LeaderboardResolver {
 
   @Operation({
     kind: 'query',
+    scope: 'read',
     input: leaderboardSchema,
     output: [LeaderboardEntryInfo],
     description:
@@ -38,6 +39,7 @@ export class LeaderboardResolver {
   }
 
   @LiveOperation({
+    scope: 'read',
     input: leaderboardSchema,
     output: [LeaderboardEntryInfo],
     description:

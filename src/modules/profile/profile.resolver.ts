@@ -12,6 +12,7 @@ export class ProfileResolver {
 
   @Operation({
     kind: 'query',
+    scope: 'read',
     input: profileSchema,
     output: UserProfileInfo,
     description: "A user's profile on a chain (the caller's by default), across apps or for one app",
@@ -21,6 +22,7 @@ export class ProfileResolver {
   }
 
   @LiveOperation({
+    scope: 'read',
     input: profileSchema,
     output: UserProfileInfo,
     description:

@@ -408,6 +408,34 @@ export class TransactionsRepository {
   }
 
   /**
+   * A page of the account's transactions, newest first (ties: the later recorded first), and how
+   * many match: read through the (account_address, created_at, id) index, backwards.
+   */
+  async listSent(
+    accountAddress: string,
+    filters: { chainIds: number[]; status?: TransactionStatus; sender?: string },
+    offset: number,
+    pageSize: number,
+  ) {
+    const where = {
+      accountAddress,
+      chainId: { in: filters.chainIds },
+      status: filters.status,
+      fromAddress: filters.sender,
+    };
+    const [total, rows] = await Promise.all([
+      this.prisma.transaction.count({ where }),
+      this.prisma.transaction.findMany({
+        where,
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        skip: offset,
+        take: pageSize,
+      }),
+    ]);
+    return { total, rows };
+  }
+
+  /**
    * Since when the transaction is pending (null if it is not recorded): since it was recorded, or
    * since a reorganisation took its receipt away (the row's last update, for a pending row).
    */

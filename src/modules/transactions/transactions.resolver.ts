@@ -4,9 +4,11 @@ import { LiveOperation } from '../../operations/live';
 import { Operation } from '../../operations/operation';
 import {
   executeTransactionSchema,
+  listTransactionsSchema,
   releaseReservationsSchema,
   transactionStatusSchema,
   type ExecuteTransactionInput,
+  type ListTransactionsInput,
   type ReleaseReservationsInput,
   type TransactionStatusInput,
 } from './transactions.schema';
@@ -14,7 +16,12 @@ import type { UnsentBuilds } from './building/unsent-builds';
 import type { TransactionSender } from './sending/transaction-sender';
 import type { TransactionStatusReader } from './status/transaction-status';
 import type { TransactionsWing } from './transactions.wing';
-import { ReleasedReservations, TransactionExecution, TransactionState } from './transactions.types';
+import {
+  ReleasedReservations,
+  TransactionExecution,
+  TransactionPage,
+  TransactionState,
+} from './transactions.types';
 
 @Resolver()
 export class TransactionsResolver {
@@ -56,6 +63,7 @@ export class TransactionsResolver {
 
   @Operation({
     kind: 'query',
+    scope: 'read',
     input: transactionStatusSchema,
     output: TransactionState,
     description:
@@ -69,6 +77,7 @@ export class TransactionsResolver {
   }
 
   @LiveOperation({
+    scope: 'read',
     name: 'transactionStatus',
     input: transactionStatusSchema,
     output: TransactionState,
@@ -80,6 +89,18 @@ export class TransactionsResolver {
     ctx: AuthenticatedContext,
   ): AsyncIterable<TransactionState> {
     return this.status.statusChanges(args, ctx.account, ctx.log);
+  }
+
+  @Operation({
+    kind: 'query',
+    scope: 'read',
+    input: listTransactionsSchema,
+    output: TransactionPage,
+    description:
+      'The transactions the caller’s wallet signed and sent through this service (by any of its keys), as recorded, newest first: filtered by chain, status and sender, paged',
+  })
+  async transactions(args: ListTransactionsInput, ctx: AuthenticatedContext): Promise<TransactionPage> {
+    return this.status.list(args, ctx.account);
   }
 
   @Operation({

@@ -35,6 +35,16 @@ export const transactionsRoutes: RestRoute<TransactionsResolver>[] = [
   },
   {
     method: 'get',
+    path: '/transactions',
+    operation: TransactionsResolver.prototype.transactions,
+    errors: STATUS_FAILED_BODY,
+    failures: [],
+    envelope: 'status',
+    description:
+      'Pages of `page_size` (default 20), newest first (the order Laurel recorded them in); `total` counts every match. `status` is as recorded (receipt jobs record it): GET /v1/transactions/{hash} reads the chain now.',
+  },
+  {
+    method: 'get',
     path: '/transactions/:hash',
     operation: TransactionsResolver.prototype.transactionStatus,
     errors: STATUS_FAILED_BODY,

@@ -1,7 +1,7 @@
 import type { Transaction } from 'ethers';
 import { z } from 'zod';
 import { parseSignedTransaction } from '../../chain/signed-transactions';
-import { chainSchema } from '../../validation';
+import { addressSchema, chainSchema, pagingFields } from '../../validation';
 
 const hexBytes = /^0x(?:[0-9a-fA-F]{2})+$/;
 
@@ -56,3 +56,18 @@ export const releaseReservationsSchema = z.object({
   chain: chainSchema,
 });
 export type ReleaseReservationsInput = z.output<typeof releaseReservationsSchema>;
+
+/** The page size of the transaction listing when none is asked for. */
+export const DEFAULT_TRANSACTIONS_PAGE_SIZE = 20;
+
+/** GET /transactions?chain&status&sender&page&page_size, query transactions. */
+export const listTransactionsSchema = z.object({
+  chain: chainSchema.optional().describe('Only the transactions sent on this chain'),
+  status: z
+    .enum(['pending', 'success', 'failed', 'dropped'])
+    .optional()
+    .describe('Only the transactions Laurel has recorded with this status'),
+  sender: addressSchema.optional().describe('Only the transactions this wallet signed'),
+  ...pagingFields(DEFAULT_TRANSACTIONS_PAGE_SIZE),
+});
+export type ListTransactionsInput = z.output<typeof listTransactionsSchema>;

@@ -191,3 +191,53 @@ export class ReleasedReservations {
   @Field(() => [Int], { description: 'The nonces freed: the next builds use them again' })
   released!: number[];
 }
+
+@ObjectType({
+  description: 'A transaction the caller’s wallet signed, sent through Laurel, as Laurel recorded it',
+})
+export class TransactionSummary {
+  @Field()
+  transactionHash!: string;
+
+  @Field()
+  blockExplorerUrl!: string;
+
+  @Field({ description: 'The chain it was sent on' })
+  chain!: string;
+
+  @Field({ description: 'Its signer' })
+  from!: string;
+
+  @Field(() => String, { nullable: true, description: 'The recipient; null for a deployment' })
+  to!: string | null;
+
+  @Field(() => Int)
+  nonce!: number;
+
+  @Field({
+    description:
+      "As recorded: 'pending', 'success', 'failed' or 'dropped' (GET /v1/transactions/{hash} reads the chain now)",
+  })
+  status!: string;
+
+  @Field(() => Int, { nullable: true, description: 'Its block, once its receipt is recorded' })
+  blockNumber!: number | null;
+
+  @Field({ description: 'When it was sent through Laurel' })
+  sent_at!: Date;
+}
+
+@ObjectType({ description: 'A page of the caller’s transactions, newest first' })
+export class TransactionPage {
+  @Field(() => Int, { description: 'How many transactions match the filters, on every page' })
+  total!: number;
+
+  @Field(() => Int)
+  page!: number;
+
+  @Field(() => Int)
+  page_size!: number;
+
+  @Field(() => [TransactionSummary])
+  data!: TransactionSummary[];
+}

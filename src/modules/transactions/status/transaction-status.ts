@@ -8,8 +8,13 @@ import { createdBy, revertError } from '../mined-outcomes';
 import type { TransactionsDeps } from '../transactions.deps';
 import { TransactionNotFoundError } from '../transactions.failures';
 import type { TransactionsRepository } from '../transactions.repository';
-import type { TransactionStatusInput } from '../transactions.schema';
-import type { TransactionState } from '../transactions.types';
+import { pageOf } from '../../../validation';
+import {
+  DEFAULT_TRANSACTIONS_PAGE_SIZE,
+  type ListTransactionsInput,
+  type TransactionStatusInput,
+} from '../transactions.schema';
+import type { TransactionPage, TransactionState } from '../transactions.types';
 
 /** A transaction the caller sent, as recorded, and its chain. */
 interface SentTransaction {
@@ -60,6 +65,38 @@ export class TransactionStatusReader {
       minIntervalMs: 0,
       log,
     });
+  }
+
+  /**
+   * The caller's transactions (those its wallet signed, sent through Laurel by any of its keys), as
+   * recorded, newest first, filtered and paged; on any chain Laurel serves unless `chain` names one.
+   */
+  async list(input: ListTransactionsInput, account: AuthenticatedAccount): Promise<TransactionPage> {
+    const { chains, transactions } = this.deps;
+    const { page, pageSize, offset } = pageOf(input, DEFAULT_TRANSACTIONS_PAGE_SIZE);
+    // The rows of a chain no longer served stay out, as they do of transactionStatus.
+    const served = input.chain === undefined ? chains.list() : [chains.get(input.chain)];
+    const filters = {
+      chainIds: served.map((chain) => chain.chainId),
+      status: input.status,
+      sender: input.sender,
+    };
+    const { total, rows } = await transactions.listSent(account.address, filters, offset, pageSize);
+    const data = rows.map((row) => {
+      const chain = chains.byChainId(row.chainId)!;
+      return {
+        transactionHash: row.hash,
+        blockExplorerUrl: chains.transactionUrl(chain, row.hash),
+        chain: chain.name,
+        from: row.fromAddress,
+        to: row.toAddress,
+        nonce: Number(row.nonce),
+        status: row.status,
+        blockNumber: row.blockNumber === null ? null : Number(row.blockNumber),
+        sent_at: row.createdAt,
+      };
+    });
+    return { total, page, page_size: pageSize, data };
   }
 
   /** The caller's transaction with this hash, as recorded, and its chain; TransactionNotFoundError when none. */
