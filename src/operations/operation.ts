@@ -4,6 +4,7 @@ import { UnauthenticatedError } from '../errors';
 import { traced } from '../tracing';
 import { parseInput } from '../validation';
 import { argsClassOf, graphqlArgsReader } from './graphql-args';
+import { runIdempotently, takesIdempotencyKey } from './idempotency';
 import type { AuthenticatedContext, RequestContext } from './request-context';
 
 /** What an operation answers in GraphQL: an object type, a list of one, or a scalar. */
@@ -103,18 +104,23 @@ export function checkedInput<S extends z.ZodTypeAny>(
  * each root field to it the same way (operationFieldResolver, set on the schema by
  * src/fast-paths/). Every request then ends here: the key check (unless the operation is
  * public), the raw input validated with the operation's zod schema, and the method as written in
- * the resolver class, run on that instance.
+ * the resolver class, run on that instance; once per Idempotency-Key when the request sent one
+ * (an account's mutations: src/operations/idempotency.ts).
  */
 function runOperation(
-  { definition, declared }: RegisteredOperation,
+  { definition, declared, name }: RegisteredOperation,
   resolver: object,
   raw: unknown,
   ctx: RequestContext,
 ): Promise<unknown> {
   const input = checkedInput(definition, raw, ctx);
-  return traced(`operation ${declared.name}`, { 'laurel.request_id': ctx.requestId }, () =>
-    Reflect.apply(declared, resolver, [input, ctx]),
-  );
+  const run = () =>
+    traced(`operation ${declared.name}`, { 'laurel.request_id': ctx.requestId }, () =>
+      Reflect.apply(declared, resolver, [input, ctx]),
+    );
+  const idempotency = ctx.idempotency;
+  if (!idempotency || !ctx.account || !takesIdempotencyKey(definition)) return run();
+  return runIdempotently(idempotency, { account: ctx.account.address, operation: name }, input, run, ctx.log);
 }
 
 /** Runs one operation of a resolver instance with a request's raw input (the key check, validation, the method). */

@@ -1,4 +1,5 @@
 import type { Logger } from '../logger';
+import type { IdempotentRequest } from './idempotency';
 
 /** The wallet account behind a valid API key: the interface's "logged-in user". */
 export interface AuthenticatedAccount {
@@ -34,6 +35,8 @@ export interface RequestContext {
    * (`/v1/webhook/:id`) or GraphQL's root fields (`/graphql rewardXP`).
    */
   route?: string;
+  /** The request's Idempotency-Key, when it sent one (HTTP only: not over WebSocket). */
+  idempotency?: IdempotentRequest | null;
 }
 
 /** The context of an operation that needs an API key: its account is known. */
