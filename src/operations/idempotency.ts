@@ -4,7 +4,8 @@ import type { Logger } from '../logger';
 
 /**
  * Idempotency-Key (IETF draft "The Idempotency-Key HTTP Header Field", Stripe where the draft is
- * silent): an authenticated mutation sent with the header runs once per key, account and operation.
+ * silent): an authenticated mutation sent with the header runs once per key, account and endpoint
+ * (the REST operation, or the GraphQL field by its alias).
  * A retry with the same input gets the first answer again; another input under the key is 422; a
  * retry while the first still runs is 409 with Retry-After. Only successes are kept: a failed run
  * frees its key (see docs/api-notes.md#idempotent-requests).
@@ -42,7 +43,7 @@ class IdempotencyKeyInProgressError extends IDEMPOTENCY_KEY_IN_PROGRESS.Error {
   }
 }
 
-/** Where a key's record lives: the account and the operation (REST path and GraphQL field alike). */
+/** Where a key's record lives: the account and the endpoint (a REST operation, or a GraphQL field). */
 export interface IdempotencyScope {
   account: string;
   operation: string;

@@ -112,6 +112,8 @@ function runOperation(
   resolver: object,
   raw: unknown,
   ctx: RequestContext,
+  /** What an Idempotency-Key is scoped to besides the account: the operation (REST) or the field (GraphQL). */
+  endpoint = name,
 ): Promise<unknown> {
   const input = checkedInput(definition, raw, ctx);
   const run = () =>
@@ -120,7 +122,13 @@ function runOperation(
     );
   const idempotency = ctx.idempotency;
   if (!idempotency || !ctx.account || !takesIdempotencyKey(definition)) return run();
-  return runIdempotently(idempotency, { account: ctx.account.address, operation: name }, input, run, ctx.log);
+  return runIdempotently(
+    idempotency,
+    { account: ctx.account.address, operation: endpoint },
+    input,
+    run,
+    ctx.log,
+  );
 }
 
 /** Runs one operation of a resolver instance with a request's raw input (the key check, validation, the method). */
@@ -148,9 +156,30 @@ export function operationRunner(resolver: object, reference: OperationReference)
 export function operationFieldResolver(
   resolver: object,
   method: string,
-): (root: unknown, args: Record<string, unknown>, ctx: RequestContext) => Promise<unknown> {
+): (
+  root: unknown,
+  args: Record<string, unknown>,
+  ctx: RequestContext,
+  info: { path: { key: string | number } },
+) => Promise<unknown> {
   const registered = registeredOperation(resolver.constructor, method);
-  return (_root, args, ctx) => runOperation(registered, resolver, registered.readArgs(args), ctx);
+  return (_root, args, ctx, info) =>
+    runOperation(
+      registered,
+      resolver,
+      registered.readArgs(args),
+      ctx,
+      graphqlEndpoint(method, info.path.key),
+    );
+}
+
+/**
+ * A GraphQL field as an Idempotency-Key's scope: `graphql rewardXP`, or `graphql a: rewardXP` under
+ * an alias. Each mutation field of a document is its own request; GraphQL's input (exact decimal
+ * strings) is not REST's (JSON numbers), so the two transports do not share a key.
+ */
+function graphqlEndpoint(method: string, responseKey: string | number): string {
+  return responseKey === method ? `graphql ${method}` : `graphql ${responseKey}: ${method}`;
 }
 
 /** The input of an operation without fields: an empty object, so every method has the same shape. */

@@ -2,7 +2,7 @@
 -- retry gets it again instead of doing the work twice (src/operations/idempotency.ts).
 CREATE TABLE "idempotency_records" (
     "account_address" VARCHAR(42) NOT NULL,
-    "operation" VARCHAR(64) NOT NULL,
+    "operation" TEXT NOT NULL,
     "key" TEXT NOT NULL,
     "fingerprint" CHAR(64) NOT NULL,
     "status" TEXT NOT NULL,
