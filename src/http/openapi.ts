@@ -209,7 +209,6 @@ function responsesOf(
 const idempotencyKeyHeader = z.string().optional().openapi({
   description:
     'Runs the request once: a retry with the same key and the same body within IDEMPOTENCY_KEY_TTL_HOURS (24 by default) gets the first success again (status and body, with `Idempotent-Replayed: true`), a build the same nonce. Scoped to the account and this operation (GraphQL’s mutation fields have keys of their own). Another body under the key: 422 `idempotency_key_reused`; a retry while the first runs: 409 `idempotency_key_in_progress` with Retry-After. Failures are not kept (the key is free again). 1 to IDEMPOTENCY_KEY_MAX_LENGTH (255) visible ASCII characters without spaces, quotes or backslashes, e.g. a UUID; the draft’s quoted form `"…"` is accepted.',
-  example: '8e03978e-40d5-43e8-bc93-6894a57f9324',
 });
 
 /** A JSON Schema as a zod schema whose API reference is that schema (for unions of bodies). */
