@@ -342,10 +342,9 @@ describe('GraphQL', () => {
       amounts,
     );
     expect(first.body.errors).toBeUndefined();
-    const nonces = [
-      first.body.data!.a.unsignedTransaction.nonce,
-      first.body.data!.b.unsignedTransaction.nonce,
-    ];
+    const nonces = [first.body.data!.a, first.body.data!.b].map(
+      (field) => field.unsignedTransaction.nonce as number,
+    );
     expect(nonces[0]).not.toBe(nonces[1]);
     expect(await reservedNonces()).toEqual([...nonces].sort((x, y) => x - y));
     // The whole document sent again: the same answer, no other nonce.
