@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Contract, Wallet, type Signer } from 'ethers';
 import { appFactoryInterface } from '../../src/chain/contracts';
+import { jobs } from '../../src/jobs/jobs';
 import { issueApiKey } from '../helpers/auth';
 import { chainConfigOf, mined, startTestChain, type TestChain } from '../helpers/chain';
 import { eventArg, type Unsigned } from '../helpers/flow';
 import { startHostileRpc, type HostileRpc } from '../helpers/hostile-rpc';
+import { runJobOnce } from '../helpers/jobs';
 import { request, startTestLaurel, type HttpResult, type TestLaurel } from '../helpers/laurel';
 import { waitUntil } from '../helpers/wait';
 
@@ -72,7 +74,7 @@ async function signed(unsigned: Unsigned, signer: Signer = owner): Promise<strin
 beforeAll(async () => {
   chain = await startTestChain();
   rpc = await startHostileRpc(chain.rpcUrl);
-  laurel = await startTestLaurel({ chain, env: proxiedChain() });
+  laurel = await startTestLaurel({ chain, worker: false, env: proxiedChain() });
   owner = chain.wallets[4];
   ownerAddress = await owner.getAddress();
   apiKey = await issueApiKey(laurel.url, owner);
@@ -196,6 +198,7 @@ describe('REST builds', () => {
     expect(first.status).toBe(200);
     second = await startTestLaurel({
       chain,
+      worker: false,
       env: proxiedChain(),
       database: { url: laurel.databaseUrl, drop: async () => undefined },
     });
@@ -206,6 +209,29 @@ describe('REST builds', () => {
     expect(await reservedNonces()).toHaveLength(1);
     await second.stop();
     second = undefined;
+  });
+});
+
+describe('records', () => {
+  it('a key held by a run that died is free after IDEMPOTENCY_LOCK_SECONDS; expired records are pruned', async () => {
+    const key = randomUUID();
+    const first = await post('/reward/XP', xpBody(7), key);
+    // As if its process had died mid-run: still in progress, its lock over.
+    await laurel.services.prisma.idempotencyRecord.updateMany({
+      where: { key },
+      data: { status: 'in_progress', answer: undefined, lockedUntil: new Date(Date.now() - 1000) },
+    });
+    const taken = await post('/reward/XP', xpBody(7), key);
+    expect(taken.status).toBe(200);
+    expect(taken.headers.get('idempotent-replayed')).toBeNull();
+    expect(taken.body).not.toEqual(first.body);
+
+    await laurel.services.prisma.idempotencyRecord.updateMany({
+      where: { key },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
+    await runJobOnce(laurel, jobs.prune, {});
+    expect(await laurel.services.prisma.idempotencyRecord.count({ where: { key } })).toBe(0);
   });
 });
 
