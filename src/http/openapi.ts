@@ -180,8 +180,11 @@ function responsesOf(
       ].join(''),
     );
   }
-  fail(route.errors, route.failures);
-  if (idempotent) fail(route.errors, [IDEMPOTENCY_KEY_IN_PROGRESS, IDEMPOTENCY_KEY_REUSED]);
+  // One list: Shape B names every code a status answers (the key's 409 and 422 beside the route's own).
+  fail(
+    route.errors,
+    idempotent ? [...route.failures, IDEMPOTENCY_KEY_IN_PROGRESS, IDEMPOTENCY_KEY_REUSED] : route.failures,
+  );
   if (pathParams > 0) fail(STATUS_FAILED_BODY, [MALFORMED_URL]);
   if (route.base === 'api') fail(STATUS_FAILED_BODY, KEY_CHECK_FAILURES);
   if (body) fail(STATUS_FAILED_BODY, [BODY_TOO_LARGE, UNSUPPORTED_BODY]);
