@@ -18,6 +18,15 @@ export const authVariables = {
   GRAPHQL_ANONYMOUS_REQUESTS_PER_CLIENT: positiveInt(60).describe(
     '`/graphql` requests per minute from one client address without a valid `X-API-KEY` (none, or a wrong one; introspection included), shared by all Laurel processes on one database; over it: 429 `RATE_LIMITED`',
   ),
+  IDEMPOTENCY_KEY_TTL_HOURS: positiveInt(24).describe(
+    'how long the answer to a request sent with an `Idempotency-Key` is given again to a retry with the same key and request',
+  ),
+  IDEMPOTENCY_KEY_MAX_LENGTH: positiveInt(255).describe(
+    'the longest `Idempotency-Key` accepted (visible ASCII characters); a longer one is 400',
+  ),
+  IDEMPOTENCY_LOCK_SECONDS: positiveInt(120).describe(
+    'how long a request with an `Idempotency-Key` holds its key while it runs (longer than any operation, `EXECUTE_WAIT_TIMEOUT_SECONDS` included); a retry meanwhile is 409, and a key whose process died is free again after it',
+  ),
 };
 
 export interface AuthConfig {
@@ -35,6 +44,8 @@ export interface AuthConfig {
     challengesPerWallet: number;
     /** GraphQL requests per minute from one client address without a valid key. */
     anonymousGraphqlPerClient: number;
+    /** Idempotency-Key: how long answers are kept, the longest key, how long a running request holds its key. */
+    idempotency: { ttlHours: number; keyMaxLength: number; lockSeconds: number };
   };
 }
 
@@ -48,6 +59,11 @@ export function authConfig(e: Parsed<typeof authVariables>): AuthConfig {
       keyRequestsPerClient: e.KEY_REQUESTS_PER_CLIENT,
       challengesPerWallet: e.KEY_CHALLENGES_PER_WALLET,
       anonymousGraphqlPerClient: e.GRAPHQL_ANONYMOUS_REQUESTS_PER_CLIENT,
+      idempotency: {
+        ttlHours: e.IDEMPOTENCY_KEY_TTL_HOURS,
+        keyMaxLength: e.IDEMPOTENCY_KEY_MAX_LENGTH,
+        lockSeconds: e.IDEMPOTENCY_LOCK_SECONDS,
+      },
     },
   };
 }

@@ -10,6 +10,7 @@ import type { SubscriptionBounds } from '../graphql/subscriptions';
 import { ThrottledLog, type Logger } from '../logger';
 import { statusClass, type LaurelMetrics } from '../metrics';
 import { renderInternalError, STATUS_FAILED_BODY } from '../operations/error-shapes';
+import type { IdempotencyStore, IdempotentRequest } from '../operations/idempotency';
 import type { RequestAuthenticator, RequestContext, RequestOrigin } from '../operations/request-context';
 import type { ApiModule } from '../operations/routes';
 import { authenticateRequests } from './authenticate';
@@ -27,6 +28,8 @@ export const API_PREFIXES = ['/v1', '/api/v1'] as const;
 export interface ApiSurfaceOptions {
   schema: GraphQLSchema;
   authenticator: RequestAuthenticator;
+  /** Where the answers of requests sent with an Idempotency-Key are kept (absent: the header is not honoured). */
+  idempotency?: IdempotencyStore;
   /** Every module's resolver and REST paths: {auth_url} ones at the root, {base_url} ones under /v1 and /api/v1. */
   modules: readonly ApiModule[];
   /** The OpenAPI document, served at /openapi.json and rendered at /docs. */
@@ -62,12 +65,23 @@ class HttpRequestContext implements RequestContext {
   readonly logFields: Record<string, unknown> = {};
   private requestLog: Logger | undefined;
   private address: string | undefined;
+  private idempotentRequest: IdempotentRequest | null | undefined;
 
   constructor(
     readonly requestId: string,
     private readonly req: express.Request,
     private readonly baseLog: Logger,
+    private readonly idempotencyStore: IdempotencyStore | undefined,
   ) {}
+
+  /** The Idempotency-Key header and its store, read on first use (only mutations ask). */
+  get idempotency(): IdempotentRequest | null {
+    if (this.idempotentRequest !== undefined) return this.idempotentRequest;
+    const key = this.req.headers['idempotency-key'];
+    const store = this.idempotencyStore;
+    return (this.idempotentRequest =
+      typeof key === 'string' && store ? { key, store, replayed: false } : null);
+  }
 
   /** The client's address (`trust proxy` applied), worked out on first use: few operations ask. */
   get clientAddress(): string {
@@ -126,7 +140,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     res.setHeader('X-Request-Id', requestId);
     // Answers carry keys, secrets and per-account data: never stored by a cache (static assets say otherwise).
     for (const [name, value] of headers) res.setHeader(name, value);
-    const ctx = new HttpRequestContext(requestId, req, log);
+    const ctx = new HttpRequestContext(requestId, req, log, options.api?.idempotency);
     res.locals.ctx = ctx;
     const started = process.hrtime.bigint();
     res.on('finish', () => {

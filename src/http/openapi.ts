@@ -25,6 +25,12 @@ import {
   type ErrorShapes,
 } from '../operations/error-shapes';
 import { inputShape, unwrapField } from '../operations/graphql-args';
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENCY_KEY_IN_PROGRESS,
+  IDEMPOTENCY_KEY_REUSED,
+  takesIdempotencyKey,
+} from '../operations/idempotency';
 import { operationReferencedBy, READ_ONLY_KEY, type OperationDefinition } from '../operations/operation';
 import type { ApiModule, DeclaredRoute } from '../operations/routes';
 import { KEY_CHECK_FAILURES } from './authenticate';
@@ -140,6 +146,7 @@ function responsesOf(
   fields: number,
   pathParams: number,
   success: JsonSchema,
+  idempotent: boolean,
 ) {
   const statuses = new Map<number, StatusAnswers>();
   const add = (status: number, key: string, schema: JsonSchema | z.ZodTypeAny, description: string) => {
@@ -161,17 +168,24 @@ function responsesOf(
   add(declared, 'success', success, 'Success');
   for (const also of route.alsoAnswers ?? []) add(also.status, 'success', success, also.description);
   const body = takesBody(route.method);
-  if (fields > 0 || body) {
+  if (fields > 0 || body || idempotent) {
     add(
       400,
       `validation ${route.errors.validation}`,
       validationBodySchema(route.errors),
-      body
-        ? 'Invalid parameters, or a body that is not a JSON object (zod’s issues, e.g. `invalid_json`, `invalid_type` with `expected: object`)'
-        : 'Invalid parameters (zod’s issues)',
+      [
+        body
+          ? 'Invalid parameters, or a body that is not a JSON object (zod’s issues, e.g. `invalid_json`, `invalid_type` with `expected: object`)'
+          : 'Invalid parameters (zod’s issues)',
+        idempotent ? `, or a malformed \`${IDEMPOTENCY_KEY_HEADER}\`` : '',
+      ].join(''),
     );
   }
-  fail(route.errors, route.failures);
+  // One list: Shape B names every code a status answers (the key's 409 and 422 beside the route's own).
+  fail(
+    route.errors,
+    idempotent ? [...route.failures, IDEMPOTENCY_KEY_IN_PROGRESS, IDEMPOTENCY_KEY_REUSED] : route.failures,
+  );
   if (!operation.public && operation.scope !== 'read') fail(route.errors, [READ_ONLY_KEY]);
   if (pathParams > 0) fail(STATUS_FAILED_BODY, [MALFORMED_URL]);
   if (route.base === 'api') fail(STATUS_FAILED_BODY, KEY_CHECK_FAILURES);
@@ -188,13 +202,19 @@ function responsesOf(
       description:
         descriptions.length === 1 ? descriptions[0] : descriptions.map((text) => `- ${text}`).join('\n'),
       content: { 'application/json': { schema: schema as z.ZodTypeAny } },
-      ...(status === 429
+      ...(status === 429 || (status === IDEMPOTENCY_KEY_IN_PROGRESS.status && idempotent)
         ? { headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } }
         : {}),
     };
   }
   return responses;
 }
+
+/** The header every mutation of an account takes (src/operations/idempotency.ts). */
+const idempotencyKeyHeader = z.string().optional().openapi({
+  description:
+    'Runs the request once: a retry with the same key and the same body within IDEMPOTENCY_KEY_TTL_HOURS (24 by default) gets the first success again (status and body, with `Idempotent-Replayed: true`), a build the same nonce. Scoped to the account and this operation (GraphQL’s mutation fields have keys of their own). Another body under the key: 422 `idempotency_key_reused`; a retry while the first runs: 409 `idempotency_key_in_progress` with Retry-After. Failures are not kept (the key is free again). 1 to IDEMPOTENCY_KEY_MAX_LENGTH (255) visible ASCII characters without spaces, quotes or backslashes, e.g. a UUID; the draft’s quoted form `"…"` is accepted.',
+});
 
 /** A JSON Schema as a zod schema whose API reference is that schema (for unions of bodies). */
 function asZod(schema: JsonSchema | z.ZodTypeAny): z.ZodTypeAny {
@@ -270,6 +290,7 @@ export function buildOpenApiDocument(
         ? object.omit(Object.fromEntries(pathParams.map((name) => [name, true])))
         : object;
       const inQuery = !takesBody(route.method);
+      const idempotent = takesIdempotencyKey(operation);
 
       const config: RouteConfig = {
         method: route.method,
@@ -288,6 +309,7 @@ export function buildOpenApiDocument(
         security: operation.public ? [] : [{ apiKey: [] }],
         request: {
           ...(pathParams.length ? { params: z.object(params) } : {}),
+          ...(idempotent ? { headers: z.object({ [IDEMPOTENCY_KEY_HEADER]: idempotencyKeyHeader }) } : {}),
           ...(inQuery && fields.length ? { query: others } : {}),
           ...(!inQuery && fields.length
             ? {
@@ -305,6 +327,7 @@ export function buildOpenApiDocument(
           fields.length,
           pathParams.length,
           successBody(route, outputs.of(field.type), outputs),
+          idempotent,
         ),
       };
       registry.registerPath(config);

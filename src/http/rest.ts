@@ -76,7 +76,10 @@ function routeHandler(module: ApiModule, route: DeclaredRoute): RequestHandler {
   const status = (typeof declared === 'number' ? () => declared : declared) as (result: unknown) => number;
   return async (req, res, next) => {
     try {
-      const result = (await runOperation(inputOf(route.method, req, res), requestContext(res))) as object;
+      const ctx = requestContext(res);
+      const result = (await runOperation(inputOf(route.method, req, res), ctx)) as object;
+      // Stripe's header: the answer is an earlier request's, kept under its Idempotency-Key.
+      if (ctx.idempotency?.replayed) res.setHeader('Idempotent-Replayed', 'true');
       const body = resultField ? { [resultField]: result } : result;
       sendJson(res, status(result), envelope(route.envelope, body));
     } catch (error) {

@@ -1,5 +1,6 @@
 import { TokenDirectory } from '../chain/tokens';
 import type { TaskDeps } from '../jobs/tasks';
+import type { IdempotencyStore } from '../operations/idempotency';
 import type { RequestAuthenticator } from '../operations/request-context';
 import type { ApiModule } from '../operations/routes';
 import { appsModule } from './apps/apps.module';
@@ -47,6 +48,8 @@ export interface Modules {
   /** Runs each module's start (LaurelModule.start), one after the other. */
   start(): Promise<void>;
   authenticator: RequestAuthenticator;
+  /** Where the answers of requests sent with an Idempotency-Key are kept. */
+  idempotency: IdempotencyStore;
   /**
    * Stops what services run in the background: broadcasts under way end (recorded and sent, or
    * un-recorded) and no new one starts, then request counts held in memory go to the database and
@@ -84,6 +87,7 @@ export function createModules(services: Services): Modules {
       for (const module of laurelModules) await module.start?.(deps.serviceOf(module));
     },
     authenticator: auth,
+    idempotency: auth.idempotency,
     stop: async () => {
       // First: a broadcast that ends records a receipt, whose webhook first attempts webhooks.stop() awaits.
       await deps.serviceOf(transactionsModule).sending.stop();

@@ -4,6 +4,7 @@ import { defineFailure, UnauthenticatedError } from '../errors';
 import { traced } from '../tracing';
 import { parseInput } from '../validation';
 import { argsClassOf, graphqlArgsReader } from './graphql-args';
+import { runIdempotently, takesIdempotencyKey } from './idempotency';
 import type { AuthenticatedContext, KeyScope, RequestContext } from './request-context';
 
 /** What an operation answers in GraphQL: an object type, a list of one, or a scalar. */
@@ -128,17 +129,30 @@ export function checkedInput<S extends z.ZodTypeAny>(
  * each root field to it the same way (operationFieldResolver, set on the schema by
  * src/fast-paths/). Every request then ends here: the key check (unless the operation is
  * public), the raw input validated with the operation's zod schema, and the method as written in
- * the resolver class, run on that instance.
+ * the resolver class, run on that instance; once per Idempotency-Key when the request sent one
+ * (an account's mutations: src/operations/idempotency.ts).
  */
 function runOperation(
-  { definition, declared }: RegisteredOperation,
+  { definition, declared, name }: RegisteredOperation,
   resolver: object,
   raw: unknown,
   ctx: RequestContext,
+  /** What an Idempotency-Key is scoped to besides the account: the operation (REST) or the field (GraphQL). */
+  endpoint = name,
 ): Promise<unknown> {
   const input = checkedInput(definition, raw, ctx);
-  return traced(`operation ${declared.name}`, { 'laurel.request_id': ctx.requestId }, () =>
-    Reflect.apply(declared, resolver, [input, ctx]),
+  const run = () =>
+    traced(`operation ${declared.name}`, { 'laurel.request_id': ctx.requestId }, () =>
+      Reflect.apply(declared, resolver, [input, ctx]),
+    );
+  const idempotency = ctx.idempotency;
+  if (!idempotency || !ctx.account || !takesIdempotencyKey(definition)) return run();
+  return runIdempotently(
+    idempotency,
+    { account: ctx.account.address, operation: endpoint },
+    input,
+    run,
+    ctx.log,
   );
 }
 
@@ -167,9 +181,30 @@ export function operationRunner(resolver: object, reference: OperationReference)
 export function operationFieldResolver(
   resolver: object,
   method: string,
-): (root: unknown, args: Record<string, unknown>, ctx: RequestContext) => Promise<unknown> {
+): (
+  root: unknown,
+  args: Record<string, unknown>,
+  ctx: RequestContext,
+  info: { path: { key: string | number } },
+) => Promise<unknown> {
   const registered = registeredOperation(resolver.constructor, method);
-  return (_root, args, ctx) => runOperation(registered, resolver, registered.readArgs(args), ctx);
+  return (_root, args, ctx, info) =>
+    runOperation(
+      registered,
+      resolver,
+      registered.readArgs(args),
+      ctx,
+      graphqlEndpoint(method, info.path.key),
+    );
+}
+
+/**
+ * A GraphQL field as an Idempotency-Key's scope: `graphql rewardXP`, or `graphql a: rewardXP` under
+ * an alias. Each mutation field of a document is its own request; GraphQL's input (exact decimal
+ * strings) is not REST's (JSON numbers), so the two transports do not share a key.
+ */
+function graphqlEndpoint(method: string, responseKey: string | number): string {
+  return responseKey === method ? `graphql ${method}` : `graphql ${responseKey}: ${method}`;
 }
 
 /** The input of an operation without fields: an empty object, so every method has the same shape. */

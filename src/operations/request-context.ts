@@ -1,4 +1,5 @@
 import type { Logger } from '../logger';
+import type { IdempotentRequest } from './idempotency';
 
 /** What an API key may run: `full` every operation, `read` only those declared `scope: 'read'`. */
 export type KeyScope = 'full' | 'read';
@@ -42,6 +43,8 @@ export interface RequestContext {
    * (`/v1/webhook/:id`) or GraphQL's root fields (`/graphql rewardXP`).
    */
   route?: string;
+  /** The request's Idempotency-Key, when it sent one (HTTP only: not over WebSocket). */
+  idempotency?: IdempotentRequest | null;
 }
 
 /** The context of an operation that needs an API key: its account is known. */

@@ -73,6 +73,7 @@ export async function serveHttp(
               chains.list().map((chain) => chain.name),
             ),
             authenticator: modules.authenticator,
+            idempotency: modules.idempotency,
             modules: modules.api,
             subscriptions: {
               server: ports.main.server,

@@ -17,6 +17,7 @@ import type { VerifyChallengeInput } from './auth.schema';
 import type { ApiKeyInfo } from './auth.types';
 import { buildChallengeMessage, verifyChallengeSignature } from './challenge-message';
 import { KeyRevocations } from './key-revocations';
+import type { IdempotencyRecords } from './idempotency-records';
 import type { RequestBudgets } from './request-budgets';
 
 export const SIGNATURE_VERIFICATION_FAILED = 'Signature verification failed';
@@ -98,6 +99,8 @@ export class AuthService implements RequestAuthenticator {
     private readonly repository: AuthRepository,
     private readonly config: Config,
     private readonly budgets: RequestBudgets,
+    /** The answers of requests sent with an Idempotency-Key (the transports hand it to operations). */
+    readonly idempotency: IdempotencyRecords,
     notifications: NotificationSession,
     log: Logger,
     /** The chain id sign-in messages name (EIP-4361 requires one; a key is not bound to a chain). */
@@ -255,9 +258,9 @@ export class AuthService implements RequestAuthenticator {
     await this.budgets.spendAnonymousGraphql(clientAddress);
   }
 
-  /** Housekeeping (maintenance__prune): expired request budgets and old challenges. */
-  pruneExpired(): Promise<Record<string, number>> {
-    return this.repository.pruneExpired();
+  /** Housekeeping (maintenance__prune): expired request budgets, old challenges, expired idempotency keys. */
+  async pruneExpired(): Promise<Record<string, number>> {
+    return { ...(await this.repository.pruneExpired()), ...(await this.idempotency.pruneExpired()) };
   }
 
   /** Sends the request counts held in memory to the database and stops sending them. */
