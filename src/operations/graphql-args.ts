@@ -1,7 +1,7 @@
 import { GraphQLScalarType } from 'graphql';
 import { ArgsType, Field, Float, InputType, Int, type ClassType } from 'type-graphql';
 import { z } from 'zod';
-import { ZodAmount, ZodDigits } from '../validation';
+import { DecimalInput, ZodAmount, ZodDigits } from '../validation';
 import { DecimalScalar } from './decimal-scalar';
 
 /** What a GraphQL argument's type can be: a scalar, an input object, or a list of one. */
@@ -189,5 +189,18 @@ function valueReader(field: z.ZodTypeAny): ValueReader | null {
     return read && ((value) => (Array.isArray(value) ? value.map(read) : value));
   }
   if (schema instanceof ZodDigits) return (value) => (typeof value === 'number' ? String(value) : value);
+  if (schema instanceof ZodAmount) return decimalOfCompiledLiteral;
   return null;
+}
+
+/**
+ * graphql-jit writes a literal argument's parsed value into the code it compiles as an object
+ * literal, so from a document's second run on a `Decimal` literal (a DecimalInput, which the scalar
+ * made from text it checked) arrives as a plain `{ text }`. A variable never does: the scalar refuses
+ * an object.
+ */
+function decimalOfCompiledLiteral(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || value instanceof DecimalInput) return value;
+  const { text } = value as { text?: unknown };
+  return Object.keys(value).length === 1 && typeof text === 'string' ? new DecimalInput(text) : value;
 }

@@ -83,6 +83,22 @@ describe('compiled GraphQL operations answer as graphql-js does', () => {
     });
   });
 
+  it('literal Decimal arguments (a string, an integer, a decimal) build every time, not only the first', async () => {
+    for (const amount of ['"2.5"', '3', '0.25']) {
+      const document =
+        `mutation { rewardXP(chain: "local", app_id: "${appId}", action_id: "play", receiver: "${receiver}", ` +
+        `amount: ${amount}) { unsignedTransaction { to data } } }`;
+      const answers = await thrice(() => graphql(laurel.url, document, { apiKey: ownerKey }));
+      for (const answer of answers) {
+        expect(answer).toMatchObject({
+          status: 200,
+          body: { data: { rewardXP: { unsignedTransaction: { to: appId } } } },
+        });
+      }
+      expect(new Set(answers.map((answer) => JSON.stringify(answer))).size).toBe(1);
+    }
+  });
+
   it('an operation that refuses its input: BAD_USER_INPUT with issues, path and locations', async () => {
     const answer = await expectSameAnswers(() =>
       graphql(laurel.url, REWARD_XP, {
