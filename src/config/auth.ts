@@ -1,5 +1,9 @@
+import { z } from 'zod';
 /** API keys and request budgets: key challenges, rate limits, keys per wallet. */
 import { positiveInt, type Parsed } from './values';
+
+/** The longest life a key may be given (a year): the schema's bound, which the setting may lower. */
+export const API_KEY_LIFETIME_CEILING_SECONDS = 31_536_000;
 
 export const authVariables = {
   API_KEY_CHALLENGE_TTL_SECONDS: positiveInt(600).describe('lifetime of a key challenge'),
@@ -8,9 +12,15 @@ export const authVariables = {
     'requests per wallet (all its keys) and window, shared by all Laurel processes on one database',
   ),
   API_KEYS_PER_WALLET: positiveInt(20).describe('active (unrevoked) API keys a wallet may hold'),
-  API_KEY_MAX_LIFETIME_SECONDS: positiveInt(31_536_000).describe(
-    'the most `expires_in_seconds` a key may be issued with at `/key/verify` (default 365 days; a key without it never expires)',
-  ),
+  API_KEY_MAX_LIFETIME_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(API_KEY_LIFETIME_CEILING_SECONDS)
+    .default(API_KEY_LIFETIME_CEILING_SECONDS)
+    .describe(
+      'the most `expires_in_seconds` a key may be issued with at `/key/verify` (default and most: 365 days, as openapi.json says; a key without it never expires)',
+    ),
   KEY_REQUESTS_PER_CLIENT: positiveInt(30).describe(
     '`/key/challenge` + `/key/verify` calls per minute from one client address',
   ),

@@ -3,6 +3,9 @@ import { z } from 'zod';
 import { privateNetworksAllowance, privateNetworksAllowed, type Setup } from './outbound-calls';
 import { ConfigError, positiveInt, type Parsed } from './values';
 
+/** The longest overlap of webhook secrets (a day): the schema's bound, which the setting may lower. */
+export const WEBHOOK_SECRET_OVERLAP_CEILING_SECONDS = 86_400;
+
 export const webhooksVariables = {
   WEBHOOK_SECRET_ENCRYPTION_KEY: z
     .string()
@@ -31,10 +34,10 @@ export const webhooksVariables = {
     .number()
     .int()
     .min(0)
-    .max(31_536_000)
-    .default(86_400)
+    .max(WEBHOOK_SECRET_OVERLAP_CEILING_SECONDS)
+    .default(WEBHOOK_SECRET_OVERLAP_CEILING_SECONDS)
     .describe(
-      'the longest `overlap_seconds` a rotation of the webhook secret may ask for (up to a year); past it the request answers 400',
+      'the longest `overlap_seconds` a rotation of the webhook secret may ask for (default and most: one day, as openapi.json says); past it the request answers 400',
     ),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: privateNetworksAllowance('webhook calls'),
   WEBHOOKS_PER_ACCOUNT: positiveInt(20).describe(

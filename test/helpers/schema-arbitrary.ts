@@ -120,6 +120,10 @@ export function arbitraryOf(schema: Schema, components: Record<string, Schema>):
   if (unknown.length) throw new Error(`no generator for keywords ${unknown.join(', ')}`);
   if (Array.isArray(resolved.enum)) return fc.constantFrom(...(resolved.enum as unknown[]));
   if ('const' in resolved) return fc.constant(resolved.const);
+  // A union of whole schemas (e.g. the kinds of a batch item): any one of them.
+  if (resolved.type === undefined && Array.isArray(resolved.oneOf)) {
+    return fc.oneof(...(resolved.oneOf as Schema[]).map((branch) => arbitraryOf(branch, components)));
+  }
   switch (resolved.type) {
     case 'string':
       return stringArbitrary(resolved);

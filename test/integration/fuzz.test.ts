@@ -216,11 +216,6 @@ const BEYOND_SCHEMA: readonly { field: string; message: RegExp; why: string }[] 
   { field: 'holder_address', message: /must be the caller's own wallet/, why: 'who calls' },
   { field: 'receiver_address', message: /must be the caller's own wallet/, why: 'who calls' },
   { field: 'token_id', message: /Point tokens are non-transferable/, why: 'what the token is' },
-  {
-    field: 'overlap_seconds',
-    message: /WEBHOOK_SECRET_OVERLAP_MAX_SECONDS/,
-    why: 'the configured maximum window',
-  },
 ];
 
 /** The issues of a validation failure body, in whichever shape (A, B, C, zod), as field and message. */

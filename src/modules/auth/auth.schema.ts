@@ -1,4 +1,5 @@
 import { DEV_CHAIN_EXAMPLES } from '../../chain/deploy';
+import { API_KEY_LIFETIME_CEILING_SECONDS } from '../../config/auth';
 import { ID } from 'type-graphql';
 import { z } from 'zod';
 import { withGraphQLType } from '../../operations/graphql-args';
@@ -40,6 +41,10 @@ export const verifyChallengeSchema = z.object({
     .number()
     .int()
     .positive()
+    .max(
+      API_KEY_LIFETIME_CEILING_SECONDS,
+      `A key lives at most ${API_KEY_LIFETIME_CEILING_SECONDS} seconds (API_KEY_MAX_LIFETIME_SECONDS)`,
+    )
     .optional()
     .describe(
       'Seconds until the key expires, 1..API_KEY_MAX_LIFETIME_SECONDS (default: never). An expired key answers 401 `API key expired`.',

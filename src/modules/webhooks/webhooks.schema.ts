@@ -1,5 +1,6 @@
 import { ID } from 'type-graphql';
 import { z } from 'zod';
+import { WEBHOOK_SECRET_OVERLAP_CEILING_SECONDS } from '../../config/webhooks';
 import { withGraphQLType } from '../../operations/graphql-args';
 import { digitsSchema, pagingFields } from '../../validation';
 import { SUBSCRIBABLE_EVENTS } from './webhook-events';
@@ -59,6 +60,10 @@ export const rotateWebhookSecretSchema = z.object({
     .number()
     .int()
     .min(0)
+    .max(
+      WEBHOOK_SECRET_OVERLAP_CEILING_SECONDS,
+      `must be at most ${WEBHOOK_SECRET_OVERLAP_CEILING_SECONDS} seconds (WEBHOOK_SECRET_OVERLAP_MAX_SECONDS)`,
+    )
     .optional()
     .describe(
       'Seconds the replaced secret stays valid: until then every call is signed with both (`webhook-signature` lists both; the body-HMAC header carries the new one). 0 replaces it at once; at most `WEBHOOK_SECRET_OVERLAP_MAX_SECONDS` (default 86400); omitted: `WEBHOOK_SECRET_OVERLAP_SECONDS` (default 0)',
