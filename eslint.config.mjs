@@ -20,7 +20,16 @@ const layers = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'dist', '.data', 'src/generated', 'coverage'] },
+  {
+    ignores: [
+      'node_modules',
+      '**/dist',
+      '.data',
+      'src/generated',
+      'packages/client/src/generated',
+      'coverage',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

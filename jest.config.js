@@ -82,6 +82,7 @@ module.exports = {
       displayName: 'integration',
       testMatch: [
         '<rootDir>/test/integration/**/*.test.ts',
+        '<rootDir>/test/client/**/*.test.ts',
         '<rootDir>/test/contracts/**/*.test.ts',
         '<rootDir>/test/groups/*.test.ts',
         ...paths(UNIT_WITH_DATABASE),

@@ -295,7 +295,7 @@ export function buildOpenApiDocument(
       const config: RouteConfig = {
         method: route.method,
         path: openApiPath(route),
-        operationId: name,
+        operationId: route.operationId ?? name,
         tags: [module.name],
         summary: operation.description,
         description: [

@@ -39,6 +39,11 @@ interface RouteOf<M extends OperationReference> {
   alsoAnswers?: readonly { status: number; description: string }[];
   /** What the API reference adds about this path. */
   description?: string;
+  /**
+   * The API reference's operationId, which OpenAPI requires to be unique: by default the
+   * operation's name; a second path of one operation names itself here.
+   */
+  operationId?: string;
 }
 
 /**
@@ -64,6 +69,7 @@ export interface DeclaredRoute {
   status?: number | ((result: never) => number);
   alsoAnswers?: readonly { status: number; description: string }[];
   description?: string;
+  operationId?: string;
 }
 
 /** One module's API as the transports see it: the resolver GraphQL runs, and its REST paths. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Wallet } from 'ethers';
-import { openApiText } from '../../scripts/emit-openapi';
+import { CLIENT_TYPES_FILE, clientTypesText, openApiText } from '../../scripts/emit-openapi';
 import type { ValidationShape } from '../../src/operations/error-shapes';
 import { operationReferencedBy } from '../../src/operations/operation';
 import { inputShape } from '../../src/operations/graphql-args';
@@ -35,6 +35,11 @@ afterAll(async () => {
 describe('the OpenAPI document', () => {
   it('openapi.json is up to date (else run `npm run openapi:emit`)', async () => {
     expect(readFileSync(path.join(root, 'openapi.json'), 'utf8')).toBe(await openApiText());
+  });
+
+  it("the client package's types are generated from it (else run `npm run openapi:emit`)", async () => {
+    const document = readFileSync(path.join(root, 'openapi.json'), 'utf8');
+    expect(readFileSync(path.join(root, CLIENT_TYPES_FILE), 'utf8')).toBe(await clientTypesText(document));
   });
 
   it('is served at /openapi.json, the same as the checked-in file', async () => {

@@ -5,6 +5,7 @@ import {
   ARTIFACT_CONTRACTS,
   artifactJson,
   artifactsDir,
+  CLIENT_ABIS_FILE,
   compileContracts,
   findRepoRoot,
   type CompiledContract,
@@ -33,8 +34,10 @@ describe('checked-in contract artifacts', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe(artifactJson(name, compiled[name]!));
   });
 
-  it('build/abis.ts is up to date (else run `npm run contracts:build`)', () => {
-    const file = path.join(artifactsDir(root), 'abis.ts');
+  it.each([
+    ['build/abis.ts', path.join(artifactsDir(root), 'abis.ts')],
+    ["the client's copy", path.join(root, CLIENT_ABIS_FILE)],
+  ])('%s is up to date (else run `npm run contracts:build`)', (_, file) => {
     expect(fs.readFileSync(file, 'utf8')).toBe(
       abisTs(compiled as Record<(typeof ARTIFACT_CONTRACTS)[number], CompiledContract>),
     );

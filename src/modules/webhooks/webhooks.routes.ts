@@ -77,6 +77,7 @@ export const webhooksRoutes: RestRoute<WebhooksResolver>[] = [
   {
     ...UPDATE_WEBHOOK,
     method: 'put',
+    operationId: 'replaceWebhook',
     description:
       'The original service’s “Update an existing webhook”: the same operation as PATCH (fields left out keep their value).',
   },
