@@ -38,8 +38,7 @@ describe('the OpenAPI document', () => {
   });
 
   it("the client package's types are generated from it (else run `npm run openapi:emit`)", async () => {
-    const document = readFileSync(path.join(root, 'openapi.json'), 'utf8');
-    expect(readFileSync(path.join(root, CLIENT_TYPES_FILE), 'utf8')).toBe(await clientTypesText(document));
+    expect(readFileSync(path.join(root, CLIENT_TYPES_FILE), 'utf8')).toBe(await clientTypesText());
   });
 
   it('is served at /openapi.json, the same as the checked-in file', async () => {

@@ -11,3 +11,5 @@ export {
   type ViemAccountLike,
 } from './signers.js';
 export { laurelAbis } from './abis.js';
+export { executeSigned, type Executed, type ExecutedAndWaited, type ExecuteInput } from './execute.js';
+export { runCli } from './cli.js';

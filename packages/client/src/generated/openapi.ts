@@ -776,9 +776,8 @@ export interface components {
         /**
          * @description A chain this service serves, by name (e.g. `local`)
          * @example local
-         * @enum {string}
          */
-        Chain: "local";
+        Chain: string;
         /** @description Shape B: `parameter` and `path` name the field */
         ValidationFailureB: {
             /** @enum {boolean} */

@@ -1,0 +1,4 @@
+/** The commands of `laurel`, in the order `laurel help` lists them. */
+import type { CliCommand } from './command.js';
+
+export const commands: readonly CliCommand[] = [];
