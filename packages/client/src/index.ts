@@ -12,4 +12,3 @@ export {
 } from './signers.js';
 export { laurelAbis } from './abis.js';
 export { executeSigned, type Executed, type ExecutedAndWaited, type ExecuteInput } from './execute.js';
-export { runCli } from './cli.js';
