@@ -1004,7 +1004,7 @@ export interface components {
         };
         /** @description The token's EIP-712 domain (its eip712Domain(), ERC-5267): sign Permit on it with eth_signTypedData_v4 */
         PermitDomainInfo: {
-            /** @description The domain's name: the token's name, whatever its length */
+            /** @description The domain's name: the token's name, whatever its length. A token created outside Laurel's builders may name itself with bytes that are not UTF-8: they read as U+FFFD here, the domain no longer hashes to `domainSeparator`, and only the raw digest `hashToSign` can be signed */
             name: string;
             version: string;
             chainId: number;
