@@ -74,10 +74,27 @@ describe('verify before signing, against a real Laurel', () => {
     const user = Wallet.createRandom().address;
     const wait = { wait: true } as const;
 
-    const app = created(await sendVerified(client, owner, '/v1/app/new', { chain, name: 'Verified game' }, wait), 'apps');
-    succeeded(await sendVerified(client, owner, '/v1/app/operator/add', { chain, app_id: app, operator_address: operator }, wait));
+    const app = created(
+      await sendVerified(client, owner, '/v1/app/new', { chain, name: 'Verified game' }, wait),
+      'apps',
+    );
     succeeded(
-      await sendVerified(client, owner, '/v1/app/operator/remove', { chain, app_id: app, operator_address: operator }, wait),
+      await sendVerified(
+        client,
+        owner,
+        '/v1/app/operator/add',
+        { chain, app_id: app, operator_address: operator },
+        wait,
+      ),
+    );
+    succeeded(
+      await sendVerified(
+        client,
+        owner,
+        '/v1/app/operator/remove',
+        { chain, app_id: app, operator_address: operator },
+        wait,
+      ),
     );
     const badge = created(
       await sendVerified(client, owner, '/v1/badge/new', { chain, app_id: app, badge_name: 'gold' }, wait),
@@ -106,7 +123,15 @@ describe('verify before signing, against a real Laurel', () => {
         client,
         owner,
         '/v1/credit/new',
-        { chain, app_id: app, token_name: 'Stars', token_symbol: 'STR', token_supply: 0, token_decimals: 2, token_is_point: true },
+        {
+          chain,
+          app_id: app,
+          token_name: 'Stars',
+          token_symbol: 'STR',
+          token_supply: 0,
+          token_decimals: 2,
+          token_is_point: true,
+        },
         wait,
       ),
       'credit_tokens',
@@ -115,9 +140,27 @@ describe('verify before signing, against a real Laurel', () => {
 
     const reward = { chain, app_id: app, receiver: user, action_id: 'quest' };
     succeeded(await sendVerified(client, owner, '/v1/reward/XP', { ...reward, amount: 1.5 }, wait));
-    succeeded(await sendVerified(client, owner, '/v1/reward/badge', { ...reward, badge_name: 'gold', amount: 1 }, wait));
-    succeeded(await sendVerified(client, owner, '/v1/reward/badge', { ...reward, badge_id: badge, amount: 2 }, wait));
-    succeeded(await sendVerified(client, owner, '/v1/reward/credit', { ...reward, token_address: gems, amount: 2.25, mint: true }, wait));
+    succeeded(
+      await sendVerified(
+        client,
+        owner,
+        '/v1/reward/badge',
+        { ...reward, badge_name: 'gold', amount: 1 },
+        wait,
+      ),
+    );
+    succeeded(
+      await sendVerified(client, owner, '/v1/reward/badge', { ...reward, badge_id: badge, amount: 2 }, wait),
+    );
+    succeeded(
+      await sendVerified(
+        client,
+        owner,
+        '/v1/reward/credit',
+        { ...reward, token_address: gems, amount: 2.25, mint: true },
+        wait,
+      ),
+    );
     succeeded(
       await sendVerified(
         client,
@@ -127,8 +170,24 @@ describe('verify before signing, against a real Laurel', () => {
         wait,
       ),
     );
-    succeeded(await sendVerified(client, owner, '/v1/reward/credit', { ...reward, token_address: gems, amount: 3 }, wait));
-    succeeded(await sendVerified(client, owner, '/v1/reward/point', { ...reward, token_address: points, amount: 4.5 }, wait));
+    succeeded(
+      await sendVerified(
+        client,
+        owner,
+        '/v1/reward/credit',
+        { ...reward, token_address: gems, amount: 3 },
+        wait,
+      ),
+    );
+    succeeded(
+      await sendVerified(
+        client,
+        owner,
+        '/v1/reward/point',
+        { ...reward, token_address: points, amount: 4.5 },
+        wait,
+      ),
+    );
     succeeded(
       await sendVerified(
         client,
@@ -141,7 +200,14 @@ describe('verify before signing, against a real Laurel', () => {
             { kind: 'xp', receiver: user, action_id: 'b1', amount: 0.25 },
             { kind: 'badge', receiver: user, action_id: 'b2', amount: 1, badge_name: 'gold' },
             { kind: 'credit', receiver: user, action_id: 'b3', amount: 1, token_address: gems, mint: true },
-            { kind: 'credit', receiver: user, action_id: 'b4', amount: 0.5, token_address: gems, mint: false },
+            {
+              kind: 'credit',
+              receiver: user,
+              action_id: 'b4',
+              amount: 0.5,
+              token_address: gems,
+              mint: false,
+            },
             { kind: 'point', receiver: user, action_id: 'b5', amount: 1, token_address: points },
           ],
         },
@@ -155,7 +221,13 @@ describe('verify before signing, against a real Laurel', () => {
 
     // A permit signed by the holder (checked first), then the receiver's transfer with it.
     const { wallet: receiver, client: receiverClient } = await ethersUser(2);
-    const permitRequest = { chain, token_id: gems, holder_address: owner.address, receiver_address: receiver.address, amount: 7 };
+    const permitRequest = {
+      chain,
+      token_id: gems,
+      holder_address: owner.address,
+      receiver_address: receiver.address,
+      amount: 7,
+    };
     const permit = await verifiedPermitData(client, permitRequest, { provider: laurel.chain!.provider });
     const { r, s, v } = Signature.from(owner.signingKey.sign(permit.hashToSign));
     succeeded(
@@ -176,21 +248,43 @@ describe('verify before signing, against a real Laurel', () => {
     await signIn(client, account);
     const wait = { wait: true } as const;
     const user = Wallet.createRandom().address;
-    const app = created(await sendVerified(client, account, '/v1/app/new', { chain, name: 'Viem game' }, wait), 'apps');
-    created(await sendVerified(client, account, '/v1/badge/new', { chain, app_id: app, badge_name: 'silver' }, wait), 'badges');
+    const app = created(
+      await sendVerified(client, account, '/v1/app/new', { chain, name: 'Viem game' }, wait),
+      'apps',
+    );
+    created(
+      await sendVerified(
+        client,
+        account,
+        '/v1/badge/new',
+        { chain, app_id: app, badge_name: 'silver' },
+        wait,
+      ),
+      'badges',
+    );
     const coins = created(
       await sendVerified(
         client,
         account,
         '/v1/credit/new',
-        { chain, app_id: app, token_name: 'Coins', token_symbol: 'C', token_supply: 0, token_decimals: 3, token_is_point: false },
+        {
+          chain,
+          app_id: app,
+          token_name: 'Coins',
+          token_symbol: 'C',
+          token_supply: 0,
+          token_decimals: 3,
+          token_is_point: false,
+        },
         wait,
       ),
       'credit_tokens',
     );
     // Without a provider the badge's name is checked against Laurel's list (from its index).
     await waitUntil('the badge in Laurel’s list', async () => {
-      const { badges } = await client.call(client.api.GET('/v1/badges', { params: { query: { chain, app_id: app } } }));
+      const { badges } = await client.call(
+        client.api.GET('/v1/badges', { params: { query: { chain, app_id: app } } }),
+      );
       return badges.length === 1;
     });
     const reward = { chain, app_id: app, receiver: user, action_id: 'viem' };
@@ -205,7 +299,14 @@ describe('verify before signing, against a real Laurel', () => {
           app_id: app,
           items: [
             { kind: 'badge', receiver: user, action_id: 'v1', amount: 1, badge_name: 'silver' },
-            { kind: 'credit', receiver: user, action_id: 'v2', amount: 1.25, token_address: coins, mint: true },
+            {
+              kind: 'credit',
+              receiver: user,
+              action_id: 'v2',
+              amount: 1.25,
+              token_address: coins,
+              mint: true,
+            },
           ],
         },
         wait,
@@ -213,9 +314,15 @@ describe('verify before signing, against a real Laurel', () => {
     );
     expect(await erc20(coins).getFunction('balanceOf')(user)).toBe(1250n);
     // And with the chain's provider given: the nonce is checked against the account's pending one.
-    const executed = await sendVerified(client, account, '/v1/reward/XP', { ...reward, amount: 1 }, {
-      provider: laurel.chain!.provider,
-    });
+    const executed = await sendVerified(
+      client,
+      account,
+      '/v1/reward/XP',
+      { ...reward, amount: 1 },
+      {
+        provider: laurel.chain!.provider,
+      },
+    );
     expect(executed).toMatchObject({ transactionHash: expect.stringMatching(/^0x/) });
   });
 });
@@ -240,8 +347,9 @@ async function startProxy(target: string): Promise<TamperingProxy> {
     const path = incoming.url ?? '/';
     if (path.startsWith('/v1/transactions/execute')) proxy.executes++;
     const rewrites =
-      /^\/v1\/(app\/new|app\/operator\/|badge\/new|credit\/(new|approve|transfer|permit-data)|reward\/)/.test(path) &&
-      proxy.tamper !== undefined;
+      /^\/v1\/(app\/new|app\/operator\/|badge\/new|credit\/(new|approve|transfer|permit-data)|reward\/)/.test(
+        path,
+      ) && proxy.tamper !== undefined;
     const upstream = httpRequest(
       `${target}${path}`,
       { method: incoming.method, headers: { ...incoming.headers, host } },
@@ -293,13 +401,24 @@ describe('a tampered build is refused before signing', () => {
         return super.signTransaction(tx);
       }
     })(owner.privateKey, laurel.chain!.provider);
-    app = created(await sendVerified(client, owner, '/v1/app/new', { chain, name: 'Target' }, { wait: true }), 'apps');
+    app = created(
+      await sendVerified(client, owner, '/v1/app/new', { chain, name: 'Target' }, { wait: true }),
+      'apps',
+    );
     gems = created(
       await sendVerified(
         client,
         owner,
         '/v1/credit/new',
-        { chain, app_id: app, token_name: 'G', token_symbol: 'G', token_supply: 100, token_decimals: 6, token_is_point: false },
+        {
+          chain,
+          app_id: app,
+          token_name: 'G',
+          token_symbol: 'G',
+          token_supply: 100,
+          token_decimals: 6,
+          token_is_point: false,
+        },
         { wait: true },
       ),
       'credit_tokens',
@@ -318,7 +437,8 @@ describe('a tampered build is refused before signing', () => {
     [
       'function',
       'another function',
-      (a: Record<string, unknown>) => void (tx(a).data = appInterface.encodeFunctionData('addOperator', [other])),
+      (a: Record<string, unknown>) =>
+        void (tx(a).data = appInterface.encodeFunctionData('addOperator', [other])),
     ],
     [
       'args.receiver',
@@ -333,7 +453,11 @@ describe('a tampered build is refused before signing', () => {
       'another amount',
       (a: Record<string, unknown>) => {
         const parsed = appInterface.parseTransaction({ data: tx(a).data })!;
-        tx(a).data = appInterface.encodeFunctionData('rewardXP', [parsed.args[0], 10n ** 24n, parsed.args[2]]);
+        tx(a).data = appInterface.encodeFunctionData('rewardXP', [
+          parsed.args[0],
+          10n ** 24n,
+          parsed.args[2],
+        ]);
       },
     ],
     ['args.data', 'bytes appended', (a: Record<string, unknown>) => void (tx(a).data += '00'.repeat(32))],
@@ -341,7 +465,11 @@ describe('a tampered build is refused before signing', () => {
     ['chainId', 'another chain id', (a: Record<string, unknown>) => void (tx(a).chainId = 1)],
     ['type', 'a legacy type', (a: Record<string, unknown>) => void (tx(a).type = 0)],
     ['gasLimit', 'gas over the ceiling', (a: Record<string, unknown>) => void (tx(a).gasLimit = '30000000')],
-    ['maxFeePerGas', 'a fee over the ceiling', (a: Record<string, unknown>) => void (tx(a).maxFeePerGas = String(10n ** 15n))],
+    [
+      'maxFeePerGas',
+      'a fee over the ceiling',
+      (a: Record<string, unknown>) => void (tx(a).maxFeePerGas = String(10n ** 15n)),
+    ],
     [
       'maxPriorityFeePerGas',
       'a priority fee over the ceiling',
@@ -349,19 +477,24 @@ describe('a tampered build is refused before signing', () => {
     ],
     ['nonce', 'a nonce far ahead', (a: Record<string, unknown>) => void (tx(a).nonce += 100)],
     ['nonce', 'a nonce already used', (a: Record<string, unknown>) => void (tx(a).nonce = 0)],
-  ])('refuses %s (%s) in reward/XP, before any signature, and nothing reaches execute', async (field, _what, tamper) => {
-    const [executes, signed] = [proxy.executes, signatures];
-    proxy.tamper = tamper;
-    try {
-      const refused = await sendVerified(client, counted, '/v1/reward/XP', xp(), { wait: true }).catch((e: unknown) => e);
-      expect(refused).toBeInstanceOf(TransactionMismatchError);
-      expect((refused as TransactionMismatchError).field).toBe(field);
-      expect((refused as TransactionMismatchError).message).toContain(`${field} is `);
-    } finally {
-      proxy.tamper = undefined;
-    }
-    expect([proxy.executes, signatures]).toEqual([executes, signed]);
-  });
+  ])(
+    'refuses %s (%s) in reward/XP, before any signature, and nothing reaches execute',
+    async (field, _what, tamper) => {
+      const [executes, signed] = [proxy.executes, signatures];
+      proxy.tamper = tamper;
+      try {
+        const refused = await sendVerified(client, counted, '/v1/reward/XP', xp(), { wait: true }).catch(
+          (e: unknown) => e,
+        );
+        expect(refused).toBeInstanceOf(TransactionMismatchError);
+        expect((refused as TransactionMismatchError).field).toBe(field);
+        expect((refused as TransactionMismatchError).message).toContain(`${field} is `);
+      } finally {
+        proxy.tamper = undefined;
+      }
+      expect([proxy.executes, signatures]).toEqual([executes, signed]);
+    },
+  );
 
   it('names the batch item whose receiver was changed', async () => {
     proxy.tamper = (answer) => {
@@ -381,7 +514,11 @@ describe('a tampered build is refused before signing', () => {
         ],
       }).catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(TransactionMismatchError);
-      expect(refused).toMatchObject({ field: 'items.1.receiver', expected: user.toLowerCase(), actual: other.toLowerCase() });
+      expect(refused).toMatchObject({
+        field: 'items.1.receiver',
+        expected: user.toLowerCase(),
+        actual: other.toLowerCase(),
+      });
     } finally {
       proxy.tamper = undefined;
     }
@@ -394,7 +531,8 @@ describe('a tampered build is refused before signing', () => {
       ['hashToSign', (permit: Record<string, unknown>) => void (permit.hashToSign = `0x${'11'.repeat(32)}`)],
       [
         'domain.verifyingContract',
-        (permit: Record<string, unknown>) => void ((permit.domain as Record<string, unknown>).verifyingContract = other),
+        (permit: Record<string, unknown>) =>
+          void ((permit.domain as Record<string, unknown>).verifyingContract = other),
       ],
     ] as const) {
       proxy.tamper = (answer) => tamper(answer.permitData as Record<string, unknown>);
@@ -406,7 +544,9 @@ describe('a tampered build is refused before signing', () => {
       }
     }
     // Untouched, the same request passes through the proxy.
-    await expect(verifiedPermitData(client, body)).resolves.toMatchObject({ hashToSign: expect.stringMatching(/^0x/) });
+    await expect(verifiedPermitData(client, body)).resolves.toMatchObject({
+      hashToSign: expect.stringMatching(/^0x/),
+    });
   });
 
   it('signs and sends when nothing was changed (the proxy itself changes nothing)', async () => {

@@ -80,7 +80,8 @@ export async function sendVerified<P extends BuildOperation>(
         ? await executeSigned(laurel, input, { wait: true })
         : await executeSigned(laurel, input);
     } catch (error) {
-      if (!(error instanceof LaurelError && error.code === 'nonce_gap' && rebuilds < maxRebuilds)) throw error;
+      if (!(error instanceof LaurelError && error.code === 'nonce_gap' && rebuilds < maxRebuilds))
+        throw error;
     }
   }
 }
@@ -107,13 +108,20 @@ export async function verifiedPermitData(
   return permitData;
 }
 
-type BuildAnswer = { data?: { unsignedTransaction: UnsignedTransaction }; error?: unknown; response: Response };
+type BuildAnswer = {
+  data?: { unsignedTransaction: UnsignedTransaction };
+  error?: unknown;
+  response: Response;
+};
 
 /** The typed build call; every builder answers the same `{status, unsignedTransaction}`. */
 const build = (laurel: Laurel, request: BuildRequest): Promise<BuildAnswer> =>
-  (laurel.api.POST as (path: BuildOperation, init: { body: unknown }) => Promise<BuildAnswer>)(request.operation, {
-    body: request.body,
-  });
+  (laurel.api.POST as (path: BuildOperation, init: { body: unknown }) => Promise<BuildAnswer>)(
+    request.operation,
+    {
+      body: request.body,
+    },
+  );
 
 async function verifyContext(
   laurel: Laurel,
@@ -122,7 +130,9 @@ async function verifyContext(
   options: SendOptions,
 ): Promise<VerifyContext> {
   const chain =
-    options.chainId !== undefined && options.factoryAddress !== undefined ? undefined : await chainOf(laurel, chainName);
+    options.chainId !== undefined && options.factoryAddress !== undefined
+      ? undefined
+      : await chainOf(laurel, chainName);
   return {
     chainId: options.chainId ?? chain!.chainId,
     factoryAddress: options.factoryAddress ?? chain!.factoryAddress,
@@ -139,7 +149,9 @@ async function chainOf(laurel: Laurel, name: string): Promise<{ chainId: number;
   const { chains } = await laurel.call(laurel.api.GET('/v1/chains'));
   const chain = chains.find((candidate) => candidate.name === name);
   if (!chain) {
-    throw new Error(`Laurel at ${laurel.url} serves no chain "${name}" (it serves: ${chains.map((c) => c.name).join(', ') || 'none'})`);
+    throw new Error(
+      `Laurel at ${laurel.url} serves no chain "${name}" (it serves: ${chains.map((c) => c.name).join(', ') || 'none'})`,
+    );
   }
   return chain;
 }
@@ -166,9 +178,12 @@ function signTransaction(wallet: TransactionWallet, tx: UnsignedTransaction): Pr
     maxPriorityFeePerGas: BigInt(tx.maxPriorityFeePerGas),
     value: 0n,
   };
-  if (!isViemAccount(wallet)) return wallet.signTransaction({ ...fields, type: 2, gasLimit: BigInt(tx.gasLimit) });
+  if (!isViemAccount(wallet))
+    return wallet.signTransaction({ ...fields, type: 2, gasLimit: BigInt(tx.gasLimit) });
   if (!wallet.signTransaction) {
-    throw new Error('this viem account cannot sign transactions locally: use a local account (privateKeyToAccount, mnemonicToAccount)');
+    throw new Error(
+      'this viem account cannot sign transactions locally: use a local account (privateKeyToAccount, mnemonicToAccount)',
+    );
   }
   return wallet.signTransaction({ ...fields, type: 'eip1559', gas: BigInt(tx.gasLimit) });
 }

@@ -161,16 +161,29 @@ export async function verifyTransaction(
   const maxFee = uint('maxFeePerGas', unsigned.maxFeePerGas);
   atMost('maxFeePerGas', maxFee, limits.maxFeePerGas);
   const priorityFee = uint('maxPriorityFeePerGas', unsigned.maxPriorityFeePerGas);
-  atMost('maxPriorityFeePerGas', priorityFee, limits.maxPriorityFeePerGas < maxFee ? limits.maxPriorityFeePerGas : maxFee);
+  atMost(
+    'maxPriorityFeePerGas',
+    priorityFee,
+    limits.maxPriorityFeePerGas < maxFee ? limits.maxPriorityFeePerGas : maxFee,
+  );
 
   const nonce = uint('nonce', unsigned.nonce);
   if (pendingNonce !== undefined) {
     const pending = BigInt(pendingNonce);
     if (nonce < pending) {
       // A nonce already taken would replace (or duplicate) a transaction the signer already sent.
-      throw new TransactionMismatchError('nonce', `at least ${pending} (the signer's pending nonce)`, String(nonce));
+      throw new TransactionMismatchError(
+        'nonce',
+        `at least ${pending} (the signer's pending nonce)`,
+        String(nonce),
+      );
     }
-    atMost('nonce', nonce, pending + BigInt(limits.maxNonceAhead), `the signer's pending nonce ${pending} + ${limits.maxNonceAhead}`);
+    atMost(
+      'nonce',
+      nonce,
+      pending + BigInt(limits.maxNonceAhead),
+      `the signer's pending nonce ${pending} + ${limits.maxNonceAhead}`,
+    );
   }
 
   verifyData(expected, unsigned.data);
@@ -193,7 +206,8 @@ export async function verifyPermitData(
   same('domain.verifyingContract', body.token_id, domain.verifyingContract, 'address');
   same('domainSeparator', TypedDataEncoder.hashDomain(domain), permit.domainSeparator, 'bytes');
   const nonce = uint('nonce', permit.nonce);
-  if (context.provider) same('nonce', await facts.permitNonce(body.token_id, body.holder_address), nonce, 'uint');
+  if (context.provider)
+    same('nonce', await facts.permitNonce(body.token_id, body.holder_address), nonce, 'uint');
   const value = toBaseUnits(body.amount, await facts.decimals(body.token_id));
   const digest = TypedDataEncoder.hash(domain, PERMIT_TYPES, {
     owner: body.holder_address,
@@ -222,11 +236,20 @@ type BatchItem = PostBody<'/v1/reward/batch'>['items'][number];
 type BadgeRef = { badge_id?: string; badge_name?: string };
 
 /** The call each builder makes, with its arguments computed as Laurel computes them (src/modules/*). */
-async function expectedCall(request: BuildRequest, facts: ChainFacts, context: VerifyContext): Promise<Expected> {
-  const app = (call: Expected['call']): Expected => ({ contract: 'App', to: (request.body as { app_id: string }).app_id, call });
+async function expectedCall(
+  request: BuildRequest,
+  facts: ChainFacts,
+  context: VerifyContext,
+): Promise<Expected> {
+  const app = (call: Expected['call']): Expected => ({
+    contract: 'App',
+    to: (request.body as { app_id: string }).app_id,
+    call,
+  });
   switch (request.operation) {
     case '/v1/app/new': {
-      if (!context.factoryAddress) throw new Error('verifying app/new needs the factory address (GET /v1/chains, or pin it)');
+      if (!context.factoryAddress)
+        throw new Error('verifying app/new needs the factory address (GET /v1/chains, or pin it)');
       return {
         contract: 'AppFactory',
         to: context.factoryAddress,
@@ -300,7 +323,13 @@ async function expectedCall(request: BuildRequest, facts: ChainFacts, context: V
     case '/v1/reward/badge':
       return app(await rewardCall({ kind: 'badge', ...request.body }, request.body.app_id, facts));
     case '/v1/reward/credit':
-      return app(await rewardCall({ kind: 'credit', ...request.body, mint: request.body.mint ?? false }, request.body.app_id, facts));
+      return app(
+        await rewardCall(
+          { kind: 'credit', ...request.body, mint: request.body.mint ?? false },
+          request.body.app_id,
+          facts,
+        ),
+      );
     case '/v1/reward/point':
       return app(await rewardCall({ kind: 'point', ...request.body }, request.body.app_id, facts));
     case '/v1/reward/batch': {
@@ -358,7 +387,11 @@ function verifyData(expected: Expected, data: string): void {
     const outer = decodeCall(iface, 'batch', [], data, '');
     const inner = outer[0] as string[];
     if (inner.length !== expected.call.batch.length) {
-      throw new TransactionMismatchError('items', `${expected.call.batch.length} items`, `${inner.length} items`);
+      throw new TransactionMismatchError(
+        'items',
+        `${expected.call.batch.length} items`,
+        `${inner.length} items`,
+      );
     }
     expected.call.batch.forEach((call, index) =>
       decodeCall(iface, call.functionName, call.args, inner[index]!, `items.${index}.`),
@@ -368,7 +401,13 @@ function verifyData(expected: Expected, data: string): void {
   decodeCall(iface, expected.call.functionName, expected.call.args, data, 'args.');
 }
 
-function decodeCall(iface: Interface, functionName: string, args: Arg[], data: string, prefix: string): Result {
+function decodeCall(
+  iface: Interface,
+  functionName: string,
+  args: Arg[],
+  data: string,
+  prefix: string,
+): Result {
   const functionField = prefix === 'args.' || prefix === '' ? 'function' : `${prefix}function`;
   let parsed: ReturnType<Interface['parseTransaction']>;
   try {
@@ -376,8 +415,10 @@ function decodeCall(iface: Interface, functionName: string, args: Arg[], data: s
   } catch {
     parsed = null;
   }
-  if (!parsed) throw new TransactionMismatchError(functionField, functionName, `unknown call ${data.slice(0, 10)}`);
-  if (parsed.name !== functionName) throw new TransactionMismatchError(functionField, functionName, parsed.name);
+  if (!parsed)
+    throw new TransactionMismatchError(functionField, functionName, `unknown call ${data.slice(0, 10)}`);
+  if (parsed.name !== functionName)
+    throw new TransactionMismatchError(functionField, functionName, parsed.name);
   parsed.fragment.inputs.forEach((input, index) => {
     if (index >= args.length) return;
     const [label, value] = args[index]!;
@@ -385,19 +426,32 @@ function decodeCall(iface: Interface, functionName: string, args: Arg[], data: s
   });
   // Every argument matched: the data must also be exactly their encoding (no bytes appended).
   if (iface.encodeFunctionData(parsed.fragment, parsed.args).toLowerCase() !== data.toLowerCase()) {
-    throw new TransactionMismatchError(`${prefix}data`, 'the canonical encoding of the call', 'extra or non-canonical bytes');
+    throw new TransactionMismatchError(
+      `${prefix}data`,
+      'the canonical encoding of the call',
+      'extra or non-canonical bytes',
+    );
   }
   return parsed.args;
 }
 
 type Kind = 'address' | 'uint' | 'bytes' | 'exact';
 const kindOf = (type: string): Kind =>
-  type === 'address' ? 'address' : /^u?int\d*$/.test(type) ? 'uint' : /^bytes\d*$/.test(type) ? 'bytes' : 'exact';
+  type === 'address'
+    ? 'address'
+    : /^u?int\d*$/.test(type)
+      ? 'uint'
+      : /^bytes\d*$/.test(type)
+        ? 'bytes'
+        : 'exact';
 
 /** Addresses and hex case-insensitively, integers by value, the rest exactly. */
 function same(field: string, expected: unknown, actual: unknown, kind: Kind): void {
   const normal = (value: unknown): string => {
-    if (kind === 'address' || kind === 'bytes') return String(value).toLowerCase().replace(/^(?!0x)/, '0x');
+    if (kind === 'address' || kind === 'bytes')
+      return String(value)
+        .toLowerCase()
+        .replace(/^(?!0x)/, '0x');
     if (kind === 'uint') {
       try {
         return BigInt(value as string).toString();
@@ -413,7 +467,10 @@ function same(field: string, expected: unknown, actual: unknown, kind: Kind): vo
 
 /** A non-negative integer field (decimal text or number). */
 function uint(field: string, value: unknown): bigint {
-  if ((typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) || (typeof value === 'string' && /^\d+$/.test(value))) {
+  if (
+    (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) ||
+    (typeof value === 'string' && /^\d+$/.test(value))
+  ) {
     return BigInt(value);
   }
   throw new TransactionMismatchError(field, 'a non-negative integer', JSON.stringify(value));
@@ -476,14 +533,23 @@ class ChainFacts {
     return (await this.read('CreditToken', token, 'nonces', [holder])) as bigint;
   }
 
-  private async read(contract: Contract, to: string, functionName: string, args: unknown[]): Promise<unknown> {
+  private async read(
+    contract: Contract,
+    to: string,
+    functionName: string,
+    args: unknown[],
+  ): Promise<unknown> {
     const iface = interfaces[contract];
-    const answer = await this.context.provider!.call({ to, data: iface.encodeFunctionData(functionName, args) });
+    const answer = await this.context.provider!.call({
+      to,
+      data: iface.encodeFunctionData(functionName, args),
+    });
     return iface.decodeFunctionResult(functionName, answer)[0];
   }
 
   private laurel(): Laurel {
-    if (!this.context.laurel) throw new Error('verifying this transaction needs a provider or the Laurel to ask');
+    if (!this.context.laurel)
+      throw new Error('verifying this transaction needs a provider or the Laurel to ask');
     return this.context.laurel;
   }
 }
