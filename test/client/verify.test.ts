@@ -428,6 +428,45 @@ describe('a tampered build is refused before signing', () => {
     await proxy?.close();
   });
 
+  it('refuses another badge than the one named, checked against the app’s badges on the chain', async () => {
+    const badge = async (badge_name: string) =>
+      created(
+        await sendVerified(
+          client,
+          owner,
+          '/v1/badge/new',
+          { chain, app_id: app, badge_name },
+          { wait: true },
+        ),
+        'badges',
+      );
+    const gold = await badge('gold');
+    const silver = await badge('silver');
+    proxy.tamper = (answer) => {
+      const parsed = appInterface.parseTransaction({ data: tx(answer).data })!;
+      tx(answer).data = appInterface.encodeFunctionData('rewardBadge', [silver, ...parsed.args.slice(1)]);
+    };
+    try {
+      const refused = await sendVerified(client, counted, '/v1/reward/badge', {
+        chain,
+        app_id: app,
+        receiver: user,
+        action_id: 'badge',
+        amount: 1,
+        badge_name: 'gold',
+      }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(TransactionMismatchError);
+      expect(refused).toMatchObject({
+        field: 'args.badge',
+        expected: gold.toLowerCase(),
+        actual: silver.toLowerCase(),
+      });
+    } finally {
+      proxy.tamper = undefined;
+    }
+    expect(signatures).toBe(0);
+  });
+
   const tx = (answer: Record<string, unknown>) => answer.unsignedTransaction as UnsignedTransaction;
   const other = Wallet.createRandom().address;
   const xp = () => ({ chain, app_id: app, receiver: user, action_id: 'tamper', amount: 1 });
@@ -460,7 +499,7 @@ describe('a tampered build is refused before signing', () => {
         ]);
       },
     ],
-    ['args.data', 'bytes appended', (a: Record<string, unknown>) => void (tx(a).data += '00'.repeat(32))],
+    ['data', 'bytes appended', (a: Record<string, unknown>) => void (tx(a).data += '00'.repeat(32))],
     ['value', 'a value', (a: Record<string, unknown>) => void (tx(a).value = '1000000000000000000')],
     ['chainId', 'another chain id', (a: Record<string, unknown>) => void (tx(a).chainId = 1)],
     ['type', 'a legacy type', (a: Record<string, unknown>) => void (tx(a).type = 0)],
@@ -551,9 +590,15 @@ describe('a tampered build is refused before signing', () => {
 
   it('signs and sends when nothing was changed (the proxy itself changes nothing)', async () => {
     // The refused builds above kept their nonce reservations: the first build signed here is behind
-    // them, execute answers 409 nonce_gap (freeing them), and the flow rebuilds once and sends.
+    // them (so further ahead than the default bound allows), execute answers 409 nonce_gap (freeing
+    // them), and the flow rebuilds once and sends.
     const executes = proxy.executes;
-    succeeded(await sendVerified(client, counted, '/v1/reward/XP', xp(), { wait: true }));
+    succeeded(
+      await sendVerified(client, counted, '/v1/reward/XP', xp(), {
+        wait: true,
+        limits: { maxNonceAhead: 64 },
+      }),
+    );
     expect([signatures, proxy.executes - executes]).toEqual([2, 2]);
   });
 });

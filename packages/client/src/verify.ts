@@ -408,7 +408,9 @@ function decodeCall(
   data: string,
   prefix: string,
 ): Result {
-  const functionField = prefix === 'args.' || prefix === '' ? 'function' : `${prefix}function`;
+  // `function` and `data` of the call itself; `items.N.function` and `items.N.data` of a batch item.
+  const at = prefix === 'args.' ? '' : prefix;
+  const functionField = `${at}function`;
   let parsed: ReturnType<Interface['parseTransaction']>;
   try {
     parsed = iface.parseTransaction({ data });
@@ -416,10 +418,15 @@ function decodeCall(
     parsed = null;
   }
   if (!parsed)
-    throw new TransactionMismatchError(functionField, functionName, `unknown call ${data.slice(0, 10)}`);
+    throw new TransactionMismatchError(
+      functionField,
+      functionName,
+      `unknown call ${String(data).slice(0, 10)}`,
+    );
   if (parsed.name !== functionName)
     throw new TransactionMismatchError(functionField, functionName, parsed.name);
   parsed.fragment.inputs.forEach((input, index) => {
+    // App.batch's one argument (its items) is checked item by item by verifyData.
     if (index >= args.length) return;
     const [label, value] = args[index]!;
     same(`${prefix}${label}`, value, parsed.args[index], kindOf(input.type));
@@ -427,7 +434,7 @@ function decodeCall(
   // Every argument matched: the data must also be exactly their encoding (no bytes appended).
   if (iface.encodeFunctionData(parsed.fragment, parsed.args).toLowerCase() !== data.toLowerCase()) {
     throw new TransactionMismatchError(
-      `${prefix}data`,
+      `${at}data`,
       'the canonical encoding of the call',
       'extra or non-canonical bytes',
     );
