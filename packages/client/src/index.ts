@@ -12,3 +12,21 @@ export {
 } from './signers.js';
 export { laurelAbis } from './abis.js';
 export { executeSigned, type Executed, type ExecutedAndWaited, type ExecuteInput } from './execute.js';
+export {
+  BUILD_OPERATIONS,
+  DEFAULT_VERIFY_LIMITS,
+  PERMIT_TYPES,
+  TransactionMismatchError,
+  verifyPermitData,
+  verifyTransaction,
+  type BuildOperation,
+  type BuildRequest,
+  type ChainReader,
+  type PermitData,
+  type PostBody,
+  type UnsignedTransaction,
+  type VerifyContext,
+  type VerifyLimits,
+} from './verify.js';
+export { sendVerified, verifiedPermitData, type SendOptions, type TransactionWallet } from './send.js';
+export { toBaseUnits } from './amounts.js';
