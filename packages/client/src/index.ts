@@ -11,4 +11,18 @@ export {
   type ViemAccountLike,
 } from './signers.js';
 export { laurelAbis } from './abis.js';
-export { executeSigned, type Executed, type ExecutedAndWaited, type ExecuteInput } from './execute.js';
+export {
+  executeSigned,
+  type Executed,
+  type ExecutedAndWaited,
+  type ExecuteInput,
+  type RecoveryOptions,
+} from './execute.js';
+export {
+  FollowTimeoutError,
+  followTransaction,
+  isSettled,
+  type FollowOptions,
+  type TransactionState,
+} from './follow.js';
+export { retryAfterMs, type RetryOptions } from './retry.js';
