@@ -84,7 +84,11 @@ async function fakeLaurel(answer: (request: Seen, nth: number) => Answer) {
     seen,
     count: (method: string, path: string) =>
       seen.filter((s) => s.method === method && s.path === path).length,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 
@@ -286,6 +290,40 @@ describe('against a stand-in for Laurel', () => {
       const down = (await laurel.call(laurel.api.GET('/v1/keys')).catch((e: unknown) => e)) as LaurelError;
       expect(down.status).toBe(503);
       expect(server.count('GET', '/v1/keys')).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('laurel follow prints each change and exits 1 when the transaction reverted', async () => {
+    const server = await fakeLaurel((_request, nth) => ({
+      status: 200,
+      body:
+        nth < 2
+          ? state('pending', nth === 1 ? { rebroadcasts: 1 } : {})
+          : state('failed', {
+              error: 'Transaction reverted: NotOperator()',
+              receipt: { ...RECEIPT, status: 0 },
+            }),
+    }));
+    try {
+      const lines: string[] = [];
+      const io = {
+        out: (line: string) => lines.push(line),
+        err: (line: string) => lines.push(`err: ${line}`),
+        env: { LAUREL_URL: server.url, LAUREL_API_KEY: 'laurel_test' },
+        stopped: new Promise<void>(() => {}),
+      };
+      expect(await runCli(['follow', HASH], io)).toBe(1);
+      expect(lines).toEqual([
+        `${HASH} pending`,
+        `${HASH} pending (sent again by Laurel 1 time)`,
+        `${HASH} failed in block 12 (1 confirmation): Transaction reverted: NotOperator()`,
+      ]);
+      expect(await runCli(['follow', '0x12'], io)).toBe(1);
+      expect(lines.at(-1)).toBe(
+        'err: laurel follow: "0x12" is not a transaction hash (0x and 64 hex digits)',
+      );
     } finally {
       await server.close();
     }

@@ -54,6 +54,7 @@ const changed = (a: TransactionState | undefined, b: TransactionState) =>
 /** Resolves after `ms`, or early when the signal aborts (the caller checks it). */
 const pause = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
     const timer = setTimeout(resolve, ms);
     signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
   });

@@ -27,8 +27,8 @@ export function describeState(state: TransactionState): string {
     parts.push(`(${state.confirmations} confirmation${state.confirmations === 1 ? '' : 's'})`);
   if (state.rebroadcasts > 0)
     parts.push(`(sent again by Laurel ${state.rebroadcasts} time${state.rebroadcasts === 1 ? '' : 's'})`);
-  if (state.error) parts.push(`: ${state.error}`);
-  return parts.join(' ');
+  const line = parts.join(' ');
+  return state.error ? `${line}: ${state.error}` : line;
 }
 
 export const follow: CliCommand = {
