@@ -62,7 +62,9 @@ export const follow: CliCommand = {
 
     const laurel = new Laurel({ url: io.env.LAUREL_URL ?? 'http://127.0.0.1:4000', apiKey });
     const stop = new AbortController();
-    void io.stopped.then(() => stop.abort(new CliFailure('stopped')));
+    void io.stopped.then(() =>
+      stop.abort(new CliFailure(`stopped following ${hash} (it may still be mined: laurel follow it again)`)),
+    );
     let state: TransactionState;
     try {
       state = await followTransaction(laurel, hash, {
