@@ -12,6 +12,8 @@
  * attempt clones), so it can never do the work twice.
  */
 
+import { codeOf, messageOf } from './errors.js';
+
 export interface RetryOptions {
   /** Requests sent at most, the first included (default 4; 1 turns retries off). */
   attempts?: number;
@@ -49,16 +51,10 @@ async function retryable(response: Response): Promise<string | undefined> {
     .json()
     .catch(() => null)) as Record<string, unknown> | null;
   if (!body || typeof body !== 'object' || 'transactionHash' in body) return undefined;
-  const error = body.error;
-  const code = error && typeof error === 'object' ? (error as { code?: unknown }).code : undefined;
-  const message =
-    typeof error === 'string'
-      ? error
-      : error && typeof error === 'object'
-        ? String((error as { message?: unknown }).message)
-        : '';
-  if (typeof code === 'string' && NOTHING_DONE_CODES.has(code)) return code;
-  return NOTHING_DONE_MESSAGES.some((pattern) => pattern.test(message)) ? message : undefined;
+  const code = codeOf(body);
+  if (code && NOTHING_DONE_CODES.has(code)) return code;
+  const message = messageOf(body) ?? '';
+  return NOTHING_DONE_MESSAGES.some((pattern) => pattern.test(message)) ? `"${message}"` : undefined;
 }
 
 /** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
