@@ -11,7 +11,6 @@ export {
   type ViemAccountLike,
 } from './signers.js';
 export { laurelAbis } from './abis.js';
-export { executeSigned, type Executed, type ExecutedAndWaited, type ExecuteInput } from './execute.js';
 export {
   BUILD_OPERATIONS,
   DEFAULT_VERIFY_LIMITS,
@@ -30,3 +29,18 @@ export {
 } from './verify.js';
 export { sendVerified, verifiedPermitData, type SendOptions, type TransactionWallet } from './send.js';
 export { toBaseUnits } from './amounts.js';
+export {
+  executeSigned,
+  type Executed,
+  type ExecutedAndWaited,
+  type ExecuteInput,
+  type RecoveryOptions,
+} from './execute.js';
+export {
+  FollowTimeoutError,
+  followTransaction,
+  isSettled,
+  type FollowOptions,
+  type TransactionState,
+} from './follow.js';
+export { retryAfterMs, type RetryOptions } from './retry.js';

@@ -1,4 +1,5 @@
 /** The commands of `laurel`, in the order `laurel help` lists them. */
 import type { CliCommand } from './command.js';
+import { follow } from './follow.js';
 
-export const commands: readonly CliCommand[] = [];
+export const commands: readonly CliCommand[] = [follow];
