@@ -12,3 +12,18 @@ export {
 } from './signers.js';
 export { laurelAbis } from './abis.js';
 export { executeSigned, type Executed, type ExecutedAndWaited, type ExecuteInput } from './execute.js';
+export {
+  challengeAnswer,
+  expressWebhookHandler,
+  verifyWebhook,
+  verifyWebhookRequest,
+  webhookFetchHandler,
+  WebhookVerificationError,
+  type ExpressLikeRequest,
+  type ExpressLikeResponse,
+  type LaurelWebhookEvent,
+  type TransactionReceipt,
+  type WebhookEventHandler,
+  type WebhookHeaders,
+  type WebhookVerifyOptions,
+} from './webhooks.js';
