@@ -45,17 +45,25 @@ function callHeaders(signatureHeader: string) {
   });
 }
 
-// Inline, not named components: zod-to-openapi 7 writes the components of `paths` only.
-function callBody(event: string, payload: z.ZodTypeAny, description: string) {
-  return z
-    .object({
-      event: z.literal(event),
-      idempotency_key: z.string().openapi({
+/**
+ * A call's body `{event, idempotency_key, payload}` as JSON Schema: `payload` is required (null for
+ * `test`), which a zod `unknown` standing for the receipt's `$ref` would make optional. Inline, not a
+ * named component: zod-to-openapi 7 writes the components of `paths` only.
+ */
+function callBody(event: string, payload: Record<string, unknown>, description: string) {
+  return z.unknown().openapi({
+    type: 'object',
+    description,
+    properties: {
+      event: { const: event },
+      idempotency_key: {
+        type: 'string',
         description: 'The same for every attempt of the event: a receiver ignores one it has processed',
-      }),
+      },
       payload,
-    })
-    .openapi({ description });
+    },
+    required: ['event', 'idempotency_key', 'payload'],
+  });
 }
 
 /** Registers the `transaction` and `test` calls; `receipt` is the receipt's JSON Schema (a `$ref`). */
@@ -81,7 +89,7 @@ export function registerWebhookCalls(
           'application/json': {
             schema: callBody(
               transaction,
-              z.unknown().openapi(options.receipt),
+              options.receipt,
               'The `transaction` call’s body: `payload` is the receipt',
             ),
           },
@@ -106,7 +114,7 @@ export function registerWebhookCalls(
         required: true,
         content: {
           'application/json': {
-            schema: callBody(TEST_EVENT, z.null(), 'The `test` call’s body: `payload` is null'),
+            schema: callBody(TEST_EVENT, { type: 'null' }, 'The `test` call’s body: `payload` is null'),
           },
         },
       },

@@ -6456,11 +6456,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @enum {string} */
+                    /** @constant */
                     event: "transaction";
                     /** @description The same for every attempt of the event: a receiver ignores one it has processed */
                     idempotency_key: string;
-                    payload?: components["schemas"]["TransactionReceipt"];
+                    payload: components["schemas"]["TransactionReceipt"];
                 };
             };
         };
@@ -6498,7 +6498,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @enum {string} */
+                    /** @constant */
                     event: "test";
                     /** @description The same for every attempt of the event: a receiver ignores one it has processed */
                     idempotency_key: string;
