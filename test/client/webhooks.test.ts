@@ -68,7 +68,9 @@ function verifyingReceiver(events: LaurelWebhookEvent[], secrets: () => string |
 
 async function registerAndTest(url: string) {
   const { webhook } = await client.call(client.api.POST('/v1/webhook', { body: { url } }));
-  const tested = await client.api.POST('/v1/webhook/{id}/test', { params: { path: { id: webhook.id } } });
+  const tested = await client.api.POST('/v1/webhook/{id}/test', {
+    params: { path: { id: String(webhook.id) } },
+  });
   return { id: webhook.id, tested };
 }
 
@@ -311,7 +313,9 @@ describe('a failed verification', () => {
         '3. the content-type is application/json; 4. the body is JSON with one field, "challenge", ' +
         "whose value is the request's x-laurel-signature header.",
     );
-    const logs = await client.call(client.api.GET('/v1/webhook/{id}/logs', { params: { path: { id } } }));
+    const logs = await client.call(
+      client.api.GET('/v1/webhook/{id}/logs', { params: { path: { id: String(id) } } }),
+    );
     expect(logs.data[0]).toMatchObject({ event: 'test', successful: false, error_message: error });
   });
 
