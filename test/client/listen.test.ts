@@ -14,6 +14,7 @@ import type { Wallet } from 'ethers';
 import { Laurel, signIn, verifyWebhook } from '../../packages/client/src/index';
 import { runCli } from '../../packages/client/src/cli/run';
 import { createServerCertificate } from '../../src/modules/webhooks/certificates';
+import { client as flowClient, createApp, type Unsigned } from '../helpers/flow';
 import { startTestLaurel, type TestLaurel } from '../helpers/laurel';
 import { testCa } from '../helpers/test-ca';
 import { waitUntil } from '../helpers/wait';
@@ -24,12 +25,14 @@ let owner: Wallet;
 let folder: string;
 let certFile: string;
 let keyFile: string;
+let appId: string;
 
 beforeAll(async () => {
   laurel = await startTestLaurel({ chain: true });
   owner = laurel.chain!.wallets[4]!;
   client = new Laurel({ url: laurel.url });
   await signIn(client, owner);
+  appId = await createApp(flowClient(laurel.url, client.apiKey, owner), 'listen');
   folder = mkdtempSync(path.join(tmpdir(), 'laurel-listen-'));
   const { cert, key } = await createServerCertificate(testCa());
   certFile = path.join(folder, 'cert.pem');
@@ -72,10 +75,29 @@ async function transact(): Promise<string> {
   return (executed as { transactionHash: string }).transactionHash;
 }
 
+/** A reward of 10 XP built by Laurel, signed by the owner and executed; resolves when Laurel has answered. */
+async function reward(): Promise<string> {
+  const built = await client.call(
+    client.api.POST('/v1/reward/XP', {
+      body: {
+        chain: 'local',
+        app_id: appId,
+        action_id: 'listened',
+        receiver: laurel.chain!.wallets[6]!.address,
+        amount: 10,
+      },
+    }),
+  );
+  const receipt = await flowClient(laurel.url, client.apiKey, owner).execute(
+    built.unsignedTransaction as unknown as Unsigned,
+  );
+  return (receipt as typeof receipt & { hash: string }).hash;
+}
+
 const webhookCount = async () => (await client.call(client.api.GET('/v1/webhooks'))).webhooks.length;
 
 describe('laurel listen', () => {
-  it('registers and verifies itself, prints a transaction event verified within a second, and deletes its webhook on Ctrl-C', async () => {
+  it("registers and verifies itself, prints a reward's transaction event verified within a second, and deletes its webhook on Ctrl-C", async () => {
     const listening = startListen(['--cert', certFile, '--key', keyFile]);
     const ready = await listening.line(
       /^listening on https:\/\/127\.0\.0\.1:\d+\/: webhook #\d+ is verified/,
@@ -83,7 +105,7 @@ describe('laurel listen', () => {
     const id = /#(\d+)/.exec(ready)![1];
     expect(await webhookCount()).toBe(1);
 
-    const hash = await transact();
+    const hash = await reward();
     const answered = Date.now();
     const printed = await listening.line(new RegExp(hash));
     const elapsed = Date.now() - answered;
