@@ -6,6 +6,9 @@ import { ConfigError, positiveInt, type Parsed } from './values';
 /** The longest overlap of webhook secrets (a day): the schema's bound, which the setting may lower. */
 export const WEBHOOK_SECRET_OVERLAP_CEILING_SECONDS = 86_400;
 
+/** The body-HMAC header's name unless WEBHOOK_SIGNATURE_HEADER names another (openapi.json names this one). */
+export const DEFAULT_WEBHOOK_SIGNATURE_HEADER = 'x-laurel-signature';
+
 export const webhooksVariables = {
   WEBHOOK_SECRET_ENCRYPTION_KEY: z
     .string()
@@ -17,7 +20,7 @@ export const webhooksVariables = {
   WEBHOOK_SIGNATURE_HEADER: z
     .string()
     .regex(/^[A-Za-z0-9-]{1,64}$/, 'must be an HTTP header name')
-    .default('x-laurel-signature')
+    .default(DEFAULT_WEBHOOK_SIGNATURE_HEADER)
     .transform((name) => name.toLowerCase())
     .describe(
       "name of the body-HMAC header of webhook calls (another service's name, e.g. `x-openformat-signature`, lets its receivers work unchanged)",

@@ -33,7 +33,9 @@ import {
 } from '../operations/idempotency';
 import { operationReferencedBy, READ_ONLY_KEY, type OperationDefinition } from '../operations/operation';
 import type { ApiModule, DeclaredRoute } from '../operations/routes';
+import { DEFAULT_WEBHOOK_SIGNATURE_HEADER } from '../config/webhooks';
 import { KEY_CHECK_FAILURES } from './authenticate';
+import { registerWebhookCalls } from './openapi-webhooks';
 import { BODY_TOO_LARGE, MALFORMED_URL, takesBody, UNSUPPORTED_BODY } from './request-reading';
 
 type JsonSchema = Record<string, unknown>;
@@ -245,6 +247,7 @@ function withoutUnreferenced(document: JsonSchema): JsonSchema {
     }
   };
   visit(document.paths);
+  visit(document.webhooks);
   components.schemas = Object.fromEntries(
     Object.entries(components.schemas).filter(([name]) => referenced.has(name)),
   );
@@ -255,13 +258,15 @@ function withoutUnreferenced(document: JsonSchema): JsonSchema {
  * The OpenAPI 3.1 document of every REST path, generated from the same definitions that serve
  * them: each path's operation (its zod input for parameters and bodies, its GraphQL output type
  * for the success body, less the fields GraphQL computes), the error shapes, the failures its
- * route declares and those of the HTTP layer. `chains`: the chains served (the `Chain` enum).
+ * route declares and those of the HTTP layer; and the webhook calls Laurel makes (openapi-webhooks.ts).
+ * `chains`: the chains served (the `Chain` enum); `signatureHeader`: WEBHOOK_SIGNATURE_HEADER.
  */
 export function buildOpenApiDocument(
   modules: readonly Pick<ApiModule, 'name' | 'resolverClass' | 'routes'>[],
   graphqlSchema: GraphQLSchema,
   version: string,
   chains: readonly string[],
+  signatureHeader = DEFAULT_WEBHOOK_SIGNATURE_HEADER,
 ): Record<string, unknown> {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'apiKey', {
@@ -333,6 +338,10 @@ export function buildOpenApiDocument(
       registry.registerPath(config);
     }
   }
+
+  const receipt = graphqlSchema.getType('TransactionReceipt');
+  if (!isObjectType(receipt)) throw new Error('TransactionReceipt is not in the GraphQL schema');
+  registerWebhookCalls(registry, { receipt: outputs.of(receipt), signatureHeader });
 
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',

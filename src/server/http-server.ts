@@ -71,6 +71,7 @@ export async function serveHttp(
               schema,
               LAUREL_VERSION,
               chains.list().map((chain) => chain.name),
+              config.webhooks.signatureHeader,
             ),
             authenticator: modules.authenticator,
             idempotency: modules.idempotency,

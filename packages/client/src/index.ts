@@ -44,3 +44,19 @@ export {
   type TransactionState,
 } from './follow.js';
 export { retryAfterMs, type RetryOptions } from './retry.js';
+export { executeSigned, type Executed, type ExecutedAndWaited, type ExecuteInput } from './execute.js';
+export {
+  challengeAnswer,
+  expressWebhookHandler,
+  verifyWebhook,
+  verifyWebhookRequest,
+  webhookFetchHandler,
+  WebhookVerificationError,
+  type ExpressLikeRequest,
+  type ExpressLikeResponse,
+  type LaurelWebhookEvent,
+  type TransactionReceipt,
+  type WebhookEventHandler,
+  type WebhookHeaders,
+  type WebhookVerifyOptions,
+} from './webhooks.js';

@@ -7,7 +7,7 @@ import type {
   WebhookAttemptLog,
   WebhookDeliveriesRepository,
 } from './webhook-deliveries.repository';
-import { TEST_EVENT } from './webhook-events';
+import { challengeRules, TEST_EVENT, type ChallengeRule } from './webhook-events';
 import type { WebhookCallResult, WebhookHttpClient } from './webhook-http-client';
 import { retryDelayMs, WEBHOOK_MAX_ATTEMPTS } from './webhook-retry-schedule';
 import type { WebhookSecrets } from './webhook-secrets';
@@ -116,9 +116,7 @@ export class WebhookDeliverer {
       secretEncrypted: null,
       previousSecretEncrypted: null,
     });
-    const reason = result.successful
-      ? challengeFailure(result, signature, this.deps.config.signatureHeader)
-      : result.errorMessage;
+    const reason = challengeFailure(result, signature, this.deps.config.signatureHeader);
     const checked: WebhookCallResult = { ...result, successful: reason === null, errorMessage: reason };
     const log = await this.recordNow(deliveryId, webhook.url, checked, 'verification');
     if (!log) return null;
@@ -198,25 +196,48 @@ export class WebhookDeliverer {
   }
 }
 
-/** Why a 2xx answer to a `test` call does not meet the challenge, or null when it does. */
+/**
+ * Why an answer to a `test` call does not meet the challenge, or null when it does: the reason,
+ * the rule it breaks, and the four rules whole, so a receiver is told everything at its first try.
+ */
 function challengeFailure(
   result: WebhookCallResult,
   signature: string,
   signatureHeader: string,
 ): string | null {
+  const broken = brokenChallengeRule(result, signature, signatureHeader);
+  if (!broken) return null;
+  return `${broken.reason} (breaks rule ${broken.rule}). ${challengeRules(signatureHeader)}`;
+}
+
+function brokenChallengeRule(
+  result: WebhookCallResult,
+  signature: string,
+  signatureHeader: string,
+): { rule: ChallengeRule; reason: string } | null {
+  if (!result.successful) {
+    const reason = result.errorMessage ?? `receiver answered HTTP ${result.responseCode}`;
+    return { rule: reason.startsWith('certificate error') ? 1 : 2, reason };
+  }
   const mediaType = result.contentType?.split(';')[0]?.trim().toLowerCase();
   if (mediaType !== 'application/json') {
-    return `challenge failed: content-type is ${result.contentType ?? 'missing'}, not application/json`;
+    return {
+      rule: 3,
+      reason: `challenge failed: content-type is ${result.contentType ?? 'missing'}, not application/json`,
+    };
   }
   let body: unknown;
   try {
     body = JSON.parse(result.responseBody ?? '');
   } catch {
-    return 'challenge failed: the body is not JSON';
+    return { rule: 4, reason: 'challenge failed: the body is not JSON' };
   }
   const fields = body !== null && typeof body === 'object' ? Object.keys(body) : [];
   if (fields.length !== 1 || (body as { challenge?: unknown }).challenge !== signature) {
-    return `challenge failed: the body must be exactly {"challenge": <the ${signatureHeader} header of the request>}`;
+    return {
+      rule: 4,
+      reason: `challenge failed: the body must be exactly {"challenge": <the ${signatureHeader} header of the request>}`,
+    };
   }
   return null;
 }

@@ -1,5 +1,6 @@
 /** The commands of `laurel`, in the order `laurel help` lists them. */
 import type { CliCommand } from './command.js';
 import { follow } from './follow.js';
+import { listen } from './listen.js';
 
-export const commands: readonly CliCommand[] = [follow];
+export const commands: readonly CliCommand[] = [listen, follow];

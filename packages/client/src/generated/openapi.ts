@@ -738,7 +738,48 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    transaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A transaction of the account has its receipt
+         * @description Sent once per receipt, when the transaction has its chain's confirmations (again, with a new idempotency key, if a reorganisation replaced its block and it is mined again). POSTed to every active webhook of the account subscribed to the event, with a 5 s timeout and at most 3 redirects, from Laurel's HTTPS client (the url needs a certificate from a CA Laurel trusts). A call answered otherwise than 2xx is retried with exponential backoff, 5 attempts in all; when all fail the webhook is deactivated (POST /v1/webhook/{id}/test re-activates it). Each attempt is in GET /v1/webhook/{id}/logs. Verify the signature on the raw body before parsing it.
+         */
+        post: operations["transactionWebhookCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The verification challenge (POST /v1/webhook/{id}/test)
+         * @description Sent to the one webhook being verified or re-activated, signed with the current secret alone, not retried. A test call verifies the webhook when the answer meets all four rules: 1. the url has a valid certificate from a CA Laurel trusts; 2. the status is 2xx; 3. the content-type is application/json; 4. the body is JSON with one field, "challenge", whose value is the request's x-laurel-signature header. Otherwise POST /v1/webhook/{id}/test answers 422 with the reason, the rule it breaks and these rules, and the webhook stays disabled.
+         */
+        post: operations["testWebhookCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         ZodIssue: {
@@ -6395,6 +6436,95 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["FailureA"];
                 };
+            };
+        };
+    };
+    transactionWebhookCall: {
+        parameters: {
+            query?: never;
+            header: {
+                "content-type": "application/json";
+                "user-agent": string;
+                "x-laurel-signature": string;
+                "webhook-id": string;
+                "webhook-timestamp": string;
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    event: "transaction";
+                    /** @description The same for every attempt of the event: a receiver ignores one it has processed */
+                    idempotency_key: string;
+                    payload: components["schemas"]["TransactionReceipt"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx ends the delivery (the body is not read) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer) fails the attempt: it is retried */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    testWebhookCall: {
+        parameters: {
+            query?: never;
+            header: {
+                "content-type": "application/json";
+                "user-agent": string;
+                "x-laurel-signature": string;
+                "webhook-id": string;
+                "webhook-timestamp": string;
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    event: "test";
+                    /** @description The same for every attempt of the event: a receiver ignores one it has processed */
+                    idempotency_key: string;
+                    payload: null;
+                };
+            };
+        };
+        responses: {
+            /** @description The challenge answered: the webhook becomes active. Any 2xx status; `content-type: application/json`; the body exactly `{"challenge": <the request's x-laurel-signature header>}`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The request's x-laurel-signature header value */
+                        challenge: string;
+                    };
+                };
+            };
+            /** @description Anything else fails the verification (422 from POST /v1/webhook/{id}/test) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
