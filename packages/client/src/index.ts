@@ -44,7 +44,6 @@ export {
   type TransactionState,
 } from './follow.js';
 export { retryAfterMs, type RetryOptions } from './retry.js';
-export { executeSigned, type Executed, type ExecutedAndWaited, type ExecuteInput } from './execute.js';
 export {
   challengeAnswer,
   expressWebhookHandler,
