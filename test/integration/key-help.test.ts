@@ -5,7 +5,8 @@ import { request, startTestLaurel, type TestLaurel } from '../helpers/laurel';
 /**
  * The 401 of a missing or unreadable key, over REST and GraphQL: the documented text first, then
  * how to get a key; and, when the request sent `Authorization` instead of X-API-KEY, that Laurel
- * does not read it. A revoked key keeps its documented text alone.
+ * does not read it. A revoked key keeps its documented text alone. Then the other way to a key:
+ * the client's browser bundle the pages load (the pages themselves: browser-pages.test.ts).
  */
 let laurel: TestLaurel;
 beforeAll(async () => {
@@ -87,5 +88,23 @@ describe('a missing or unreadable key', () => {
     expect(await graphqlKeys({ 'X-API-KEY': apiKey })).toBe(
       'API key revoked: send a live key in the X-API-KEY header',
     );
+  });
+});
+
+describe('the client’s browser bundle, which the pages’ "Sign in with a wallet" loads', () => {
+  it('is served as a JavaScript module, revalidated by its ETag', async () => {
+    const url = `${laurel.url}/graphql/assets/laurel-client.js`;
+    const first = await fetch(url);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(first.headers.get('cache-control')).toBe('no-cache');
+    expect(await first.text()).toMatch(/export\{[^}]*\beip1193Signer\b/);
+    const etag = first.headers.get('etag') ?? '';
+    expect(etag).toMatch(/^"[0-9a-f]{64}"$/);
+    expect((await fetch(url, { headers: { 'If-None-Match': etag } })).status).toBe(304);
+
+    const page = await (await fetch(`${laurel.url}/graphql`, { headers: { Accept: 'text/html' } })).text();
+    expect(page).toContain(`from "/graphql/assets/laurel-client.js"`);
+    expect(page).toContain('Sign in with a wallet');
   });
 });
