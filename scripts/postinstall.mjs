@@ -25,6 +25,10 @@ const compiled = run([tsc, '-b', 'tsconfig.build.json']);
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 if (compiled.status === 0) {
   console.log(`laurel: compiled to dist/ in ${seconds} s (npm start recompiles only what changes)`);
+  // The client's browser bundle, which the Playground's "Sign in with a wallet" loads.
+  const bundled = run([path.join(root, 'packages/client/scripts/browser-bundle.mjs')]);
+  if (bundled.status !== 0)
+    console.log(`laurel: the client's browser bundle failed (above); npm start will try again`);
 } else {
   // The install itself succeeded: a source that does not compile is reported again by npm start
   // and npm run typecheck, where it is fixed.

@@ -106,8 +106,11 @@ export function defineFailure<const Codes extends readonly [string, ...string[]]
   return { ...failure, Error: FailureError };
 }
 
+/** The documented 401 of a key Laurel cannot read or does not know. */
+export const INVALID_API_KEY = 'Invalid API key';
+
 export class UnauthenticatedError extends AppError {
-  constructor(message = 'Invalid API key') {
+  constructor(message = INVALID_API_KEY) {
     super('unauthenticated', message, 401);
   }
 }

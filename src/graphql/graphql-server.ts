@@ -13,6 +13,7 @@ import { answerGraphQL, compiledExecutionGateway, inTurn } from '../fast-paths';
 import type { Logger } from '../logger';
 import type { LaurelMetrics } from '../metrics';
 import type { RequestContext, RequestAuthenticator } from '../operations/request-context';
+import type { ClientBundle } from './client-bundle';
 import { formatGraphQLError } from './format-error';
 import { GRAPHQL_LIMITS, graphqlArmor, requestCostPlugin } from './limits';
 import { operationLogPlugin } from './operation-log';
@@ -30,6 +31,8 @@ export interface GraphQLEndpointOptions {
   contextOf: (res: Parameters<RequestHandler>[1]) => RequestContext;
   /** Subscriptions over WebSocket on the same path: the HTTP server whose upgrades carry them. */
   subscriptions?: SubscriptionBounds & { server: Server; log: Logger; metrics?: LaurelMetrics };
+  /** The client's browser bundle, which the Playground's "Sign in with a wallet" loads. */
+  clientBundle: ClientBundle;
 }
 
 export interface GraphQLEndpoint {
@@ -85,7 +88,7 @@ export async function mountGraphQL(app: Express, options: GraphQLEndpointOptions
     stopOnTerminationSignals: false,
   });
   await apollo.start();
-  app.use('/graphql/assets', playgroundAssets());
+  app.use('/graphql/assets', playgroundAssets(options.clientBundle));
   const playground: RequestHandler = (req, res, next) => {
     if (
       req.method === 'GET' &&
@@ -93,7 +96,7 @@ export async function mountGraphQL(app: Express, options: GraphQLEndpointOptions
       req.query.query === undefined &&
       req.accepts(['application/json', 'text/html']) === 'text/html'
     ) {
-      res.type('html').send(playgroundPage('/graphql', '/graphql/assets'));
+      res.type('html').send(playgroundPage('/graphql', '/graphql/assets', options.clientBundle.problem));
       return;
     }
     next();

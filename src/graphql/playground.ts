@@ -1,5 +1,7 @@
 import path from 'node:path';
 import express, { type Router } from 'express';
+import { serveClientBundle, type ClientBundle } from './client-bundle';
+import { PLAYGROUND_KEY_HANDOFF, SIGN_IN_STYLE, signInMarkup, signInScript } from './wallet-sign-in';
 
 /** A package's folder, found without loading its entry point. */
 function packageFolder(name: string): string {
@@ -20,8 +22,8 @@ const ASSETS: Record<string, string> = {
 };
 
 /** What the editor shows first: one request for a profile and a leaderboard together. */
-const FIRST_QUERY = `# Paste your API key into X-API-KEY in the Headers tab below
-# (get one with POST /key/challenge, then POST /key/verify; see /docs).
+const FIRST_QUERY = `# "Sign in with a wallet" above puts a key into X-API-KEY in the Headers tab below;
+# or paste yours (from \`laurel key\`, or POST /key/challenge then POST /key/verify: see /docs).
 # Subscriptions run here too, e.g. subscription { profileChanged(chain: "local") { xp_balance } }
 query ProfileAndLeaderboard($user: String) {
   profile(chain: "local", user_id: $user) {
@@ -40,9 +42,11 @@ query ProfileAndLeaderboard($user: String) {
 
 /**
  * The GraphQL Playground: GraphiQL pointed at `endpoint`, with a Headers editor holding
- * `X-API-KEY` (kept in the browser's local storage when the user allows it in settings).
+ * `X-API-KEY` (kept in the browser's local storage when the user allows it in settings), and
+ * "Sign in with a wallet" above it, which puts a new key into that editor (wallet-sign-in.ts).
+ * `bundleProblem`: why the client's bundle (`${assetsPath}/laurel-client.js`) cannot be served.
  */
-export function playgroundPage(endpoint: string, assetsPath: string): string {
+export function playgroundPage(endpoint: string, assetsPath: string, bundleProblem: string | null): string {
   const props = {
     defaultQuery: FIRST_QUERY,
     // An empty key counts as none, so the schema loads before the user has pasted theirs.
@@ -75,25 +79,61 @@ function fetcher(params, options) {
   }
   return ws.iterate(params);
 }
+// A key from "Sign in with a wallet" (here, or handed over by the landing page) goes into the
+// Headers editor, kept with the other headers there, so the next operation runs with it.
+let headerEditor = null;
+let pendingKey = sessionStorage.getItem(${JSON.stringify(PLAYGROUND_KEY_HANDOFF)});
+sessionStorage.removeItem(${JSON.stringify(PLAYGROUND_KEY_HANDOFF)});
+function putKey(apiKey) {
+  if (!headerEditor) return void (pendingKey = apiKey);
+  let headers = {};
+  try {
+    const parsed = JSON.parse(headerEditor.getValue() || '{}');
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) headers = parsed;
+  } catch (_) {
+    // not JSON: replaced by the key alone
+  }
+  for (const name of Object.keys(headers)) if (name.toLowerCase() === 'x-api-key') delete headers[name];
+  headerEditor.setValue(JSON.stringify(Object.assign({ 'X-API-KEY': apiKey }, headers), null, 2));
+}
+document.addEventListener('laurel:signed-in', (event) => putKey(event.detail.apiKey));
+// Rendered inside GraphiQL (its toolbar) for one thing: its Headers editor.
+function HeadersEditorBridge() {
+  const editor = GraphiQL.React.useEditorContext({ nonNull: true }).headerEditor;
+  React.useEffect(() => {
+    headerEditor = editor;
+    if (editor && pendingKey) {
+      putKey(pendingKey);
+      pendingKey = null;
+    }
+  }, [editor]);
+  return null;
+}
 ReactDOM.createRoot(document.getElementById('graphiql')).render(
-  React.createElement(GraphiQL, Object.assign({ fetcher: fetcher }, ${JSON.stringify(props)})),
+  React.createElement(
+    GraphiQL,
+    Object.assign({ fetcher: fetcher, toolbar: { additionalComponent: HeadersEditorBridge } }, ${JSON.stringify(props)}),
+  ),
 );`;
   return `<!doctype html>
 <html><head><meta charset="utf-8"/><title>Laurel GraphQL Playground</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"/>
 <link rel="icon" href="data:,"/>
 <link rel="stylesheet" href="${assetsPath}/graphiql.css"/>
-<style>body { margin: 0; } #graphiql { height: 100vh; }</style></head>
-<body><div id="graphiql">Loading…</div>
+<style>body { margin: 0; display: flex; flex-direction: column; height: 100vh; }
+#graphiql { flex: 1; min-height: 0; }${SIGN_IN_STYLE}</style></head>
+<body>${signInMarkup(bundleProblem)}<div id="graphiql">Loading…</div>
 <script src="${assetsPath}/react.js"></script>
 <script src="${assetsPath}/react-dom.js"></script>
 <script src="${assetsPath}/graphiql.js"></script>
 <script src="${assetsPath}/graphql-ws.js"></script>
-<script>${script.replace(/</g, '\\u003c')}</script></body></html>`;
+<script>${script.replace(/</g, '\\u003c')}</script>
+${signInScript(`${assetsPath}/laurel-client.js`, bundleProblem)}</body></html>`;
 }
 
-export function playgroundAssets(): Router {
+export function playgroundAssets(clientBundle: ClientBundle): Router {
   const router = express.Router();
+  router.get('/laurel-client.js', serveClientBundle(clientBundle));
   for (const [name, file] of Object.entries(ASSETS)) {
     router.get(`/${name}`, (_req, res, next) => {
       res.sendFile(file, { immutable: true, maxAge: '7d' }, (error) => error && next(error));

@@ -4,6 +4,7 @@ import express, { type ErrorRequestHandler } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import { isDatabaseUnavailable } from '../db/availability';
 import { AppError, DatabaseUnavailableError } from '../errors';
+import { loadClientBundle, type ClientBundle } from '../graphql/client-bundle';
 import { graphqlErrorBody } from '../graphql/format-error';
 import { mountGraphQL, type GraphQLEndpoint } from '../graphql/graphql-server';
 import type { SubscriptionBounds } from '../graphql/subscriptions';
@@ -175,6 +176,10 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   // once per request (see src/fast-paths/); GraphQL and static assets come after it.
   const routes = new RouteTable();
   app.use(dispatchRoutes(routes));
+  // The client's browser bundle, for the pages' "Sign in with a wallet": read once, and said at
+  // start when it is missing or older than its sources (the pages then say so too).
+  const clientBundle = options.api ? loadClientBundle() : null;
+  if (clientBundle?.problem) log.warn({ problem: clientBundle.problem }, 'sign-in pages unavailable');
   routes.add([
     {
       method: 'get',
@@ -184,6 +189,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
           api: options.api !== undefined,
           metrics: options.metricsHere && metrics ? '/metrics' : null,
         }),
+        clientBundle && { bundleUrl: '/graphql/assets/laurel-client.js', problem: clientBundle.problem },
       ),
     },
     { method: 'get', path: '/health', handle: (_req, res) => void res.json({ status: 'ok' }) },
@@ -213,9 +219,10 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       : []),
   ]);
 
-  const graphql = options.api
-    ? await mountApiSurface(app, routes, options.api, { log, metrics })
-    : { stop: async () => undefined, closeSubscriptions: async () => undefined };
+  const graphql =
+    options.api && clientBundle
+      ? await mountApiSurface(app, routes, options.api, { log, metrics }, clientBundle)
+      : { stop: async () => undefined, closeSubscriptions: async () => undefined };
   app.use((req, res) => {
     const error = `Not found: ${req.method} ${req.path}`;
     sendFailure(res, 404, { status: 'failed', error }, { code: 'not_found', message: error });
@@ -259,6 +266,7 @@ async function mountApiSurface(
   routes: RouteTable,
   options: ApiSurfaceOptions,
   observers: { log: Logger; metrics?: LaurelMetrics },
+  clientBundle: ClientBundle,
 ): Promise<GraphQLEndpoint> {
   routes.add([
     { method: 'get', path: '/openapi.json', handle: (_req, res) => void res.json(options.openApiDocument) },
@@ -299,6 +307,7 @@ async function mountApiSurface(
     }),
     contextOf: requestContext,
     subscriptions: options.subscriptions && { ...options.subscriptions, ...observers },
+    clientBundle,
   });
   app.use('/docs/assets', docsAssets());
   // Paths under the API's prefixes that are not routes: the key first (401), then 404.

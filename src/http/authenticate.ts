@@ -1,7 +1,14 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { isDatabaseUnavailable } from '../db/availability';
-import { AppError, DatabaseUnavailableError, UnauthenticatedError, type DocumentedFailure } from '../errors';
+import {
+  AppError,
+  DatabaseUnavailableError,
+  INVALID_API_KEY,
+  UnauthenticatedError,
+  type DocumentedFailure,
+} from '../errors';
 import { WALLET_BUDGET_SPENT } from '../modules/auth/request-budgets';
+import { withKeyHelp } from '../operations/key-help';
 import type { RequestAuthenticator } from '../operations/request-context';
 import { requestContext } from './rest';
 
@@ -39,15 +46,22 @@ export function authenticateRequests(
   const anonymous = (res: Response) => authenticator.countAnonymousRequest(requestContext(res).clientAddress);
   return async (req, res, next) => {
     try {
+      const sentAuthorization = req.headers.authorization !== undefined;
+      if (sentAuthorization) requestContext(res).sentAuthorization = true;
       const apiKey = apiKeyOf(req);
       if (!apiKey) {
         if (!options.required) {
           await anonymous(res);
           return next();
         }
-        throw new UnauthenticatedError('Missing API key: send it in the X-API-KEY header');
+        throw new UnauthenticatedError(
+          withKeyHelp('Missing API key: send it in the X-API-KEY header', sentAuthorization),
+        );
       }
       const account = await authenticator.authenticate(apiKey).catch(async (error: unknown) => {
+        // An unreadable or unknown key also says how to get one (a revoked or expired key's holder knows).
+        if (options.required && error instanceof UnauthenticatedError && error.message === INVALID_API_KEY)
+          throw new UnauthenticatedError(withKeyHelp(INVALID_API_KEY, sentAuthorization));
         if (options.required || !(error instanceof UnauthenticatedError)) throw error;
         requestContext(res).keyRefusal = error.message;
         await anonymous(res);

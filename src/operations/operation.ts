@@ -1,10 +1,11 @@
 import { Args, createParameterDecorator, Ctx, Mutation, Query, type ClassType } from 'type-graphql';
 import type { z } from 'zod';
-import { defineFailure, UnauthenticatedError } from '../errors';
+import { defineFailure, INVALID_API_KEY, UnauthenticatedError } from '../errors';
 import { traced } from '../tracing';
 import { parseInput } from '../validation';
 import { argsClassOf, graphqlArgsReader } from './graphql-args';
 import { runIdempotently, takesIdempotencyKey } from './idempotency';
+import { withKeyHelp } from './key-help';
 import type { AuthenticatedContext, KeyScope, RequestContext } from './request-context';
 
 /** What an operation answers in GraphQL: an object type, a list of one, or a scalar. */
@@ -115,7 +116,9 @@ export function checkedInput<S extends z.ZodTypeAny>(
   if (!definition.public) {
     if (!ctx.account) {
       const why = ctx.keyRefusal ? `${ctx.keyRefusal}: send a live key in the X-API-KEY header` : null;
-      throw new UnauthenticatedError(why ?? MISSING_OR_INVALID_KEY);
+      // A missing or unreadable key also says how to get one (an expired or revoked key's holder knows).
+      if (why && ctx.keyRefusal !== INVALID_API_KEY) throw new UnauthenticatedError(why);
+      throw new UnauthenticatedError(withKeyHelp(why ?? MISSING_OR_INVALID_KEY, !!ctx.sentAuthorization));
     }
     if (ctx.account.scope === 'read' && definition.scope !== 'read') throw new ReadOnlyKeyError();
   }

@@ -29,6 +29,8 @@ export interface RequestContext {
   account: AuthenticatedAccount | null;
   /** Why the key sent was refused, when a request went on without an account (GraphQL): `API key expired`. */
   keyRefusal?: string;
+  /** The request sent an `Authorization` header, which Laurel does not read: the 401s say so. */
+  sentAuthorization?: boolean;
   /** The client's IP address (behind proxies as TRUST_PROXY allows): key issuance is limited per client. */
   clientAddress: string;
   /** Where the request came to (TRUST_PROXY as for the client address); absent when it names no host, and over WebSocket. */

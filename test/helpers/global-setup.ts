@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { Wallet } from 'ethers';
 import { Client } from 'pg';
@@ -28,7 +30,8 @@ declare global {
  * - on it, a template database with Laurel's and graphile-worker's migrations applied, which
  *   createTestDatabase copies;
  * - anvil's state after Laurel's deployment, which startTestChain (chain.ts) starts from;
- * - the private keys of anvil's dev accounts (anvilDevPrivateKeys in chain.ts).
+ * - the private keys of anvil's dev accounts (anvilDevPrivateKeys in chain.ts);
+ * - the client's browser bundle, which Laurel serves to its pages (as every build makes it).
  * Each project of jest.config.js names this file (or global-setup-service.ts, which calls it): jest
  * runs it once per run, and only when a test of such a project runs.
  */
@@ -41,7 +44,12 @@ export default async function globalSetup(): Promise<void> {
   chmodSync(folder, 0o755); // as root, PostgreSQL runs as `postgres` and must reach the folder
   globalThis.__LAUREL_TEST_FOLDER__ = folder;
   process.env.TEST_DEV_KEYS = anvilDevPrivateKeys(10).join(',');
-  await Promise.all([startServerWithTemplate(folder), saveDeployedChain(folder)]);
+  await Promise.all([startServerWithTemplate(folder), saveDeployedChain(folder), buildClientBundle()]);
+}
+
+async function buildClientBundle(): Promise<void> {
+  const script = path.resolve(__dirname, '../../packages/client/scripts/browser-bundle.mjs');
+  await promisify(execFile)(process.execPath, [script]);
 }
 
 async function startServerWithTemplate(folder: string): Promise<void> {

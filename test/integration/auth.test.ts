@@ -416,15 +416,17 @@ describe('bad input to the key endpoints', () => {
 });
 
 describe('the X-API-KEY header', () => {
+  // The documented text first, then how to get a key (test/integration/key-help.test.ts).
   it.each([
-    ['missing', undefined, 'Missing API key: send it in the X-API-KEY header'],
-    ['garbage', 'nope', 'Invalid API key'],
-    ['unknown', `laurel_${'A'.repeat(43)}`, 'Invalid API key'],
+    ['missing', undefined, 'Missing API key: send it in the X-API-KEY header. Get a key: '],
+    ['garbage', 'nope', 'Invalid API key. Get a key: '],
+    ['unknown', `laurel_${'A'.repeat(43)}`, 'Invalid API key. Get a key: '],
   ])('answers 401 in Shape A when %s', async (_name, apiKey, error) => {
     for (const prefix of ['/v1', '/api/v1']) {
       const result = await request(laurel.url, 'GET', `${prefix}/keys`, { apiKey });
       expect(result.status).toBe(401);
-      expect(result.body).toEqual({ status: 'failed', error });
+      expect(result.body).toEqual({ status: 'failed', error: expect.any(String) });
+      expect((result.body as { error: string }).error.slice(0, error.length)).toBe(error);
     }
   });
 

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
-import { Wallet } from 'ethers';
+import { getBytes, Wallet } from 'ethers';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { DEV_CHAIN_EXAMPLES } from '../../src/chain/deploy';
 import { issueApiKey } from '../helpers/auth';
 import { client, createApp, executeAndWait, type Unsigned } from '../helpers/flow';
-import { startTestLaurel, type TestLaurel } from '../helpers/laurel';
+import { request, startTestLaurel, type TestLaurel } from '../helpers/laurel';
 import { openApiContract } from '../helpers/openapi-contract';
 
 /**
@@ -46,9 +46,13 @@ afterAll(async () => {
   await laurel?.stop();
 });
 
-/** A page that records what it asked for and what went wrong in it. */
-async function openPage(path: string): Promise<{ page: Page; requested: string[]; problems: string[] }> {
+/** A page that records what it asked for and what went wrong in it; `prepare` runs before it loads. */
+async function openPage(
+  path: string,
+  prepare?: (page: Page) => Promise<void>,
+): Promise<{ page: Page; requested: string[]; problems: string[] }> {
   const page = await browser.newPage();
+  await prepare?.(page);
   const requested: string[] = [];
   const problems: string[] = [];
   page.on('request', (request) => requested.push(request.url()));
@@ -212,6 +216,153 @@ describeInBrowser('in headless Chromium', () => {
     await page.close();
   });
 });
+
+describeInBrowser('"Sign in with a wallet" in headless Chromium', () => {
+  it('the Playground: the new read-only key goes into its Headers editor, and a query that needs a key runs', async () => {
+    const wallet = laurel.chain!.wallets[8];
+    const { page, requested, problems } = await openPage('/graphql', (page) => injectWallet(page, wallet));
+    await page.locator('.graphiql-container').waitFor();
+    await page.getByRole('button', { name: 'Sign in with a wallet' }).click();
+    await page
+      .locator(SIGN_IN_STATUS)
+      .filter({ hasText: `Signed in as ${wallet.address}: a read-only key` })
+      .waitFor();
+    const headers = JSON.parse(await editorText(page, HEADERS_EDITOR)) as Record<string, string>;
+    expect(headers).toEqual({ 'X-API-KEY': expect.stringMatching(/^laurel_/) });
+    const apiKey = headers['X-API-KEY'];
+
+    const query = '{ apiKeys { prefix scope expires_at } }';
+    await setEditorText(page, '.graphiql-query-editor', query);
+    await page.waitForFunction(`localStorage.getItem('graphiql:query') === ${JSON.stringify(query)}`);
+    const answer = page.waitForResponse(
+      (response) =>
+        response.url() === `${laurel.url}/graphql` && !!response.request().postData()?.includes('apiKeys'),
+    );
+    await page.locator('.graphiql-execute-button').click();
+    const response = await answer;
+    expect(response.request().headers()['x-api-key']).toBe(apiKey);
+    const body = (await response.json()) as {
+      data: { apiKeys: { prefix: string; scope: string; expires_at: string }[] };
+    };
+    expect(body).toEqual({ data: { apiKeys: [expect.objectContaining({ scope: 'read' })] } });
+    await page.locator('.result-window').filter({ hasText: '"scope": "read"' }).waitFor();
+
+    // Laurel's list of the wallet's keys (read with a key of its own) has it: read-only, for a day.
+    const listed = await keysOfWallet(wallet);
+    const made = listed.find((key) => apiKey.startsWith(key.prefix));
+    expect(made).toMatchObject({ scope: 'read', revoked_at: null });
+    const hours = (Date.parse(made!.expires_at!) - Date.now()) / 3_600_000;
+    expect(hours).toBeGreaterThan(23);
+    expect(hours).toBeLessThanOrEqual(24);
+
+    expect(problems).toEqual([]);
+    expect(outsideLaurel(requested)).toEqual([]);
+    await page.close();
+  });
+
+  it('the landing page: a full key shown once, copied, and handed to the Playground it links to', async () => {
+    const wallet = laurel.chain!.wallets[9];
+    const { page, requested, problems } = await openPage('/', (page) => injectWallet(page, wallet));
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: laurel.url });
+    await page.getByLabel('Key scope').selectOption('full');
+    await page.getByRole('button', { name: 'Sign in with a wallet' }).click();
+    const shown = page.locator('#laurel-key-value');
+    await shown.waitFor();
+    const apiKey = (await shown.textContent()) ?? '';
+    expect(apiKey).toMatch(/^laurel_/);
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByRole('button', { name: 'Copied' }).waitFor();
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(apiKey);
+    const listed = await keysOfWallet(wallet);
+    expect(listed.find((key) => apiKey.startsWith(key.prefix))).toMatchObject({
+      scope: 'full',
+      revoked_at: null,
+    });
+
+    await page.getByRole('link', { name: 'Open the GraphQL Playground with this key' }).click();
+    await page.locator('.graphiql-container').waitFor();
+    // GraphiQL makes its editors a moment after the page loads; the key goes in once they exist.
+    await page.waitForFunction(
+      ([selector, key]) => {
+        const { document } = globalThis as unknown as { document: { querySelector(s: string): unknown } };
+        const element = document.querySelector(selector) as { CodeMirror?: { getValue(): string } } | null;
+        return element?.CodeMirror?.getValue().includes(key) ?? false;
+      },
+      [`${HEADERS_EDITOR} .CodeMirror`, apiKey] as const,
+    );
+    expect(JSON.parse(await editorText(page, HEADERS_EDITOR))).toEqual({ 'X-API-KEY': apiKey });
+
+    expect(problems).toEqual([]);
+    expect(outsideLaurel(requested)).toEqual([]);
+    await page.close();
+  });
+
+  it('without a wallet the page says how to get one, or a key by other means', async () => {
+    const { page, problems } = await openPage('/graphql');
+    await page.getByRole('button', { name: 'Sign in with a wallet' }).click();
+    const status = page.locator(SIGN_IN_STATUS);
+    await status.filter({ hasText: 'No wallet in this browser' }).waitFor();
+    expect(await status.textContent()).toMatch(
+      /MetaMask.*`laurel key`.*POST \/key\/challenge then POST \/key\/verify/,
+    );
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
+
+/** The Playground's Headers editor (the tab it opens with). */
+const HEADERS_EDITOR = '.graphiql-editor-tool .graphiql-editor:not(.hidden)';
+/** Where "Sign in with a wallet" says what happened. */
+const SIGN_IN_STATUS = '#laurel-sign-in-status';
+
+/**
+ * An EIP-1193 wallet in the page (`window.ethereum`, before any script of the page runs), backed by
+ * `wallet` in this process: the page's requests come here (page.exposeFunction), where ethers signs.
+ */
+async function injectWallet(page: Page, wallet: Wallet): Promise<void> {
+  await page.exposeFunction('laurelTestWallet', async (method: string, params: unknown[]) => {
+    switch (method) {
+      case 'eth_requestAccounts':
+      case 'eth_accounts':
+        return [wallet.address];
+      case 'personal_sign': {
+        const [message, from] = params as [string, string];
+        if (from.toLowerCase() !== wallet.address.toLowerCase()) throw new Error(`unknown account ${from}`);
+        return wallet.signMessage(getBytes(message));
+      }
+      default:
+        throw new Error(`the test wallet does not do ${method}`);
+    }
+  });
+  await page.addInitScript(() => {
+    const page = globalThis as unknown as {
+      laurelTestWallet(method: string, params: unknown[]): Promise<unknown>;
+      ethereum: unknown;
+    };
+    page.ethereum = {
+      request: ({ method, params }: { method: string; params?: unknown[] }) =>
+        page.laurelTestWallet(method, params ?? []),
+    };
+  });
+}
+
+/** The wallet's keys as Laurel lists them, read with a key of its own. */
+async function keysOfWallet(wallet: Wallet) {
+  const apiKey = await issueApiKey(laurel.url, wallet, { scope: 'read', expires_in_seconds: 60 });
+  const listed = await request<{
+    keys: { prefix: string; scope: string; revoked_at: string | null; expires_at: string | null }[];
+  }>(laurel.url, 'GET', '/v1/keys', { apiKey });
+  return listed.body.keys;
+}
+
+/** The text of one of GraphiQL's editors. */
+async function editorText(page: Page, container: string): Promise<string> {
+  return page
+    .locator(`${container} .CodeMirror`)
+    .evaluate((element) =>
+      (element as unknown as { CodeMirror: { getValue(): string } }).CodeMirror.getValue(),
+    );
+}
 
 /**
  * Swagger UI's "Try it out" of one operation, as a person does it: open it, Try it out, Execute,

@@ -1,7 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../../config';
-import { defineFailure, UnauthenticatedError, ValidationError, type DocumentedFailure } from '../../errors';
+import {
+  defineFailure,
+  INVALID_API_KEY,
+  UnauthenticatedError,
+  ValidationError,
+  type DocumentedFailure,
+} from '../../errors';
 import type { Logger } from '../../logger';
 import type { NotificationSession } from '../../db/notifications';
 import type {
@@ -226,12 +232,12 @@ export class AuthService implements RequestAuthenticator {
    * scope never changes, so what is remembered of it holds.
    */
   async authenticate(apiKey: string): Promise<AuthenticatedAccount> {
-    if (!isWellFormedApiKey(apiKey)) throw new UnauthenticatedError('Invalid API key');
+    if (!isWellFormedApiKey(apiKey)) throw new UnauthenticatedError(INVALID_API_KEY);
     const hash = hashApiKey(apiKey);
     const remembered = this.authenticated.get(hash);
     if (remembered) return remembered;
     const row = await this.repository.findKeyByHash(hash);
-    if (!row || !sameKeyHash(row.keyHash, hash)) throw new UnauthenticatedError('Invalid API key');
+    if (!row || !sameKeyHash(row.keyHash, hash)) throw new UnauthenticatedError(INVALID_API_KEY);
     if (row.revokedAt) throw new UnauthenticatedError('API key revoked');
     const livesMs = row.expiresAt ? row.expiresAt.getTime() - Date.now() : Number.POSITIVE_INFINITY;
     if (livesMs <= 0) throw new UnauthenticatedError(API_KEY_EXPIRED);
