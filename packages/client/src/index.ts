@@ -12,3 +12,16 @@ export {
 } from './signers.js';
 export { laurelAbis } from './abis.js';
 export { executeSigned, type Executed, type ExecutedAndWaited, type ExecuteInput } from './execute.js';
+export {
+  LaurelSubscriptionError,
+  LaurelSubscriptions,
+  subscriptionDocument,
+  type ConnectionStatus,
+  type Pushed,
+  type Selected,
+  type Selection,
+  type SubscriptionField,
+  type SubscriptionOptions,
+  type SubscriptionSink,
+} from './subscriptions.js';
+export type * from './generated/graphql.js';
