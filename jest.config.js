@@ -8,6 +8,7 @@
  *   for the files that run it as `npm start` does; each waits for that build (service-build.ts).
  */
 const SERVICE = [
+  'test/client/cli-key.test.ts',
   'test/contracts/anvil.test.ts',
   'test/integration/database-outage.test.ts',
   'test/integration/demo.test.ts',

@@ -1,4 +1,5 @@
 /** The commands of `laurel`, in the order `laurel help` lists them. */
 import type { CliCommand } from './command.js';
+import { keyCommand } from './key.js';
 
-export const commands: readonly CliCommand[] = [];
+export const commands: readonly CliCommand[] = [keyCommand];
