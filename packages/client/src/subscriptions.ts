@@ -262,7 +262,7 @@ export class LaurelSubscriptions {
   /** Closes the connection; the subscriptions end (their `complete` is called). */
   async dispose(): Promise<void> {
     // graphql-ws awaits the connection in progress: one that fails has no socket left to close.
-    await this.client.dispose().catch(() => undefined);
+    await Promise.resolve(this.client.dispose()).catch(() => undefined);
   }
 
   /** What a subscription's end says to the caller. */
