@@ -13,6 +13,7 @@ const SERVICE = [
   'test/integration/database-outage.test.ts',
   'test/integration/demo.test.ts',
   'test/integration/deploys.test.ts',
+  'test/integration/examples.test.ts',
   'test/integration/faults.test.ts',
   'test/integration/job-session-loss.test.ts',
   'test/integration/local-chain-restart.test.ts',
