@@ -9,6 +9,7 @@
  */
 const SERVICE = [
   'test/client/cli-key.test.ts',
+  'test/client/install.test.ts',
   'test/contracts/anvil.test.ts',
   'test/integration/database-outage.test.ts',
   'test/integration/demo.test.ts',
