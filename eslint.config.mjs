@@ -66,6 +66,24 @@ export default tseslint.config(
     },
   },
   {
+    // The client package is installed without the server: it imports nothing outside itself.
+    files: ['packages/client/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../../*', '../../../*', '../../../../*'],
+              message:
+                'the client package imports nothing outside packages/client (generated copies live in its src/generated)',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.mjs', '**/*.cjs', '**/*.js'],
     languageOptions: {
       globals: {

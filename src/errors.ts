@@ -152,7 +152,8 @@ export class ChainUnavailableError extends CHAIN_UNAVAILABLE.Error {
 export const DATABASE_UNAVAILABLE = defineFailure({
   status: 503,
   codes: ['database_unavailable'],
-  description: '`Database unavailable`: the database cannot be reached; retry later',
+  description:
+    '`Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)',
 });
 
 /** What a stopping process answers a request it did not take (src/server/http-ports.ts). */
@@ -177,5 +178,7 @@ export class ShuttingDownError extends SHUTTING_DOWN.Error {
 export class DatabaseUnavailableError extends DATABASE_UNAVAILABLE.Error {
   constructor() {
     super('Database unavailable');
+    // Nothing was done: a client may send the request again (the same Idempotency-Key is safe).
+    this.headers['Retry-After'] = '1';
   }
 }

@@ -103,6 +103,11 @@ function reasonOf(data: string | null): string {
       : 'execution reverted without a reason (out of gas or an invalid operation)';
   }
   if (decoded.errorName === 'Error') return String(decoded.args[0]);
+  // A batch (App.batch) names the call that reverted and wraps its revert: read the call's.
+  if (decoded.errorName === 'BatchCallFailed') {
+    const [index, inner] = decoded.args as unknown as [bigint, string];
+    return `item ${index}: ${reasonOf(inner)}`;
+  }
   return `${decoded.errorName}(${decoded.args.map(formatArgument).join(', ')})`;
 }
 

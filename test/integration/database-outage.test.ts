@@ -70,6 +70,8 @@ it('answers 503 while the database is gone, and recovers by itself once it is ba
       status: 503,
       body: { status: 'failed', error: 'Database unavailable' },
     });
+    // Nothing was done: a client may retry (packages/client does, after Retry-After).
+    expect(response.headers.get('retry-after')).toBe('1');
   }
   // Unauthenticated REST that needs the database.
   expect(

@@ -1,15 +1,25 @@
 import type { ServerResponse } from 'node:http';
 import {
   AbiCoder,
+  concat,
   Contract,
+  getAddress,
+  keccak256,
   MaxUint256,
   parseEther,
+  TypedDataEncoder,
   Wallet,
   type ContractTransactionResponse,
   type Interface,
 } from 'ethers';
 import type { Pool } from 'pg';
-import { appFactoryInterface, appInterface, encodeActionId } from '../../src/chain/contracts';
+import {
+  appFactoryInterface,
+  appInterface,
+  creditTokenInterface,
+  encodeActionId,
+} from '../../src/chain/contracts';
+import { PERMIT_TYPES } from '../../src/modules/credit/credit.service';
 import { jobs } from '../../src/jobs/jobs';
 import { ChainRegistry } from '../../src/chain/registry';
 import { ChainIndexer } from '../../src/indexer/chain-indexer';
@@ -270,6 +280,30 @@ describe('hostile names written at the factory and the apps directly', () => {
       action_id: 'pay',
     });
     expect(creditReward.status).toBe(200);
+    // Permit data on the token's own domain: the separator hashes the name's bytes, not their text.
+    const permit = await hostileApi.post('/credit/permit-data', {
+      chain: 'local',
+      token_id: token,
+      holder_address: hostile.address,
+      receiver_address: player,
+      amount: 1,
+    });
+    expect(permit.status).toBe(200);
+    const tokenContract = new Contract(token, creditTokenInterface, laurel.chain!.provider);
+    const separator = (await tokenContract.DOMAIN_SEPARATOR()) as string;
+    const permitData = permit.body.permitData as Record<string, unknown>;
+    expect(permitData).toMatchObject({
+      domainSeparator: separator,
+      domain: { name: 'Coin\uFFFD', version: '1', chainId: 31337, verifyingContract: getAddress(token) },
+    });
+    const structHash = TypedDataEncoder.from(PERMIT_TYPES).hash({
+      owner: hostile.address,
+      spender: player,
+      value: 1_000_000n,
+      nonce: 0n,
+      deadline: permitData.deadline as number,
+    });
+    expect(permitData.hashToSign).toBe(keccak256(concat(['0x1901', separator, structHash])));
     await hostileApi.execute(badgeReward.body.unsignedTransaction as Record<string, unknown>);
     const profile = await waitUntil(
       'the badge in the player’s profile',

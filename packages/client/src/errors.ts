@@ -17,14 +17,18 @@ export class LaurelError extends Error {
 
   /** The failure's code or reason when the body names one (`nonce_gap`, `rate_limited`, `validation_error`…). */
   get code(): string | undefined {
-    const body = this.body as Record<string, unknown> | null;
-    if (!body || typeof body !== 'object') return undefined;
-    const error = body.error as Record<string, unknown> | string | undefined;
-    if (typeof body.reason === 'string') return body.reason;
-    if (error && typeof error === 'object' && typeof error.code === 'string') return error.code;
-    if (typeof body.code === 'string') return body.code;
-    return undefined;
+    return codeOf(this.body);
   }
+}
+
+/** The code or reason a failure body names: Shape A's `reason`, Shape B's `error.code`, or `code`. */
+export function codeOf(body: unknown): string | undefined {
+  if (!body || typeof body !== 'object') return undefined;
+  const { reason, error, code } = body as { reason?: unknown; error?: unknown; code?: unknown };
+  if (typeof reason === 'string') return reason;
+  if (error && typeof error === 'object' && typeof (error as { code?: unknown }).code === 'string')
+    return (error as { code: string }).code;
+  return typeof code === 'string' ? code : undefined;
 }
 
 /**

@@ -11,7 +11,39 @@ export {
   type ViemAccountLike,
 } from './signers.js';
 export { laurelAbis } from './abis.js';
-export { executeSigned, type Executed, type ExecutedAndWaited, type ExecuteInput } from './execute.js';
+export {
+  BUILD_OPERATIONS,
+  DEFAULT_VERIFY_LIMITS,
+  PERMIT_TYPES,
+  TransactionMismatchError,
+  verifyPermitData,
+  verifyTransaction,
+  type BuildOperation,
+  type BuildRequest,
+  type ChainReader,
+  type PermitData,
+  type PostBody,
+  type UnsignedTransaction,
+  type VerifyContext,
+  type VerifyLimits,
+} from './verify.js';
+export { sendVerified, verifiedPermitData, type SendOptions, type TransactionWallet } from './send.js';
+export { toBaseUnits } from './amounts.js';
+export {
+  executeSigned,
+  type Executed,
+  type ExecutedAndWaited,
+  type ExecuteInput,
+  type RecoveryOptions,
+} from './execute.js';
+export {
+  FollowTimeoutError,
+  followTransaction,
+  isSettled,
+  type FollowOptions,
+  type TransactionState,
+} from './follow.js';
+export { retryAfterMs, type RetryOptions } from './retry.js';
 export {
   LaurelSubscriptionError,
   LaurelSubscriptions,
@@ -24,4 +56,13 @@ export {
   type SubscriptionOptions,
   type SubscriptionSink,
 } from './subscriptions.js';
-export type * from './generated/graphql.js';
+// The GraphQL shapes (schema.graphql); its TransactionState is SubscriptionResults['transactionStatus'].
+export type {
+  CollectedBadgeInfo,
+  CompletedActionInfo,
+  CreditBalanceInfo,
+  LeaderboardEntryInfo,
+  SubscriptionArguments,
+  SubscriptionResults,
+  UserProfileInfo,
+} from './generated/graphql.js';

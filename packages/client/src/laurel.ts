@@ -7,6 +7,7 @@
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import { LaurelError } from './errors.js';
 import type { paths } from './generated/openapi.js';
+import { retryingFetch, type RetryOptions } from './retry.js';
 
 export type LaurelPaths = paths;
 export type LaurelApi = Client<paths>;
@@ -24,6 +25,12 @@ export interface LaurelOptions {
    * gets the first answer, never a second nonce or a second broadcast.
    */
   idempotencyKeys?: boolean;
+  /**
+   * Waiting out `Retry-After` (429, 409 `idempotency_key_in_progress`, a 503 that did nothing) and
+   * sending the same request again: at most `attempts` requests (default 4), no single wait longer
+   * than `maxWaitMs` (default 30 000). `false` turns it off. See README.md#recovery.
+   */
+  retry?: RetryOptions | false;
 }
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -40,12 +47,19 @@ export class Laurel {
   apiKey: string | undefined;
   /** `METHOD path` of each answer, for the errors that name it. */
   private readonly requests = new WeakMap<Response, string>();
+  /** Why the transport stopped retrying an answer that asked to be retried, for its error. */
+  private readonly gaveUp = new WeakMap<Response, string>();
 
   constructor(options: LaurelOptions) {
     this.url = options.url.replace(/\/+$/, '');
     this.apiKey = options.apiKey;
     const baseFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
-    this.api = createClient<paths>({ baseUrl: this.url, fetch: baseFetch });
+    // The middleware (headers, Idempotency-Key) runs before this fetch: every retry sends the same.
+    const fetch =
+      options.retry === false
+        ? baseFetch
+        : retryingFetch(baseFetch, options.retry ?? {}, (response, why) => this.gaveUp.set(response, why));
+    this.api = createClient<paths>({ baseUrl: this.url, fetch });
     this.api.use(this.headers(options.idempotencyKeys ?? true));
   }
 
@@ -86,8 +100,13 @@ export class Laurel {
     }
     const { response } = answer;
     const request = this.requests.get(response) ?? this.url;
-    if (answer.error !== undefined || !response.ok)
-      throw new LaurelError(response.status, answer.error, request);
+    if (answer.error !== undefined || !response.ok) {
+      const error = new LaurelError(response.status, answer.error, request);
+      const why = this.gaveUp.get(response);
+      throw why
+        ? new LaurelError(response.status, answer.error, request, `${error.message} (${why})`)
+        : error;
+    }
     return answer.data as Data;
   }
 }

@@ -1,12 +1,15 @@
 import {
+  AbiCoder,
   concat,
   getAddress,
+  Interface,
   keccak256,
+  toUtf8Bytes,
   TypedDataEncoder,
   type JsonRpcProvider,
-  type TypedDataDomain,
 } from 'ethers';
 import { CacheOnSuccess } from '../../cache-on-success';
+import { storableText } from '../../stored-text';
 import { formatBaseUnits, toBaseUnits } from '../../chain/amounts';
 import { creditTokenInterface } from '../../chain/contracts';
 import type { Chain, ChainRegistry } from '../../chain/registry';
@@ -41,7 +44,7 @@ export const PERMIT_TYPES = {
 
 /** A token's EIP-712 domain, as its eip712Domain() (ERC-5267) gives it, and the separator it hashes to. */
 interface PermitDomain {
-  domain: TypedDataDomain;
+  domain: PermitData['domain'];
   separator: string;
 }
 
@@ -49,25 +52,50 @@ interface PermitDomain {
 const PERMIT_DOMAIN_CACHE_SIZE = 10_000;
 
 /**
+ * ERC-5267's eip712Domain() with its strings read as bytes (the ABI encodes both alike): a token
+ * created at the open factory may name itself with any bytes, and its domain separator hashes
+ * those bytes, not a decoding of them.
+ */
+const eip712DomainBytes = new Interface([
+  'function eip712Domain() view returns (bytes1 fields, bytes name, bytes version, uint256 chainId, address verifyingContract, bytes32 salt, uint256[] extensions)',
+]);
+const EIP712_DOMAIN_TYPEHASH = keccak256(
+  toUtf8Bytes('EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)'),
+);
+
+/**
  * The domain the token signs permits on, read from the token rather than assumed from its name
  * (a token need not use its name: tokens deployed before and after issue 46 do, others may not),
- * checked against its DOMAIN_SEPARATOR().
+ * checked against its DOMAIN_SEPARATOR(). Its name and version are shown as text (U+FFFD for bytes
+ * that are not UTF-8); the separator is computed from the bytes themselves.
  */
 async function readPermitDomain(provider: JsonRpcProvider, token: string): Promise<PermitDomain> {
   const [separator, fields] = await Promise.all([
     viewCall<string>(provider, creditTokenInterface, token, 'DOMAIN_SEPARATOR'),
-    viewCallResult(provider, creditTokenInterface, token, 'eip712Domain'),
+    viewCallResult(provider, eip712DomainBytes, token, 'eip712Domain'),
   ]);
-  const domain: TypedDataDomain = {
-    name: fields.name as string,
-    version: fields.version as string,
-    chainId: fields.chainId as bigint,
-    verifyingContract: fields.verifyingContract as string,
-  };
-  if (TypedDataEncoder.hashDomain(domain) !== separator) {
+  const name = fields.name as string;
+  const version = fields.version as string;
+  const chainId = fields.chainId as bigint;
+  const verifyingContract = fields.verifyingContract as string;
+  const computed = keccak256(
+    AbiCoder.defaultAbiCoder().encode(
+      ['bytes32', 'bytes32', 'bytes32', 'uint256', 'address'],
+      [EIP712_DOMAIN_TYPEHASH, keccak256(name), keccak256(version), chainId, verifyingContract],
+    ),
+  );
+  if (computed !== separator) {
     throw new Error(`token ${token}: eip712Domain() does not hash to DOMAIN_SEPARATOR()`);
   }
-  return { domain, separator };
+  return {
+    domain: {
+      name: storableText(Buffer.from(name.slice(2), 'hex')),
+      version: storableText(Buffer.from(version.slice(2), 'hex')),
+      chainId: Number(chainId),
+      verifyingContract: getAddress(verifyingContract),
+    },
+    separator,
+  };
 }
 
 /** 404 `token_not_found`: the address is not a Laurel credit (or point) token where one is needed. */
@@ -153,23 +181,11 @@ export class CreditService {
     );
     const deadline = Math.floor(Date.now() / 1000) + this.deps.config.transactions.permitDeadlineSeconds;
     const permit = { owner: input.holder_address, spender: input.receiver_address, value, nonce, deadline };
-    const hashToSign = TypedDataEncoder.hash(domain, PERMIT_TYPES, permit);
-    const structHash = TypedDataEncoder.from(PERMIT_TYPES).hash(permit);
-    if (keccak256(concat(['0x1901', domainSeparator, structHash])) !== hashToSign) {
-      throw new Error(`token ${token.address}: the permit digest does not match its domain separator`);
-    }
-    return {
-      nonce: nonce.toString(),
-      domainSeparator,
-      deadline,
-      hashToSign,
-      domain: {
-        name: domain.name as string,
-        version: domain.version as string,
-        chainId: Number(domain.chainId),
-        verifyingContract: domain.verifyingContract as string,
-      },
-    };
+    // The digest from the separator the token itself hashes (EIP-712: 0x1901 ‖ domain ‖ struct).
+    const hashToSign = keccak256(
+      concat(['0x1901', domainSeparator, TypedDataEncoder.from(PERMIT_TYPES).hash(permit)]),
+    );
+    return { nonce: nonce.toString(), domainSeparator, deadline, hashToSign, domain };
   }
 
   /**

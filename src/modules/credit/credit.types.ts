@@ -7,7 +7,10 @@ import { CHAIN_TEXT_NOTE } from '../../stored-text';
     "The token's EIP-712 domain (its eip712Domain(), ERC-5267): sign Permit on it with eth_signTypedData_v4",
 })
 export class PermitDomainInfo {
-  @Field({ description: "The domain's name: the token's name, whatever its length" })
+  @Field({
+    description:
+      "The domain's name: the token's name, whatever its length. A token created outside Laurel's builders may name itself with bytes that are not UTF-8: they read as U+FFFD here, the domain no longer hashes to `domainSeparator`, and only the raw digest `hashToSign` can be signed",
+  })
   name!: string;
 
   @Field()

@@ -1,5 +1,6 @@
 /** The commands of `laurel`, in the order `laurel help` lists them. */
 import type { CliCommand } from './command.js';
+import { follow } from './follow.js';
 import { keyCommand } from './key.js';
 
-export const commands: readonly CliCommand[] = [keyCommand];
+export const commands: readonly CliCommand[] = [keyCommand, follow];

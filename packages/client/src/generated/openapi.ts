@@ -1004,7 +1004,7 @@ export interface components {
         };
         /** @description The token's EIP-712 domain (its eip712Domain(), ERC-5267): sign Permit on it with eth_signTypedData_v4 */
         PermitDomainInfo: {
-            /** @description The domain's name: the token's name, whatever its length */
+            /** @description The domain's name: the token's name, whatever its length. A token created outside Laurel's builders may name itself with bytes that are not UTF-8: they read as U+FFFD here, the domain no longer hashes to `domainSeparator`, and only the raw digest `hashToSign` can be signed */
             name: string;
             version: string;
             chainId: number;
@@ -1323,7 +1323,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `Database unavailable`: the database cannot be reached; retry later
+             * @description - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -1439,7 +1439,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `Database unavailable`: the database cannot be reached; retry later
+             * @description - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -1504,7 +1504,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `Database unavailable`: the database cannot be reached; retry later
+             * @description - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -1624,7 +1624,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `Database unavailable`: the database cannot be reached; retry later
+             * @description - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -1689,7 +1689,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `Database unavailable`: the database cannot be reached; retry later
+             * @description - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -1827,7 +1827,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; retry later
+             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -1999,7 +1999,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; retry later
+             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -2176,7 +2176,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; retry later
+             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -2258,7 +2258,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `Database unavailable`: the database cannot be reached; retry later
+             * @description - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -2409,7 +2409,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; retry later
+             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -2498,7 +2498,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; retry later
+             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -2678,7 +2678,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; retry later
+             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -2856,7 +2856,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; retry later
+             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -2999,7 +2999,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; retry later
+             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -3188,7 +3188,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; retry later
+             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -3314,7 +3314,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; retry later
+             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -3413,7 +3413,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; retry later
+             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -3589,7 +3589,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; retry later
+             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -3766,7 +3766,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; retry later
+             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -3963,7 +3963,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; retry later
+             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -4135,7 +4135,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; retry later
+             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -4297,7 +4297,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; retry later
+             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -4433,7 +4433,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; retry later
+             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -4569,7 +4569,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; retry later
+             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -4658,7 +4658,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `Database unavailable`: the database cannot be reached; retry later
+             * @description - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -4747,7 +4747,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; retry later
+             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -4859,7 +4859,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `Database unavailable`: the database cannot be reached; retry later
+             * @description - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -4936,7 +4936,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `Database unavailable`: the database cannot be reached; retry later
+             * @description - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -5072,7 +5072,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `Database unavailable`: the database cannot be reached; retry later
+             * @description - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -5215,7 +5215,7 @@ export interface operations {
             };
             /**
              * @description - `database operation failed`: the webhook could not be stored; retry later
-             *     - `Database unavailable`: the database cannot be reached; retry later
+             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -5289,7 +5289,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `Database unavailable`: the database cannot be reached; retry later
+             * @description - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -5384,7 +5384,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `Database unavailable`: the database cannot be reached; retry later
+             * @description - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -5536,7 +5536,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `Database unavailable`: the database cannot be reached; retry later
+             * @description - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -5656,7 +5656,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `Database unavailable`: the database cannot be reached; retry later
+             * @description - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -5808,7 +5808,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `Database unavailable`: the database cannot be reached; retry later
+             * @description - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -5949,7 +5949,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `Database unavailable`: the database cannot be reached; retry later
+             * @description - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -6055,7 +6055,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `Database unavailable`: the database cannot be reached; retry later
+             * @description - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -6201,7 +6201,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `Database unavailable`: the database cannot be reached; retry later
+             * @description - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -6288,7 +6288,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; retry later
+             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -6385,7 +6385,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; retry later
+             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
