@@ -1,5 +1,7 @@
 // Laurel's write flow with @laurel/client and ethers v6: an API key from a signed challenge, then
-// an app created by building an unsigned transaction, signing it locally and executing it.
+// an app created in one call that builds the unsigned transaction, verifies it against what was
+// asked (function, arguments, factory, chain id, value, fees) before signing it locally, and
+// executes it.
 //
 //   npm start                         (in another terminal)
 //   node examples/quickstart.mjs      (LAUREL_URL, default http://127.0.0.1:4000; CHAIN, PRIVATE_KEY)
@@ -10,8 +12,8 @@
 // waits out a 429 for as long as Retry-After says; any other refusal stops the example in one line.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Interface, Wallet } from 'ethers';
-import { executeSigned, Laurel, LaurelError, laurelAbis, signIn } from '@laurel/client';
+import { Wallet } from 'ethers';
+import { Laurel, LaurelError, sendVerified, signIn } from '@laurel/client';
 import { fileKeyStore } from '@laurel/client/node';
 
 const base = (process.env.LAUREL_URL ?? `http://127.0.0.1:${process.env.PORT ?? 4000}`).replace(/\/$/, '');
@@ -78,38 +80,30 @@ async function apiKey() {
 async function main() {
   await apiKey();
 
-  // Build the transaction that creates an app, sign it locally, execute it and wait for it.
-  const { unsignedTransaction } = await laurel.call(
-    laurel.api.POST('/v1/app/new', { body: { chain, name: 'Quickstart app' } }),
+  // Build the transaction that creates an app, verify it, sign it locally, execute it and wait for it.
+  const result = await sendVerified(
+    laurel,
+    wallet,
+    '/v1/app/new',
+    { chain, name: 'Quickstart app' },
+    { wait: true },
   );
-  const signedTransaction = await wallet.signTransaction(unsignedTransaction);
-  const result = await executeSigned(laurel, { chain, signedTransaction }, { wait: true });
   if (result.status !== 'success') throw new Stop(`the transaction failed: ${JSON.stringify(result)}`);
-
-  // The new app's id is the address in the factory's AppCreated event.
-  const factory = new Interface(laurelAbis.AppFactory);
-  const created = result.receipt.logs
-    .map((log) => {
-      try {
-        return factory.parseLog(log);
-      } catch {
-        return null;
-      }
-    })
-    .find((event) => event?.name === 'AppCreated');
   console.log(`transaction ${result.transactionHash} mined in block ${result.receipt.blockNumber}`);
-  console.log(`app id (app_id): ${created?.args.app ?? 'not found in the receipt'}`);
+  // The new app's id: the address of the factory's AppCreated event, which Laurel reads for us.
+  console.log(`app id (app_id): ${result.created?.apps[0] ?? 'not found in the receipt'}`);
 }
 
-/** One line for any failure: Laurel unreachable, its refusal with the body it sent, or the example's own. */
+/** One line for any failure: Laurel unreachable, its refusal with the body it sent, or the client's. */
 function oneLine(error) {
   if (error instanceof LaurelError && error.status === 0)
     return `no Laurel answers at ${base}: start it with npm start`;
   if (error instanceof LaurelError && error.body && typeof error.body === 'object') {
     return `${error.request} answered ${error.status}: ${JSON.stringify(error.body)}`;
   }
-  if (error instanceof LaurelError || error instanceof Stop) return error.message;
-  return `the example failed: ${error instanceof Error ? error.message : String(error)}`;
+  // The client's refusals (a transaction that is not what was asked, a chain Laurel does not serve)
+  // are one line each.
+  return error instanceof Error ? error.message : String(error);
 }
 
 main().catch((error) => {

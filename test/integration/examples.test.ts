@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { Wallet } from 'ethers';
 import { issueApiKey } from '../helpers/auth';
 import { request, startTestLaurel, type TestLaurel } from '../helpers/laurel';
 
@@ -128,13 +129,17 @@ it('says in one line when no Laurel answers', async () => {
   });
 });
 
-it('stops with the server’s error body when a call fails', async () => {
-  const failed = quickstart({ LAUREL_URL: laurel.url, CHAIN: 'no-such-chain' });
-  await expect(failed).rejects.toMatchObject({
+it('stops in one line naming what failed: a chain Laurel does not serve, a refusal with its body', async () => {
+  await expect(quickstart({ LAUREL_URL: laurel.url, CHAIN: 'no-such-chain' })).rejects.toMatchObject({
     code: 1,
-    stderr: expect.stringContaining(
-      'POST /v1/app/new answered 400: {"status":"failed","error":"chain: Unknown chain',
-    ),
+    stderr: `Laurel at ${laurel.url} serves no chain "no-such-chain" (it serves: local)\n`,
+  });
+  // A wallet with no ETH: Laurel refuses it, and the example prints its answer as sent.
+  await expect(
+    quickstart({ LAUREL_URL: laurel.url, PRIVATE_KEY: Wallet.createRandom().privateKey }),
+  ).rejects.toMatchObject({
+    code: 1,
+    stderr: expect.stringMatching(/^POST \/v1\/\S+ answered 4\d\d: \{.*\}\n$/),
   });
 });
 
