@@ -8,10 +8,13 @@
  *   for the files that run it as `npm start` does; each waits for that build (service-build.ts).
  */
 const SERVICE = [
+  'test/client/cli-key.test.ts',
+  'test/client/install.test.ts',
   'test/contracts/anvil.test.ts',
   'test/integration/database-outage.test.ts',
   'test/integration/demo.test.ts',
   'test/integration/deploys.test.ts',
+  'test/integration/examples.test.ts',
   'test/integration/faults.test.ts',
   'test/integration/job-session-loss.test.ts',
   'test/integration/local-chain-restart.test.ts',

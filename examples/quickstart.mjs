@@ -1,17 +1,20 @@
-// Laurel's write flow with ethers v6: an API key from a signed challenge, then an app created by
-// building an unsigned transaction, signing it locally and executing it.
+// Laurel's write flow with @laurel/client and ethers v6: an API key from a signed challenge, then
+// an app created in one call that builds the unsigned transaction, verifies it against what was
+// asked (function, arguments, factory, chain id, value, fees) before signing it locally, and
+// executes it.
 //
 //   npm start                         (in another terminal)
 //   node examples/quickstart.mjs      (LAUREL_URL, default http://127.0.0.1:4000; CHAIN, PRIVATE_KEY)
 //
 // The wallet is the local chain's first dev account (anvil's well-known key): use your own on a
 // real network (PRIVATE_KEY). The API key is kept in .data/quickstart-keys.json (QUICKSTART_KEY_FILE)
-// and reused by the next run, so runs do not pile up keys against the wallet's limit.
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// and reused by the next run, so runs do not pile up keys against the wallet's limit. The client
+// waits out a 429 for as long as Retry-After says; any other refusal stops the example in one line.
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { Interface, Wallet } from 'ethers';
+import { Wallet } from 'ethers';
+import { Laurel, LaurelError, sendVerified, signIn } from '@laurel/client';
+import { fileKeyStore } from '@laurel/client/node';
 
 const base = (process.env.LAUREL_URL ?? `http://127.0.0.1:${process.env.PORT ?? 4000}`).replace(/\/$/, '');
 const chain = process.env.CHAIN ?? 'local';
@@ -26,126 +29,84 @@ const keyFile = path.resolve(
 const shownKeyFile = path.relative(process.cwd(), keyFile).startsWith('..')
   ? keyFile
   : path.relative(process.cwd(), keyFile);
-/** How many 429s in a row to wait out before giving up. */
-const MAX_WAITS = 5;
 
 /** Stops the example with one line (no stack): what went wrong and what to do. */
 class Stop extends Error {}
 
-/** A JSON request to Laurel. A 429 is waited out (Retry-After); any other answer but 2xx stops the example. */
-async function call(method, pathAndQuery, body, apiKey) {
-  for (let waits = 0; ; waits += 1) {
-    let response;
-    try {
-      response = await fetch(base + pathAndQuery, {
-        method,
-        headers: { 'content-type': 'application/json', ...(apiKey ? { 'x-api-key': apiKey } : {}) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-    } catch {
-      throw new Stop(`no Laurel answers at ${base}: start it with npm start`);
-    }
-    const text = await response.text();
-    if (response.status === 429 && waits < MAX_WAITS) {
-      const seconds = retryAfterSeconds(response.headers.get('retry-after'));
-      console.log(`${method} ${pathAndQuery}: Laurel asks to wait (429); retrying in ${seconds} s`);
-      await sleep(seconds * 1000);
-      continue;
-    }
-    let answer;
-    try {
-      answer = JSON.parse(text);
-    } catch {
-      throw new Stop(
-        `${method} ${pathAndQuery} answered ${response.status} without JSON: is ${base} a Laurel?`,
+const laurel = new Laurel({
+  url: base,
+  // Only to say so: the client itself waits out each 429 for its Retry-After.
+  fetch: async (request) => {
+    const response = await fetch(request);
+    if (response.status === 429) {
+      const wait = response.headers.get('retry-after') ?? '1';
+      console.log(
+        `${request.method} ${request.url.slice(base.length)}: Laurel asks to wait (429); retrying in ${wait} s`,
       );
     }
-    if (!response.ok) throw new Stop(`${method} ${pathAndQuery} answered ${response.status}: ${text}`);
-    return answer;
-  }
-}
+    return response;
+  },
+});
 
-/** Retry-After in seconds (delta-seconds or an HTTP date); 1 when absent or unreadable. */
-function retryAfterSeconds(header) {
-  if (header && /^\d+$/.test(header.trim())) return Math.max(1, Number(header));
-  const date = header ? Date.parse(header) : NaN;
-  return Number.isNaN(date) ? 1 : Math.max(1, Math.ceil((date - Date.now()) / 1000));
-}
-
-/** Kept keys, one per Laurel and wallet. */
-function keptKeys() {
-  return existsSync(keyFile) ? JSON.parse(readFileSync(keyFile, 'utf8')) : {};
-}
-
-function keep(keys) {
-  mkdirSync(path.dirname(keyFile), { recursive: true });
-  writeFileSync(keyFile, `${JSON.stringify(keys, null, 2)}\n`, { mode: 0o600 });
-  chmodSync(keyFile, 0o600);
-}
-
-/** The kept key if Laurel still accepts it, else a new one from a signed challenge (EIP-191 personal_sign). */
+/** The kept key if Laurel still accepts it, else a new one from a signed challenge. */
 async function apiKey() {
-  const keys = keptKeys();
-  const slot = `${base} ${wallet.address}`;
-  const kept = keys[slot];
-  if (kept) {
-    try {
-      await call('GET', '/v1/keys', undefined, kept);
-      console.log(
-        `API key for ${wallet.address}: ${kept.slice(0, 14)}… (kept from an earlier run in ${shownKeyFile})`,
-      );
-      return kept;
-    } catch (error) {
-      if (!(error instanceof Stop) || !/ answered 401:/.test(error.message)) throw error;
-      console.log(
-        `the kept key is no longer accepted (revoked, or Laurel's data was reset): getting a new one`,
-      );
-    }
+  const keys = fileKeyStore(keyFile);
+  let kept = false;
+  const store = {
+    get: async (slot) => {
+      const key = await keys.get(slot);
+      kept = Boolean(key);
+      return key;
+    },
+    set: keys.set,
+  };
+  const signedIn = await signIn(laurel, wallet, { store });
+  if (signedIn.reused) {
+    console.log(
+      `API key for ${wallet.address}: ${signedIn.apiKey.slice(0, 14)}… (kept from an earlier run in ${shownKeyFile})`,
+    );
+    return;
   }
-  const { challenge } = await call('POST', '/key/challenge', { public_address: wallet.address });
-  const { api_key } = await call('POST', '/key/verify', {
-    public_address: wallet.address,
-    signature: await wallet.signMessage(challenge),
-  });
-  keep({ ...keys, [slot]: api_key });
+  if (kept) {
+    console.log(
+      `the kept key is no longer accepted (revoked, or Laurel's data was reset): getting a new one`,
+    );
+  }
   // The only time the whole key is shown: Laurel stores only its hash.
-  console.log(`API key for ${wallet.address}: ${api_key}`);
+  console.log(`API key for ${wallet.address}: ${signedIn.apiKey}`);
   console.log(`  (kept in ${shownKeyFile} and reused by the next run; revoke it with DELETE /v1/keys/:id)`);
-  return api_key;
 }
 
 async function main() {
-  const key = await apiKey();
+  await apiKey();
 
-  // Build the transaction that creates an app, sign it locally, execute it and wait for it.
-  const { unsignedTransaction } = await call('POST', '/v1/app/new', { chain, name: 'Quickstart app' }, key);
-  const signed = await wallet.signTransaction(unsignedTransaction);
-  const result = await call(
-    'POST',
-    '/v1/transactions/execute-and-wait',
-    { chain, signed_transaction: signed },
-    key,
+  // Build the transaction that creates an app, verify it, sign it locally, execute it and wait for it.
+  const result = await sendVerified(
+    laurel,
+    wallet,
+    '/v1/app/new',
+    { chain, name: 'Quickstart app' },
+    { wait: true },
   );
   if (result.status !== 'success') throw new Stop(`the transaction failed: ${JSON.stringify(result)}`);
-
-  // The new app's id is the address in the factory's AppCreated event.
-  const factory = new Interface([
-    'event AppCreated(address indexed app, address indexed owner, string name, address xpToken)',
-  ]);
-  const created = result.receipt.logs
-    .map((log) => {
-      try {
-        return factory.parseLog(log);
-      } catch {
-        return null;
-      }
-    })
-    .find((event) => event?.name === 'AppCreated');
   console.log(`transaction ${result.transactionHash} mined in block ${result.receipt.blockNumber}`);
-  console.log(`app id (app_id): ${created?.args.app ?? 'not found in the receipt'}`);
+  // The new app's id: the address of the factory's AppCreated event, which Laurel reads for us.
+  console.log(`app id (app_id): ${result.created?.apps[0] ?? 'not found in the receipt'}`);
+}
+
+/** One line for any failure: Laurel unreachable, its refusal with the body it sent, or the client's. */
+function oneLine(error) {
+  if (error instanceof LaurelError && error.status === 0)
+    return `no Laurel answers at ${base}: start it with npm start`;
+  if (error instanceof LaurelError && error.body && typeof error.body === 'object') {
+    return `${error.request} answered ${error.status}: ${JSON.stringify(error.body)}`;
+  }
+  // The client's refusals (a transaction that is not what was asked, a chain Laurel does not serve)
+  // are one line each.
+  return error instanceof Error ? error.message : String(error);
 }
 
 main().catch((error) => {
-  console.error(error instanceof Stop ? error.message : error);
+  console.error(oneLine(error));
   process.exit(1);
 });

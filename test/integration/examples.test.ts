@@ -5,10 +5,14 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { Wallet } from 'ethers';
 import { issueApiKey } from '../helpers/auth';
 import { request, startTestLaurel, type TestLaurel } from '../helpers/laurel';
 
-/** The README's client code runs as it is, against a running Laurel. */
+/**
+ * The examples run as they are, against a running Laurel, with the client package as this project's
+ * build makes it (packages/client/dist: jest.config.js lists this file under SERVICE).
+ */
 const root = path.resolve(__dirname, '../..');
 let laurel: TestLaurel;
 let scratch: string;
@@ -52,7 +56,7 @@ it('prints the whole key once, reuses it on the next runs, and gets a new one wh
   const first = await quickstart(env);
   const apiKey = /API key for 0x[0-9a-fA-F]{40}: (laurel_\S+)\n/.exec(first.stdout)![1];
   const kept = JSON.parse(readFileSync(path.join(scratch, 'keys.json'), 'utf8')) as Record<string, string>;
-  expect(kept[`${laurel.url} ${wallet.address}`]).toBe(apiKey);
+  expect(kept[`${laurel.url} ${wallet.address.toLowerCase()} full`]).toBe(apiKey);
 
   const second = await quickstart(env);
   expect(second.stdout).toContain(
@@ -125,13 +129,17 @@ it('says in one line when no Laurel answers', async () => {
   });
 });
 
-it('stops with the server’s error body when a call fails', async () => {
-  const failed = quickstart({ LAUREL_URL: laurel.url, CHAIN: 'no-such-chain' });
-  await expect(failed).rejects.toMatchObject({
+it('stops in one line naming what failed: a chain Laurel does not serve, a refusal with its body', async () => {
+  await expect(quickstart({ LAUREL_URL: laurel.url, CHAIN: 'no-such-chain' })).rejects.toMatchObject({
     code: 1,
-    stderr: expect.stringContaining(
-      'POST /v1/app/new answered 400: {"status":"failed","error":"chain: Unknown chain',
-    ),
+    stderr: `Laurel at ${laurel.url} serves no chain "no-such-chain" (it serves: local)\n`,
+  });
+  // A wallet with no ETH: Laurel refuses it, and the example prints its answer as sent.
+  await expect(
+    quickstart({ LAUREL_URL: laurel.url, PRIVATE_KEY: Wallet.createRandom().privateKey }),
+  ).rejects.toMatchObject({
+    code: 1,
+    stderr: expect.stringMatching(/^POST \/v1\/\S+ answered 4\d\d: \{.*\}\n$/),
   });
 });
 
@@ -144,4 +152,32 @@ it('node examples/subscribe.mjs prints the caller’s profile as its subscriptio
     timeout: 60_000,
   });
   expect(JSON.parse(stdout)).toEqual({ user_id: wallet.address, xp_balance: '0', completed_actions: [] });
+});
+
+it('node examples/subscribe.mjs without a key says in one line how to get one', async () => {
+  const env: Record<string, string | undefined> = { ...process.env, LAUREL_URL: laurel.url };
+  delete env.LAUREL_API_KEY;
+  await expect(
+    promisify(execFile)(process.execPath, ['examples/subscribe.mjs'], { cwd: root, env, timeout: 60_000 }),
+  ).rejects.toMatchObject({
+    code: 1,
+    stdout: '',
+    stderr: expect.stringMatching(
+      /^set LAUREL_API_KEY to an API key: .*laurel key --dev-account 0.*signIn[^\n]*\n$/,
+    ),
+  });
+});
+
+it('node examples/subscribe.mjs with a refused key stops in one line', async () => {
+  await expect(
+    promisify(execFile)(process.execPath, ['examples/subscribe.mjs'], {
+      cwd: root,
+      env: { ...process.env, LAUREL_URL: laurel.url, LAUREL_API_KEY: 'laurel_not_a_key' },
+      timeout: 60_000,
+    }),
+  ).rejects.toMatchObject({
+    code: 1,
+    stderr:
+      'Laurel refused the API key (4401 Invalid API key): sign in again for a new key (signIn, or `laurel key`)\n',
+  });
 });

@@ -59,3 +59,25 @@ export {
   type WebhookHeaders,
   type WebhookVerifyOptions,
 } from './webhooks.js';
+export {
+  LaurelSubscriptionError,
+  LaurelSubscriptions,
+  subscriptionDocument,
+  type ConnectionStatus,
+  type Pushed,
+  type Selected,
+  type Selection,
+  type SubscriptionField,
+  type SubscriptionOptions,
+  type SubscriptionSink,
+} from './subscriptions.js';
+// The GraphQL shapes (schema.graphql); its TransactionState is SubscriptionResults['transactionStatus'].
+export type {
+  CollectedBadgeInfo,
+  CompletedActionInfo,
+  CreditBalanceInfo,
+  LeaderboardEntryInfo,
+  SubscriptionArguments,
+  SubscriptionResults,
+  UserProfileInfo,
+} from './generated/graphql.js';
