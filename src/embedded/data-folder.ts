@@ -84,11 +84,17 @@ export async function stopOrphans(options: {
 }): Promise<string[]> {
   const stopped: string[] = [];
   if (options.postgresDataDirectory) {
-    const pid = await pidFromFile(path.join(options.postgresDataDirectory, 'postmaster.pid'));
-    if (pid && processMatches(pid, ['postgres', options.postgresDataDirectory])) {
+    const lockFile = path.join(options.postgresDataDirectory, 'postmaster.pid');
+    const pid = await pidFromFile(lockFile);
+    const marks = ['postgres', options.postgresDataDirectory];
+    if (pid && processMatches(pid, marks)) {
       await stopProcess(pid, 'SIGINT', 30_000);
       stopped.push(`PostgreSQL (pid ${pid})`);
     }
+    // PostgreSQL refuses to start while the lock file's pid exists at all, and a killed postmaster
+    // whose new parent does not reap it stays a zombie: once no postmaster of this folder runs
+    // under that pid (gone, a zombie, or a recycled pid), the lock is stale.
+    if (pid && !processMatches(pid, marks)) await fs.rm(lockFile, { force: true });
   }
   if (options.anvilStateFile) {
     const pidFile = anvilPidFile(options.anvilStateFile);

@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DataFolderInUseError, lockDataFolder } from '../../src/embedded/data-folder';
-import { processStartTime } from '../../src/embedded/processes';
+import { DataFolderInUseError, lockDataFolder, stopOrphans } from '../../src/embedded/data-folder';
+import { processStartTime, processStatFields } from '../../src/embedded/processes';
+import { waitUntil } from '../helpers/wait';
 
 describe('lockDataFolder', () => {
   let folder: string;
@@ -36,5 +37,49 @@ describe('lockDataFolder', () => {
     writeFileSync(path.join(folder, 'laurel.pid'), JSON.stringify({ pid: process.ppid, startTime: '1' }));
     const lock = await lockDataFolder(folder);
     await lock.release();
+  });
+});
+
+describe('stopOrphans', () => {
+  let folder: string;
+  beforeEach(() => {
+    folder = mkdtempSync(path.join(os.tmpdir(), 'laurel-orphans-'));
+  });
+  afterEach(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('removes a postmaster.pid whose postmaster is a zombie (PostgreSQL would refuse to start on it)', async () => {
+    // `sleep 0` exits and stays a zombie: its parent, exec'd into `sleep 60`, never reaps it.
+    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 60'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const exited = new Promise((resolve) => parent.once('exit', resolve));
+    try {
+      const zombie = Number(
+        await new Promise<string>((resolve) => parent.stdout!.once('data', (data) => resolve(String(data)))),
+      );
+      await waitUntil('the zombie', () => processStatFields(zombie)?.[0] === 'Z');
+      const lockFile = path.join(folder, 'postmaster.pid');
+      writeFileSync(lockFile, `${zombie}\n${folder}\n`);
+      expect(await stopOrphans({ postgresDataDirectory: folder })).toEqual([]);
+      expect(existsSync(lockFile)).toBe(false);
+    } finally {
+      parent.kill('SIGKILL');
+      await exited;
+    }
+  });
+
+  it('keeps no postmaster.pid whose pid now runs another program, and stops nothing', async () => {
+    const other = spawn('sleep', ['60'], { stdio: 'ignore' });
+    const exited = new Promise((resolve) => other.once('exit', resolve));
+    try {
+      const lockFile = path.join(folder, 'postmaster.pid');
+      writeFileSync(lockFile, `${other.pid}\n${folder}\n`);
+      expect(await stopOrphans({ postgresDataDirectory: folder })).toEqual([]);
+      expect(existsSync(lockFile)).toBe(false);
+      expect(other.exitCode).toBeNull();
+    } finally {
+      other.kill('SIGKILL');
+      await exited;
+    }
   });
 });
