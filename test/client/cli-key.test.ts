@@ -119,9 +119,10 @@ it('refuses in one line what it cannot use', async () => {
   }
 });
 
-it('runs as the built `laurel` command: help, then a key on stdout', async () => {
+it('runs as the checkout’s `laurel` command (node_modules/.bin, what npx runs): help, then a key on stdout', async () => {
+  // npm links the workspace's bin at install, before the build: bin/laurel.js exists by then.
   const run = (args: string[]) =>
-    promisify(execFile)(process.execPath, [path.join(root, 'packages/client/dist/cli.js'), ...args], {
+    promisify(execFile)(path.join(root, 'node_modules/.bin/laurel'), args, {
       env: { ...process.env, LAUREL_URL: laurel.url },
       timeout: 30_000,
     });

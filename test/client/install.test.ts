@@ -58,9 +58,17 @@ afterAll(async () => {
 it('packs the built library, its types and the command, and nothing else', () => {
   const files = packed.files.map((file) => file.path);
   expect(files).toEqual(
-    expect.arrayContaining(['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts']),
+    expect.arrayContaining([
+      'package.json',
+      'README.md',
+      'bin/laurel.js',
+      'dist/index.js',
+      'dist/index.d.ts',
+    ]),
   );
-  expect(files.filter((file) => !/^(package\.json|README\.md|dist\/.*\.(js|d\.ts))$/.test(file))).toEqual([]);
+  expect(
+    files.filter((file) => !/^(package\.json|README\.md|bin\/laurel\.js|dist\/.*\.(js|d\.ts))$/.test(file)),
+  ).toEqual([]);
 });
 
 it('an app imports it from plain Node ESM, signs in, and receives a push', async () => {
