@@ -37,8 +37,8 @@ export async function moveCursor(db: ClientBase, chainId: number, blockNumber: n
   );
 }
 
-/** The chain's cursor as committed (-1 before anything was indexed); for a standby's status. */
-export async function readCursor(db: ClientBase, chainId: number): Promise<number | null> {
+/** The chain's cursor as committed (-1 before anything was indexed): a standby's status, a receipt waiting for it. */
+export async function readCursor(db: ClientBase | Pool, chainId: number): Promise<number | null> {
   const { rows } = await db.query<{ block_number: string }>(
     prepared(`SELECT block_number FROM indexer_cursors WHERE chain_id = $1`, [chainId]),
   );

@@ -1,4 +1,5 @@
 /** The indexers of every configured chain, over one connection pool of their own. */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pool } from 'pg';
 import type { ChainEventHub } from '../chain/chain-events';
 import type { Chain } from '../chain/registry';
@@ -10,12 +11,17 @@ import type { ChainTextLimits } from '../stored-text';
 import { BlockTimesByHash, needsBlockTime } from './block-times';
 import { ChainIndexer, type ChainIndexerOptions, type ChainIndexerStatus } from './chain-indexer';
 import { IndexChanges } from './index-changes';
-import { pruneUnindexable } from './index-store';
+import { pruneUnindexable, readCursor } from './index-store';
 import { ingestReceiptLogs, type ReceiptLogs } from './receipt-ingestion';
 import { KeyedBatches } from '../keyed-batches';
 
 /** Receipts of one chain ingested together, at most this many. */
 const RECEIPT_BATCH_MAX = 100;
+/**
+ * How long a receipt whose ingestion failed waits for the indexer to pass its block: the indexer
+ * reaches it within its poll interval (INDEXER_POLL_INTERVAL_MS, 1 s by default) on a healthy chain.
+ */
+const RECEIPT_INDEXED_WAIT_MS = 10_000;
 
 export interface IndexerOptions {
   /**
@@ -48,14 +54,14 @@ export class Indexer {
   /** The times of receipts' blocks, by block hash. */
   private readonly blockTimes = new BlockTimesByHash();
   /** Receipts of execute-and-wait to ingest, per chain id. */
-  private readonly receipts = new KeyedBatches<{ chain: Chain; receipt: ReceiptLogs }, void>(
+  private readonly receipts = new KeyedBatches<{ chain: Chain; receipt: ReceiptLogs }, boolean>(
     RECEIPT_BATCH_MAX,
     async (items) => {
-      await this.ingestReceipts(
+      const ingested = await this.ingestReceipts(
         items[0].chain,
         items.map((item) => item.receipt),
       );
-      return items.map(() => undefined);
+      return items.map(() => ingested);
     },
   );
 
@@ -123,13 +129,14 @@ export class Indexer {
 
   /**
    * Puts a successful receipt's events into the index now (read-your-writes after execute-and-wait).
-   * A failure is logged, not thrown: the transaction went through, and the indexer still reaches it.
+   * A failure is logged, not thrown: the transaction went through, and the indexer still reaches
+   * it; the caller then waits (bounded) until the indexer has, so that reads still see the receipt.
    * The receipts of concurrent calls for a chain go in together (one transaction, one turn of the
    * chain's cursor lock): one by one, they would queue for the lock and this pool's two spare
    * connections. `blockTime`: the time of the
    * receipt's block when the node sent it with the receipt (receiptBlockTime), else it is read.
    */
-  ingestReceipt(chain: Chain, receipt: ReceiptLogs, blockTime?: number): Promise<void> {
+  async ingestReceipt(chain: Chain, receipt: ReceiptLogs, blockTime?: number): Promise<void> {
     // The block's time as the node sent it with the receipt, or else read while the receipt waits
     // for its batch (a failure shows there).
     if (blockTime !== undefined) {
@@ -137,10 +144,29 @@ export class Indexer {
     } else if (receipt.logs.some(needsBlockTime)) {
       this.blockTimes.of(chain, receipt.blockHash).catch(() => undefined);
     }
-    return this.receipts.submit(String(chain.chainId), { chain, receipt });
+    const ingested = await this.receipts.submit(String(chain.chainId), { chain, receipt });
+    if (!ingested) await this.indexedPast(chain, receipt.blockNumber);
   }
 
-  private async ingestReceipts(chain: Chain, receipts: ReceiptLogs[]): Promise<void> {
+  /** Waits until the chain's cursor (whichever process indexes it) has passed `block`, at most RECEIPT_INDEXED_WAIT_MS. */
+  private async indexedPast(chain: Chain, block: number): Promise<void> {
+    const deadline = Date.now() + RECEIPT_INDEXED_WAIT_MS;
+    for (let pause = 25; ; pause = Math.min(pause * 2, 250)) {
+      const cursor = await readCursor(this.pool, chain.chainId).catch(() => null);
+      if (cursor !== null && cursor >= block) return;
+      if (Date.now() + pause > deadline) {
+        this.options.log.warn(
+          { chain: chain.name, block, cursor },
+          'indexer: a receipt not ingested, and its block not indexed in time: execute-and-wait answers without it',
+        );
+        return;
+      }
+      await sleep(pause);
+    }
+  }
+
+  /** Ingests the receipts in one transaction; false when that failed (logged). */
+  private async ingestReceipts(chain: Chain, receipts: ReceiptLogs[]): Promise<boolean> {
     const written = await ingestReceiptLogs(
       this.pool,
       chain,
@@ -161,5 +187,6 @@ export class Indexer {
         removed: false,
       });
     }
+    return written !== null;
   }
 }

@@ -1,0 +1,57 @@
+import { Wallet } from 'ethers';
+import type { Pool } from 'pg';
+import { createTestPool } from '../helpers/database';
+import { client, createApp, issueApiKeys, type Client, type Unsigned } from '../helpers/flow';
+import { startTestLaurel, type TestLaurel } from '../helpers/laurel';
+
+/**
+ * execute-and-wait answers once its transaction's events are in the index. Its fast path ingests
+ * the receipt at once; when that fails (here PostgreSQL refuses the receipt's marks), it waits for
+ * the indexer to reach the block instead. The indexer polls every 3 s here, so an answer that did
+ * not wait would come before the index has the reward.
+ */
+let laurel: TestLaurel;
+let pool: Pool;
+let api: Client;
+let appId: string;
+
+beforeAll(async () => {
+  laurel = await startTestLaurel({ chain: true, env: { INDEXER_POLL_INTERVAL_MS: '3000' } });
+  pool = createTestPool(laurel.databaseUrl, 1);
+  const owner = laurel.chain!.wallets[1]!;
+  const [key] = await issueApiKeys(laurel.url, [owner]);
+  api = client(laurel.url, key, owner);
+  appId = await createApp(api, 'Read your writes');
+});
+afterAll(async () => {
+  await pool?.end();
+  await laurel?.stop();
+});
+
+it('answers with the reward in the index when the receipt could not be ingested: after the indexer has it', async () => {
+  await pool.query(`
+    CREATE FUNCTION refuse_receipt_marks() RETURNS trigger LANGUAGE plpgsql AS
+      $$ BEGIN RAISE EXCEPTION 'receipt marks refused by the test'; END $$;
+    CREATE TRIGGER refuse_receipt_marks BEFORE INSERT ON indexer_receipt_logs
+      FOR EACH ROW EXECUTE FUNCTION refuse_receipt_marks();`);
+  const user = Wallet.createRandom().address;
+  const built = await api.post('/reward/XP', {
+    chain: 'local',
+    app_id: appId,
+    action_id: 'visited',
+    receiver: user,
+    amount: 5,
+  });
+  expect(built.status).toBe(200);
+  const receipt = (await api.execute(built.body.unsignedTransaction as Unsigned)) as unknown as {
+    blockNumber: number;
+  };
+
+  const profile = await api.get(`/profile?chain=local&user_id=${user}&app_id=${appId}`);
+  expect(profile.body).toMatchObject({ xp_balance: '5', completed_actions: [{ name: 'visited' }] });
+  // The indexer wrote it, not the receipt's ingestion: no mark of that block.
+  const { rows } = await pool.query('SELECT 1 FROM indexer_receipt_logs WHERE block_number = $1', [
+    receipt.blockNumber,
+  ]);
+  expect(rows).toEqual([]);
+});
