@@ -15,6 +15,7 @@ import { Laurel, signIn, verifyWebhook } from '../../packages/client/src/index';
 import { runCli } from '../../packages/client/src/cli/run';
 import { createServerCertificate } from '../../src/modules/webhooks/certificates';
 import { client as flowClient, createApp, type Unsigned } from '../helpers/flow';
+import { selfTransfer } from '../helpers/client';
 import { startTestLaurel, type TestLaurel } from '../helpers/laurel';
 import { testCa } from '../helpers/test-ca';
 import { waitUntil } from '../helpers/wait';
@@ -63,17 +64,7 @@ function startListen(args: string[]) {
   return { out, err, exit, stop, line };
 }
 
-/** A real transaction of the owner through execute-and-wait; resolves when Laurel has answered. */
-async function transact(): Promise<string> {
-  const signer = owner.connect(laurel.chain!.provider);
-  const populated = await signer.populateTransaction({ to: owner.address, value: 1n });
-  const executed = await client.call(
-    client.api.POST('/v1/transactions/execute-and-wait', {
-      body: { chain: 'local', signed_transaction: await signer.signTransaction(populated) },
-    }),
-  );
-  return (executed as { transactionHash: string }).transactionHash;
-}
+const transact = () => selfTransfer(client, owner);
 
 /** A reward of 10 XP built by Laurel, signed by the owner and executed; resolves when Laurel has answered. */
 async function reward(): Promise<string> {

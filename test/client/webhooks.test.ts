@@ -19,6 +19,7 @@ import {
   type LaurelWebhookEvent,
 } from '../../packages/client/src/index';
 import { createServerCertificate } from '../../src/modules/webhooks/certificates';
+import { selfTransfer } from '../helpers/client';
 import { startTestLaurel, type TestLaurel } from '../helpers/laurel';
 import { openApiContract } from '../helpers/openapi-contract';
 import { testCa } from '../helpers/test-ca';
@@ -74,17 +75,7 @@ async function registerAndTest(url: string) {
   return { id: webhook.id, tested };
 }
 
-/** A real transaction of the owner (a self-transfer through execute-and-wait): one `transaction` event. */
-async function transact(): Promise<string> {
-  const signer = owner.connect(laurel.chain!.provider);
-  const populated = await signer.populateTransaction({ to: owner.address, value: 1n });
-  const executed = await client.call(
-    client.api.POST('/v1/transactions/execute-and-wait', {
-      body: { chain: 'local', signed_transaction: await signer.signTransaction(populated) },
-    }),
-  );
-  return (executed as { transactionHash: string }).transactionHash;
-}
+const transact = () => selfTransfer(client, owner);
 
 const transactionEvents = (events: LaurelWebhookEvent[]) => events.filter((e) => e.event === 'transaction');
 
