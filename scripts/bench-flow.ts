@@ -17,11 +17,12 @@
  * webhook's arrival, the CPU each process spent per reward, and Laurel's peak RSS. Laurel's and
  * the baseline's phases are interleaved in BENCH_ROUNDS (2) rounds of BENCH_SECONDS / BENCH_ROUNDS
  * each, after an untimed round. Batch mode, BENCH_BATCH=n (say 50): a third side in the same rounds,
- * the same users and wallets, each flow POST /v1/reward/batch with n XP rewards (n receivers of
- * the user's) → sign → execute-and-wait → GET /v1/profile until they show; it prints rewards
- * visible in profiles per second and the p99 from the request to visible (every reward of a flow
- * shows with the same transaction) against the single-reward flow's. Knobs (defaults):
- * BENCH_USERS (16), BENCH_WALLETS (4), BENCH_SECONDS (20), BENCH_ROUNDS (2), BENCH_BATCH (0: off);
+ * BENCH_BATCH_USERS callers over the same wallets, each flow POST /v1/reward/batch with n XP
+ * rewards (n receivers of the caller's) → sign → execute-and-wait → GET /v1/profile until they
+ * show; it prints rewards visible in profiles per second and the p99 from the request to visible
+ * (every reward of a flow shows with the same transaction) against the single-reward flow's.
+ * Knobs (defaults): BENCH_USERS (16), BENCH_WALLETS (4), BENCH_SECONDS (20), BENCH_ROUNDS (2),
+ * BENCH_BATCH (0: off), BENCH_BATCH_USERS (BENCH_WALLETS);
  * METRICS=off starts Laurel without its metrics. The npm script sets NODE_EXTRA_CA_CERTS to the
  * test CA, which signs the receiver's certificate.
  */
@@ -57,6 +58,11 @@ const options = {
   /** XP rewards a transaction of the batch side; 0: no batch side. */
   batch: envInt('BENCH_BATCH', 0, 1000),
 };
+/**
+ * The batch side's concurrent callers. Its point is fewer, larger requests: a backend batching
+ * rewards sends one batch at a time per wallet, not one per user it rewards.
+ */
+const batchUsers = envInt('BENCH_BATCH_USERS', options.wallets, 256);
 const WARM_UP_SECONDS = 3;
 /** A flow that has not ended after this long failed (a bench that hangs tells nothing). */
 const FLOW_TIMEOUT_MS = 30_000;
@@ -225,10 +231,10 @@ async function runUsers(): Promise<void> {
     };
 
     // Random addresses: Wallet.createRandom derives a mnemonic's key, slow by the hundred.
-    const batchReceivers = Array.from({ length: options.users }, () =>
+    const batchReceivers = Array.from({ length: batchUsers }, () =>
       Array.from({ length: options.batch }, () => getAddress(hexlify(randomBytes(20)))),
     );
-    const batchesDone = new Array<number>(options.users).fill(0);
+    const batchesDone = new Array<number>(batchUsers).fill(0);
     const batchFlow = async (user: number): Promise<Flow> => {
       const started = performance.now();
       const sender = walletOf(user);
@@ -282,7 +288,7 @@ async function runUsers(): Promise<void> {
     const t0 = performance.now();
     const deadline = t0 + seconds * 1000;
     await Promise.all(
-      Array.from({ length: options.users }, async (_, user) => {
+      Array.from({ length: side === 'batch' ? batchUsers : options.users }, async (_, user) => {
         while (performance.now() < deadline) {
           try {
             if (side === 'laurel') {
@@ -344,7 +350,9 @@ async function main(): Promise<void> {
   console.log(
     `bench-flow: ${options.users} users over ${options.wallets} wallets, ${options.seconds} s a side in ` +
       `${options.rounds} interleaved rounds` +
-      (options.batch > 0 ? `, batch side: ${options.batch} XP rewards a transaction` : '') +
+      (options.batch > 0
+        ? `, batch side: ${batchUsers} users sending ${options.batch} XP rewards a transaction`
+        : '') +
       (process.env.METRICS === 'off' ? ', METRICS=off' : ''),
   );
   const users = await forkWithIpc<FromUsers>(__filename, ['--child', 'users']);

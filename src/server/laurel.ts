@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import type { ChainEvents } from '../chain/chain-events';
+import { installWasmKeccak } from '../chain/keccak';
 import { wantsLocalChain, type Config } from '../config';
 import type { SupervisorReport } from '../embedded/supervisor';
 import { NotificationSession } from '../db/notifications';
@@ -54,6 +55,7 @@ export interface StartOptions {
  */
 export async function startLaurel(config: Config, options: StartOptions): Promise<Laurel> {
   limitHeapGrowth();
+  await installWasmKeccak();
   const { log } = options;
   const progress = options.progress ?? (() => undefined);
   const lifecycle = new Lifecycle(log, {
