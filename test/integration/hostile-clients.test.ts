@@ -44,12 +44,13 @@ describe('bounded GraphQL', () => {
   it('refuses a document of 10,000 aliases with 400 before running any of it', async () => {
     const key = await issueApiKey(laurel.url, Wallet.createRandom());
     const query = `{ ${Array.from({ length: 10_000 }, (_, i) => `a${i}: apps(chain: "local") { id }`).join(' ')} }`;
-    const started = Date.now();
     const result = await graphql(laurel.url, query, { apiKey: key });
+    // Refused by the parser's token limit: the lexer stops at the limit's token, so none of the
+    // document is parsed further, validated or run. (A wall-clock bound here measured the machine's
+    // load, not this.)
     expect(result.status).toBe(400);
     expect(result.body.errors?.[0].extensions?.code).toBe('GRAPHQL_PARSE_FAILED');
     expect(result.body.errors?.[0].message).toMatch(/contains more tha[nt] 2000 tokens/i);
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect((await request(laurel.url, 'GET', '/health')).status).toBe(200);
   });
 
