@@ -12,7 +12,7 @@ import { BlockTimesByHash, needsBlockTime } from './block-times';
 import { ChainIndexer, type ChainIndexerOptions, type ChainIndexerStatus } from './chain-indexer';
 import { IndexChanges } from './index-changes';
 import { pruneUnindexable, readCursor } from './index-store';
-import { ingestReceiptLogs, type ReceiptLogs } from './receipt-ingestion';
+import { ingestReceiptLogs, type ReceiptIngested, type ReceiptLogs } from './receipt-ingestion';
 import { KeyedBatches } from '../keyed-batches';
 
 /** Receipts of one chain ingested together, at most this many. */
@@ -61,7 +61,7 @@ export class Indexer {
         items[0].chain,
         items.map((item) => item.receipt),
       );
-      return items.map(() => ingested);
+      return items.map(({ receipt }) => ingested !== null && !ingested.unresolved.has(receipt));
     },
   );
 
@@ -131,6 +131,7 @@ export class Indexer {
    * Puts a successful receipt's events into the index now (read-your-writes after execute-and-wait).
    * A failure is logged, not thrown: the transaction went through, and the indexer still reaches
    * it; the caller then waits (bounded) until the indexer has, so that reads still see the receipt.
+   * It waits the same way for a receipt with a log of a contract the index does not know yet.
    * The receipts of concurrent calls for a chain go in together (one transaction, one turn of the
    * chain's cursor lock): one by one, they would queue for the lock and this pool's two spare
    * connections. `blockTime`: the time of the
@@ -165,8 +166,8 @@ export class Indexer {
     }
   }
 
-  /** Ingests the receipts in one transaction; false when that failed (logged). */
-  private async ingestReceipts(chain: Chain, receipts: ReceiptLogs[]): Promise<boolean> {
+  /** Ingests the receipts in one transaction; null when that failed (logged). */
+  private async ingestReceipts(chain: Chain, receipts: ReceiptLogs[]): Promise<ReceiptIngested | null> {
     const written = await ingestReceiptLogs(
       this.pool,
       chain,
@@ -187,6 +188,6 @@ export class Indexer {
         removed: false,
       });
     }
-    return written !== null;
+    return written;
   }
 }

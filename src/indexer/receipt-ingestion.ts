@@ -19,7 +19,7 @@ import {
   positionKey,
   unmarkReceiptLogs,
 } from './index-store';
-import { checksum, decodeLogs, discoverContracts, type ChainLog } from './log-decoder';
+import { checksum, decodeLogs, discoverContracts, type ChainLog, type KnownContracts } from './log-decoder';
 import { journalOf } from './undo-journal';
 
 /** A receipt (ethers' TransactionReceipt has this shape) whose logs are ingested. */
@@ -40,6 +40,12 @@ export interface ReceiptLogs {
 export interface ReceiptIngested {
   events: number;
   rewardsFromDay: number;
+  /**
+   * Receipts with a log of a contract the index does not know: a Laurel contract created in a
+   * block the indexer has not reached looks the same as any other contract, so only the indexer,
+   * once past the receipt's block, has all of such a receipt's events.
+   */
+  unresolved: ReadonlySet<ReceiptLogs>;
 }
 
 /**
@@ -56,7 +62,6 @@ export async function ingestReceiptLogs(
   blockTimeOf: BlockTimeByHash = readBlockTime,
   text: ChainTextLimits = DEFAULT_CHAIN_TEXT_LIMITS,
 ): Promise<ReceiptIngested> {
-  const nothing = { events: 0, rewardsFromDay: Infinity };
   const logs: ChainLog[] = receipts.flatMap((receipt) =>
     receipt.logs.map((log) => ({
       address: log.address,
@@ -67,7 +72,7 @@ export async function ingestReceiptLogs(
       transactionHash: log.transactionHash,
     })),
   );
-  if (logs.length === 0) return nothing;
+  if (logs.length === 0) return { events: 0, rewardsFromDay: Infinity, unresolved: new Set() };
   const blocks = new Map(receipts.map((receipt) => [receipt.blockNumber, receipt.blockHash]));
   // Block times are read while the contracts are looked up: the blocks that need one are those
   // with a log of an event that keeps it (whether the log is a Laurel contract's is known later).
@@ -77,6 +82,10 @@ export async function ingestReceiptLogs(
     timesOf(chain, timed, blocks, blockTimeOf),
   ]);
   discoverContracts(logs, known);
+  const unresolved = new Set(
+    receipts.filter((receipt) => receipt.logs.some((log) => !isKnown(known, checksum(log.address)))),
+  );
+  const nothing = { events: 0, rewardsFromDay: Infinity, unresolved };
   // A log that does not decode is left to the indexer, which records it when it reaches it.
   const events = decodeLogs(logs, known, text).events.filter(
     (event) => !timed.has(event.blockNumber) || blockTimes.has(event.blockNumber),
@@ -127,6 +136,7 @@ export async function ingestReceiptLogs(
       return {
         events: isolated.written.reduce((sum, writes) => sum + writes.events, 0),
         rewardsFromDay: Math.min(...isolated.written.map((writes) => writes.rewardsFromDay)),
+        unresolved,
       };
     });
   } finally {
@@ -150,4 +160,13 @@ async function timesOf(
     }),
   );
   return times;
+}
+
+function isKnown(known: KnownContracts, address: string): boolean {
+  return (
+    address === known.factory ||
+    known.apps.has(address) ||
+    known.tokens.has(address) ||
+    known.badges.has(address)
+  );
 }

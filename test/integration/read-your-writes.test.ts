@@ -1,14 +1,17 @@
-import { Wallet } from 'ethers';
+import { Contract, Wallet } from 'ethers';
 import type { Pool } from 'pg';
+import { appFactoryInterface } from '../../src/chain/contracts';
+import { mined } from '../helpers/chain';
 import { createTestPool } from '../helpers/database';
-import { client, createApp, issueApiKeys, type Client, type Unsigned } from '../helpers/flow';
+import { client, createApp, eventArg, issueApiKeys, type Client, type Unsigned } from '../helpers/flow';
 import { startTestLaurel, type TestLaurel } from '../helpers/laurel';
 
 /**
  * execute-and-wait answers once its transaction's events are in the index. Its fast path ingests
- * the receipt at once; when that fails (here PostgreSQL refuses the receipt's marks), it waits for
- * the indexer to reach the block instead. The indexer polls every 3 s here, so an answer that did
- * not wait would come before the index has the reward.
+ * the receipt at once; when that cannot (PostgreSQL refuses the receipt's marks, or the receipt
+ * has logs of a contract the index does not know yet), it waits for the indexer to reach the block
+ * instead. The indexer polls every 3 s here, so an answer that did not wait would come before the
+ * index has the reward.
  */
 let laurel: TestLaurel;
 let pool: Pool;
@@ -26,6 +29,26 @@ beforeAll(async () => {
 afterAll(async () => {
   await pool?.end();
   await laurel?.stop();
+});
+
+it('answers with the reward in the index when its app was created at the factory in a block the indexer has not reached', async () => {
+  const owner = laurel.chain!.wallets[1]!;
+  const factory = new Contract(laurel.chain!.factory, appFactoryInterface, owner);
+  const created = await mined(factory.createApp('Straight at the factory'));
+  const app = eventArg(created.logs, appFactoryInterface, 'AppCreated', 'app');
+  const user = Wallet.createRandom().address;
+  const built = await api.post('/reward/XP', {
+    chain: 'local',
+    app_id: app,
+    action_id: 'first',
+    receiver: user,
+    amount: 3,
+  });
+  expect(built.status).toBe(200);
+  await api.execute(built.body.unsignedTransaction as Unsigned);
+
+  const profile = await api.get(`/profile?chain=local&user_id=${user}&app_id=${app}`);
+  expect(profile.body).toMatchObject({ xp_balance: '3', completed_actions: [{ name: 'first' }] });
 });
 
 it('answers with the reward in the index when the receipt could not be ingested: after the indexer has it', async () => {
