@@ -31,21 +31,32 @@ afterAll(async () => {
   await laurel?.stop();
 });
 
+/**
+ * Builds an XP reward of a new user through Laurel, signs it and runs execute-and-wait; returns
+ * the user and the receipt.
+ */
+async function rewardNewUser(app: string, action: string, amount: number) {
+  const user = Wallet.createRandom().address;
+  const built = await api.post('/reward/XP', {
+    chain: 'local',
+    app_id: app,
+    action_id: action,
+    receiver: user,
+    amount,
+  });
+  expect(built.status).toBe(200);
+  const receipt = (await api.execute(built.body.unsignedTransaction as Unsigned)) as unknown as {
+    blockNumber: number;
+  };
+  return { user, receipt };
+}
+
 it('answers with the reward in the index when its app was created at the factory in a block the indexer has not reached', async () => {
   const owner = laurel.chain!.wallets[1]!;
   const factory = new Contract(laurel.chain!.factory, appFactoryInterface, owner);
   const created = await mined(factory.createApp('Straight at the factory'));
   const app = eventArg(created.logs, appFactoryInterface, 'AppCreated', 'app');
-  const user = Wallet.createRandom().address;
-  const built = await api.post('/reward/XP', {
-    chain: 'local',
-    app_id: app,
-    action_id: 'first',
-    receiver: user,
-    amount: 3,
-  });
-  expect(built.status).toBe(200);
-  await api.execute(built.body.unsignedTransaction as Unsigned);
+  const { user } = await rewardNewUser(app, 'first', 3);
 
   const profile = await api.get(`/profile?chain=local&user_id=${user}&app_id=${app}`);
   expect(profile.body).toMatchObject({ xp_balance: '3', completed_actions: [{ name: 'first' }] });
@@ -57,18 +68,7 @@ it('answers with the reward in the index when the receipt could not be ingested:
       $$ BEGIN RAISE EXCEPTION 'receipt marks refused by the test'; END $$;
     CREATE TRIGGER refuse_receipt_marks BEFORE INSERT ON indexer_receipt_logs
       FOR EACH ROW EXECUTE FUNCTION refuse_receipt_marks();`);
-  const user = Wallet.createRandom().address;
-  const built = await api.post('/reward/XP', {
-    chain: 'local',
-    app_id: appId,
-    action_id: 'visited',
-    receiver: user,
-    amount: 5,
-  });
-  expect(built.status).toBe(200);
-  const receipt = (await api.execute(built.body.unsignedTransaction as Unsigned)) as unknown as {
-    blockNumber: number;
-  };
+  const { user, receipt } = await rewardNewUser(appId, 'visited', 5);
 
   const profile = await api.get(`/profile?chain=local&user_id=${user}&app_id=${appId}`);
   expect(profile.body).toMatchObject({ xp_balance: '5', completed_actions: [{ name: 'visited' }] });
