@@ -9,17 +9,8 @@ import {
   appInterface,
   encodeActionId,
 } from '../../src/chain/contracts';
+import { PERMIT_TYPES } from '../../src/modules/credit/credit.service';
 import { expectLaurelRevert, mined, revertOf, startTestChain, type TestChain } from '../helpers/chain';
-
-const PERMIT_TYPES = {
-  Permit: [
-    { name: 'owner', type: 'address' },
-    { name: 'spender', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'nonce', type: 'uint256' },
-    { name: 'deadline', type: 'uint256' },
-  ],
-};
 
 describe('XP, credit, point and badge tokens', () => {
   let chain: TestChain;
