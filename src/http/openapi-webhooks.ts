@@ -46,12 +46,18 @@ function callHeaders(signatureHeader: string) {
 }
 
 /**
- * A call's body `{event, idempotency_key, payload}` as JSON Schema: `payload` is required (null for
- * `test`), which a zod `unknown` standing for the receipt's `$ref` would make optional. Inline, not a
- * named component: zod-to-openapi 7 writes the components of `paths` only.
+ * A call's request: its headers, and its body `{event, idempotency_key, payload}` as JSON Schema:
+ * `payload` is required (null for `test`), which a zod `unknown` standing for the receipt's `$ref`
+ * would make optional. Inline, not a named component: zod-to-openapi 7 writes the components of
+ * `paths` only.
  */
-function callBody(event: string, payload: Record<string, unknown>, description: string) {
-  return z.unknown().openapi({
+function callRequest(
+  signatureHeader: string,
+  event: string,
+  payload: Record<string, unknown>,
+  description: string,
+) {
+  const schema = z.unknown().openapi({
     type: 'object',
     description,
     properties: {
@@ -64,6 +70,10 @@ function callBody(event: string, payload: Record<string, unknown>, description: 
     },
     required: ['event', 'idempotency_key', 'payload'],
   });
+  return {
+    headers: callHeaders(signatureHeader),
+    body: { required: true, content: { 'application/json': { schema } } },
+  };
 }
 
 /** Registers the `transaction` and `test` calls; `receipt` is the receipt's JSON Schema (a `$ref`). */
@@ -81,21 +91,12 @@ export function registerWebhookCalls(
     tags: ['webhooks'],
     summary: 'A transaction of the account has its receipt',
     description: `Sent once per receipt, when the transaction has its chain's confirmations (again, with a new idempotency key, if a reorganisation replaced its block and it is mined again). ${delivery}`,
-    request: {
-      headers: callHeaders(signatureHeader),
-      body: {
-        required: true,
-        content: {
-          'application/json': {
-            schema: callBody(
-              transaction,
-              options.receipt,
-              'The `transaction` call’s body: `payload` is the receipt',
-            ),
-          },
-        },
-      },
-    },
+    request: callRequest(
+      signatureHeader,
+      transaction,
+      options.receipt,
+      'The `transaction` call’s body: `payload` is the receipt',
+    ),
     responses: {
       '2XX': { description: 'Received: any 2xx ends the delivery (the body is not read)' },
       default: { description: 'Anything else (or no answer) fails the attempt: it is retried' },
@@ -108,17 +109,12 @@ export function registerWebhookCalls(
     tags: ['webhooks'],
     summary: 'The verification challenge (POST /v1/webhook/{id}/test)',
     description: `Sent to the one webhook being verified or re-activated, signed with the current secret alone, not retried. ${challengeRules(signatureHeader)} Otherwise POST /v1/webhook/{id}/test answers 422 with the reason, the rule it breaks and these rules, and the webhook stays disabled.`,
-    request: {
-      headers: callHeaders(signatureHeader),
-      body: {
-        required: true,
-        content: {
-          'application/json': {
-            schema: callBody(TEST_EVENT, { type: 'null' }, 'The `test` call’s body: `payload` is null'),
-          },
-        },
-      },
-    },
+    request: callRequest(
+      signatureHeader,
+      TEST_EVENT,
+      { type: 'null' },
+      'The `test` call’s body: `payload` is null',
+    ),
     responses: {
       200: {
         description: `The challenge answered: the webhook becomes active. Any 2xx status; \`content-type: application/json\`; the body exactly \`{"challenge": <the request's ${signatureHeader} header>}\`.`,
