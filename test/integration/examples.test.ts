@@ -118,11 +118,10 @@ it('waits out a 429 for as long as Retry-After says', async () => {
 });
 
 it('says in one line when no Laurel answers', async () => {
-  // A port that was free a moment ago.
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(probe.address() as AddressInfo).port}`;
-  await new Promise((resolve) => probe.close(resolve));
+  // Port 1 (tcpmux), where nothing listens. Not a port freed a moment ago: a server of another
+  // test file, listening on port 0, could be given it meanwhile (it happened in CI), whereas
+  // port 0 only ever gives ports of the ephemeral range (32768 and up on Linux).
+  const url = 'http://127.0.0.1:1';
   await expect(quickstart({ LAUREL_URL: url })).rejects.toMatchObject({
     code: 1,
     stderr: `no Laurel answers at ${url}: start it with npm start\n`,
