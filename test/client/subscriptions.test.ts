@@ -228,10 +228,9 @@ it('an unknown key, no key, and arguments Laurel refuses each end with what is w
 });
 
 it('gives up after the attempts it is given when no Laurel answers', async () => {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(probe.address() as { port: number }).port}`;
-  await new Promise((resolve) => probe.close(resolve));
+  // Port 1, where nothing listens: a port freed a moment ago could be given to another test
+  // file's server meanwhile (listen(0) only gives ports of the ephemeral range).
+  const url = 'http://127.0.0.1:1';
   const { subscriptions, statuses } = live(url, ownerClient.apiKey, { attempts: 2, initialDelayMs: 20 });
   const { ended } = watchProfile(subscriptions);
   await waitUntil('the end', () => ended.error);
