@@ -33,8 +33,11 @@ export interface ApiSurfaceOptions {
   idempotency?: IdempotencyStore;
   /** Every module's resolver and REST paths: {auth_url} ones at the root, {base_url} ones under /v1 and /api/v1. */
   modules: readonly ApiModule[];
-  /** The OpenAPI document, served at /openapi.json and rendered at /docs. */
-  openApiDocument: object;
+  /**
+   * Builds the OpenAPI document served at /openapi.json and rendered at /docs: called on the first
+   * request for it, not at start, whose CPU it would otherwise dominate.
+   */
+  openApiDocument: () => object;
   /** GraphQL subscriptions over WebSocket at /graphql: upgrades of this HTTP server. */
   subscriptions?: SubscriptionBounds & { server: Server };
 }
@@ -268,8 +271,13 @@ async function mountApiSurface(
   observers: { log: Logger; metrics?: LaurelMetrics },
   clientBundle: ClientBundle,
 ): Promise<GraphQLEndpoint> {
+  let openApiDocument: object | undefined;
   routes.add([
-    { method: 'get', path: '/openapi.json', handle: (_req, res) => void res.json(options.openApiDocument) },
+    {
+      method: 'get',
+      path: '/openapi.json',
+      handle: (_req, res) => void res.json((openApiDocument ??= options.openApiDocument())),
+    },
     {
       method: 'get',
       path: '/docs',

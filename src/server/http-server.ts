@@ -66,13 +66,14 @@ export async function serveHttp(
       modules && schema
         ? {
             schema,
-            openApiDocument: buildOpenApiDocument(
-              laurelModules,
-              schema,
-              LAUREL_VERSION,
-              chains.list().map((chain) => chain.name),
-              config.webhooks.signatureHeader,
-            ),
+            openApiDocument: () =>
+              buildOpenApiDocument(
+                laurelModules,
+                schema,
+                LAUREL_VERSION,
+                chains.list().map((chain) => chain.name),
+                config.webhooks.signatureHeader,
+              ),
             authenticator: modules.authenticator,
             idempotency: modules.idempotency,
             modules: modules.api,

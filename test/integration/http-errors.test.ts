@@ -35,7 +35,7 @@ it('answers an unexpected error with 500 JSON, no stack trace, logged with the r
     log,
     api: {
       schema: await buildGraphQLSchema([ChainsResolver]),
-      openApiDocument: {},
+      openApiDocument: () => ({}),
       authenticator: {
         authenticate: async () => ({
           address: '0x0000000000000000000000000000000000000001',
