@@ -37,24 +37,19 @@ import type {
 } from '../operations/request-context';
 import { formatSubscriptionError } from './format-error';
 import { GRAPHQL_LIMITS } from './limits';
+import {
+  atExpiry,
+  closeSocket,
+  GOING_AWAY_CLOSE_CODE,
+  TOO_MANY_CLOSE_CODE,
+  TRY_AGAIN_LATER_CLOSE_CODE,
+  UNAUTHENTICATED_CLOSE_CODE,
+} from './subscription-sockets';
 
 /** Largest WebSocket message a client may send (a subscribe message carries one document). */
 const MAX_MESSAGE_BYTES = 64 * 1024;
 /** The connection_init payload field carrying the key: the name of the HTTP header. */
 const API_KEY_PARAM = 'X-API-KEY';
-/** Closes a connection whose key is missing, unknown or revoked (graphql-ws clients do not retry it). */
-const UNAUTHENTICATED_CLOSE_CODE = CloseCode.Unauthorized;
-/**
- * Closes a connection over a cap (WebSockets per key) or that goes on subscribing over the wallet's
- * budget: HTTP's 429. graphql-ws clients do not retry it (it is their TooManyInitialisationRequests).
- */
-const TOO_MANY_CLOSE_CODE = 4429;
-/** Closes a connection whose key cannot be checked now (the database is gone): clients retry. */
-const TRY_AGAIN_LATER_CLOSE_CODE = 1013;
-/** What every connection is closed with when the process stops (clients reconnect to another). */
-const GOING_AWAY_CLOSE_CODE = 1001;
-/** How long clients have to answer the closing handshake before their sockets are cut. */
-const CLOSE_HANDSHAKE_MS = 1_000;
 /**
  * What one subscribe message costs: a subscription has exactly one root field (GraphQL's
  * SingleFieldSubscriptionsRule), and a root field costs one request (operationCost); an invalid
@@ -122,37 +117,6 @@ function rootFieldOf(document: DocumentNode, operationName: string | null | unde
   const operation = getOperationAST(document, operationName);
   const field = operation?.selectionSet.selections.find((selection) => selection.kind === 'Field');
   return field && field.kind === 'Field' ? field.name.value : 'unknown';
-}
-
-/** The longest delay a Node timer takes (a longer one fires at once). */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/**
- * Calls `expired` at `expiresAt` (by this process's clock), in steps a timer can take (unref'd);
- * returns what cancels it.
- */
-function atExpiry(expiresAt: Date, expired: () => void): () => void {
-  let timer: NodeJS.Timeout | undefined;
-  const wait = () => {
-    const left = expiresAt.getTime() - Date.now();
-    if (left <= 0) return expired();
-    timer = setTimeout(wait, Math.min(left, MAX_TIMER_MS)).unref();
-  };
-  wait();
-  return () => clearTimeout(timer);
-}
-
-/** Closes `socket` with `code`; cut if its client does not answer the closing handshake in time. */
-function closeSocket(socket: WebSocket, code: number, reason: string): Promise<void> {
-  return new Promise((resolve) => {
-    if (socket.readyState === socket.CLOSED) return resolve();
-    const timer = setTimeout(() => socket.terminate(), CLOSE_HANDSHAKE_MS);
-    socket.once('close', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    socket.close(code, reason);
-  });
 }
 
 export function serveSubscriptions(options: SubscriptionServerOptions): SubscriptionServer {

@@ -82,3 +82,22 @@ describe('the layer rule', () => {
     expect(configured).toEqual(documented);
   });
 });
+
+describe('the file length rule', () => {
+  /** The max-lines messages for `lines` lines of code linted as the file `file`. */
+  async function lengthProblems(file: string, lines: number): Promise<string[]> {
+    const code = Array.from({ length: lines }, (_, i) => `export const line${i} = ${i};`).join('\n') + '\n';
+    const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+    return result!.messages
+      .filter((message) => message.ruleId === 'max-lines')
+      .map((message) => message.message);
+  }
+
+  it('refuses a file of src/ over 500 lines, the generated ABIs aside', async () => {
+    expect(await lengthProblems('src/modules/planted.ts', 500)).toEqual([]);
+    expect(await lengthProblems('src/modules/planted.ts', 501)).toEqual([
+      'File has too many lines (501). Maximum allowed is 500.',
+    ]);
+    expect(await lengthProblems('src/chain/contracts/build/planted.ts', 900)).toEqual([]);
+  });
+});
