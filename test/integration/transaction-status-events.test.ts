@@ -6,6 +6,7 @@
  */
 import { client, issueApiKeys, type Client, type Unsigned } from '../helpers/flow';
 import { startTestLaurel, type TestLaurel } from '../helpers/laurel';
+import { waitUntil } from '../helpers/wait';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
 
 let laurel: TestLaurel;
@@ -37,9 +38,15 @@ it('records the receipt and the `transaction` event of a mined transaction befor
   const executed = await api.post('/transactions/execute', { chain: 'local', signed_transaction: signed });
   expect(executed).toMatchObject({ status: 200, body: { status: 'success' } });
   const hash = executed.body.transactionHash as string;
-  // anvil mines at once; no worker follows the receipt.
-  const mined = await laurel.chain!.provider.waitForTransaction(hash);
-  expect(mined?.status).toBe(1);
+  // anvil mines at once, though possibly after answering the broadcast; no worker follows the
+  // receipt. Polled: ethers' waitForTransaction can miss a block mined between its first receipt
+  // check and its block subscription's first poll, and then waits for a next block that never comes.
+  const provider = laurel.chain!.provider;
+  const mined = await waitUntil(
+    'the receipt',
+    async () => (await provider.getTransactionReceipt(hash)) ?? undefined,
+  );
+  expect(mined.status).toBe(1);
   const prisma = laurel.services.prisma;
   expect(await prisma.transaction.findFirstOrThrow({ where: { hash } })).toMatchObject({
     status: 'pending',
@@ -51,7 +58,7 @@ it('records the receipt and the `transaction` event of a mined transaction befor
   // Recorded by that same read: the row and the event, once.
   expect(await prisma.transaction.findFirstOrThrow({ where: { hash } })).toMatchObject({
     status: 'success',
-    blockNumber: BigInt(mined!.blockNumber),
+    blockNumber: BigInt(mined.blockNumber),
   });
   const events = await prisma.webhookEvent.findMany({
     where: { accountAddress: wallet.address, event: 'transaction' },
