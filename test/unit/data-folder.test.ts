@@ -48,10 +48,14 @@ describe('stopOrphans', () => {
   afterEach(() => rmSync(folder, { recursive: true, force: true }));
 
   it('removes a postmaster.pid whose postmaster is a zombie (PostgreSQL would refuse to start on it)', async () => {
-    // `sleep 0` exits and stays a zombie: its parent, exec'd into `sleep 60`, never reaps it.
-    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 60'], {
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
+    // The forked child exits and stays a zombie: its parent, perl (Debian's perl-base is essential),
+    // never reaps it. Not a shell's `sleep 0 & exec sleep 60`: the shell reaps a child that exits
+    // before the exec (7 in 200 on a loaded machine), and no zombie ever appears.
+    const parent = spawn(
+      'perl',
+      ['-e', 'my $child = fork // die; exit 0 unless $child; $| = 1; print "$child\\n"; sleep 60'],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
     const exited = new Promise((resolve) => parent.once('exit', resolve));
     try {
       const zombie = Number(
