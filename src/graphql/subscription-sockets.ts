@@ -1,6 +1,7 @@
 /**
  * How the subscription server closes its WebSockets: the close codes it uses, each for what a
- * client should do next, and the closing handshake with its deadline.
+ * client should do next; the closing handshake with its deadline; and the timer that closes a
+ * connection when its key expires.
  */
 import { CloseCode } from 'graphql-ws';
 import type { WebSocket } from 'ws';
