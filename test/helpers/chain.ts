@@ -9,6 +9,8 @@ import {
   Wallet,
   type ContractTransactionReceipt,
   type ContractTransactionResponse,
+  type Provider,
+  type TransactionReceipt,
 } from 'ethers';
 import { decodeLaurelRevert, revertDataOf, type DecodedLaurelRevert } from '../../src/chain/contracts';
 import { deployLaurel, type LaurelDeployment } from '../../src/chain/deploy';
@@ -16,6 +18,7 @@ import { LOCAL_EXPLORER_URL } from '../../src/chain/registry';
 import type { ChainEntry } from '../../src/config';
 import { ANVIL_CHAIN_ID, ANVIL_MNEMONIC, startAnvil, type AnvilInstance } from '../../src/embedded/anvil';
 import { setByGlobalSetup } from './database';
+import { waitUntil } from './wait';
 
 export { ANVIL_MNEMONIC };
 
@@ -132,6 +135,19 @@ export async function expectLaurelRevert(
   const decoded = await revertOf(action);
   expect(decoded.errorName).toBe(errorName);
   if (args) expect(decoded.args).toEqual(args);
+}
+
+/**
+ * The receipt of `hash` once the node has it, polled: for a transaction sent by someone else (Laurel).
+ * Not ethers' waitForTransaction, which never resolves when the block lands between its first
+ * receipt check and its block subscription's first poll (nothing mines a next block here).
+ */
+export function receiptOf(
+  provider: Provider,
+  hash: string,
+  what = 'the receipt',
+): Promise<TransactionReceipt> {
+  return waitUntil(what, async () => (await provider.getTransactionReceipt(hash)) ?? undefined);
 }
 
 /** Sends a contract transaction and waits for its receipt (fails on a revert or a missing receipt). */

@@ -4,7 +4,7 @@ import { createLogger } from '../../src/logger';
 import { TransactionsRepository } from '../../src/modules/transactions/transactions.repository';
 import { startLaurel, type Laurel } from '../../src/server/laurel';
 import { issueApiKey } from '../helpers/auth';
-import { chainConfigOf, startTestChain, type TestChain } from '../helpers/chain';
+import { chainConfigOf, receiptOf, startTestChain, type TestChain } from '../helpers/chain';
 import { createTestDatabase } from '../helpers/database';
 import { client, type Unsigned } from '../helpers/flow';
 import { request } from '../helpers/laurel';
@@ -95,10 +95,7 @@ it('sends at the next start a transaction recorded but not broadcast when the pr
   await waitUntil('the record to be 2 s old', () => Date.now() - createdAt.getTime() > 2000);
 
   const second = await start({ worker: true });
-  const mined = await waitUntil(
-    'the transaction sent at start and mined',
-    async () => (await chain.provider.getTransactionReceipt(hash)) ?? undefined,
-  );
+  const mined = await receiptOf(chain.provider, hash, 'the transaction sent at start and mined');
   expect(mined.status).toBe(1);
   await waitUntil('its receipt recorded', async () => (await rowOf(second, hash)).status === 'success');
   const status = await request(second.url, 'GET', `/v1/transactions/${hash}`, { apiKey });
@@ -149,10 +146,7 @@ it('answers a nonce gap on a nonce Laurel sent and the chain dropped with what L
 
   // The check of receipts finds the replaced block, and Laurel sends the transaction again.
   await laurel.tasks.receiptChecks.checkReceipts(chain.chainId);
-  const again = await waitUntil(
-    'the transaction mined again',
-    async () => (await chain.provider.getTransactionReceipt(hash)) ?? undefined,
-  );
+  const again = await receiptOf(chain.provider, hash, 'the transaction mined again');
   expect(again.status).toBe(1);
   expect(await executeAndWait(laurel, apiKey, behind)).toMatchObject({
     status: 200,

@@ -4,9 +4,9 @@
  * receipt job has run. This Laurel runs no worker, so the receipt job of a fire-and-forget execute
  * never runs: the status read is the only step that can record the receipt.
  */
+import { receiptOf } from '../helpers/chain';
 import { client, issueApiKeys, type Client, type Unsigned } from '../helpers/flow';
 import { startTestLaurel, type TestLaurel } from '../helpers/laurel';
-import { waitUntil } from '../helpers/wait';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
 
 let laurel: TestLaurel;
@@ -38,14 +38,8 @@ it('records the receipt and the `transaction` event of a mined transaction befor
   const executed = await api.post('/transactions/execute', { chain: 'local', signed_transaction: signed });
   expect(executed).toMatchObject({ status: 200, body: { status: 'success' } });
   const hash = executed.body.transactionHash as string;
-  // anvil mines at once, though possibly after answering the broadcast; no worker follows the
-  // receipt. Polled: ethers' waitForTransaction can miss a block mined between its first receipt
-  // check and its block subscription's first poll, and then waits for a next block that never comes.
-  const provider = laurel.chain!.provider;
-  const mined = await waitUntil(
-    'the receipt',
-    async () => (await provider.getTransactionReceipt(hash)) ?? undefined,
-  );
+  // anvil mines at once, though possibly after answering the broadcast; no worker follows the receipt.
+  const mined = await receiptOf(laurel.chain!.provider, hash);
   expect(mined.status).toBe(1);
   const prisma = laurel.services.prisma;
   expect(await prisma.transaction.findFirstOrThrow({ where: { hash } })).toMatchObject({
