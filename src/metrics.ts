@@ -114,6 +114,11 @@ export class LaurelMetrics {
     'How long the oldest runnable job has been due',
     ['task'],
   );
+  readonly jobFetches = this.counter(
+    'laurel_job_fetches_total',
+    'Job fetches by the workers, by result (job, none, error): an idle worker fetches when a job falls due, else once every 30 s',
+    ['result'],
+  );
   readonly jobFailures = this.counter(
     'laurel_job_failures_total',
     'Job runs that failed and will be retried (or gave up)',

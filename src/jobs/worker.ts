@@ -5,6 +5,7 @@ import {
   runMigrations,
   type Runner,
   type TaskList,
+  type WorkerEvents,
 } from 'graphile-worker';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pool } from 'pg';
@@ -12,6 +13,7 @@ import { isDatabaseUnavailable } from '../db/availability';
 import { createPool } from '../db/connection';
 import { ThrottledLog, type Logger } from '../logger';
 import type { LaurelMetrics } from '../metrics';
+import { DueJobWakeups } from './due-jobs';
 import { RetryLaterError } from './jobs';
 import { WorkerSessions } from './worker-sessions';
 
@@ -37,6 +39,13 @@ function workerLogger(log: Logger, faults: ThrottledLog, metrics: LaurelMetrics 
     const method = level === 'error' ? 'error' : level === 'warning' ? 'warn' : 'debug';
     log[method]({ worker: meta }, message);
   });
+}
+
+/** Counts the workers' job fetches by their result (laurel_job_fetches_total). */
+function countFetches(events: WorkerEvents, metrics: LaurelMetrics): void {
+  events.on('job:start', () => metrics.jobFetches.inc({ result: 'job' }));
+  events.on('worker:getJob:empty', () => metrics.jobFetches.inc({ result: 'none' }));
+  events.on('worker:getJob:error', () => metrics.jobFetches.inc({ result: 'error' }));
 }
 
 /**
@@ -93,13 +102,20 @@ export async function migrateWorkerSchema(databaseUrl: string, log: Logger): Pro
  * pool. `localQueue` and `completeJobBatchDelay` would cut PostgreSQL's work per job, but jobs
  * locked in one process's local queue are not running, so WorkerSessions would free them, and
  * badge-metadata fetches of named queues could then run more at once than their queues allow.
+ * An idle worker's own poll is a fallback: DueJobWakeups wakes idle workers when jobs fall due.
  */
 export function workerRunOptions(concurrency: number) {
-  return { concurrency, noHandleSignals: true, pollInterval: WORKER_POLL_INTERVAL_MS } as const;
+  return { concurrency, noHandleSignals: true, pollInterval: WORKER_FALLBACK_POLL_MS } as const;
 }
 
-/** How often an idle worker looks for due jobs, and looks at the locks of lost sessions (WorkerSessions). */
-const WORKER_POLL_INTERVAL_MS = 1000;
+/**
+ * How often jobs that fall due are looked for (DueJobWakeups), and the locks of lost sessions
+ * (WorkerSessions).
+ */
+const WORKER_LOOK_INTERVAL_MS = 1000;
+
+/** How often an idle worker fetches on its own, were no wakeup to reach it. */
+const WORKER_FALLBACK_POLL_MS = 30_000;
 
 /**
  * Starts graphile-worker inside PostgreSQL: installs (or upgrades) its schema, then runs tasks.
@@ -141,7 +157,7 @@ export async function startJobWorker(options: {
   async function startRunner(): Promise<JobWorker> {
     const sessions = new WorkerSessions({
       databaseUrl: options.databaseUrl,
-      intervalMs: WORKER_POLL_INTERVAL_MS,
+      intervalMs: WORKER_LOOK_INTERVAL_MS,
       goneAfterMs: options.goneAfterSeconds * 1000,
       log: options.log,
       faults,
@@ -150,6 +166,14 @@ export async function startJobWorker(options: {
         replacing ??= replace().finally(() => (replacing = null));
       },
     });
+    const wakeups = new DueJobWakeups({
+      pool,
+      events: sessions.events,
+      intervalMs: WORKER_LOOK_INTERVAL_MS,
+      concurrency: options.concurrency,
+      faults,
+    });
+    if (options.metrics) countFetches(sessions.events, options.metrics);
     let runner: Runner;
     try {
       runner = await run({
@@ -166,8 +190,10 @@ export async function startJobWorker(options: {
       throw error;
     }
     sessions.start();
+    wakeups.start();
     return {
       stop: async () => {
+        wakeups.stop();
         await sessions.stop();
         await runner.stop();
       },
@@ -197,7 +223,7 @@ export async function startJobWorker(options: {
           { err: (error as Error).message },
           'could not restart the job worker',
         );
-        await sleep(WORKER_POLL_INTERVAL_MS);
+        await sleep(WORKER_LOOK_INTERVAL_MS);
       }
     }
   }

@@ -30,6 +30,7 @@ const FAMILIES = [
   'laurel_jobs_runnable',
   'laurel_jobs_oldest_runnable_age_seconds',
   'laurel_job_failures_total',
+  'laurel_job_fetches_total',
   'laurel_webhook_deliveries_total',
   'laurel_webhook_delivery_duration_seconds',
   'laurel_webhooks_deactivated_total',
