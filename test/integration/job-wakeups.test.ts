@@ -5,7 +5,7 @@
  * the workers' own fallback poll (30 s).
  */
 import type { TaskList } from 'graphile-worker';
-import { migrateWorkerSchema, startJobWorker, type JobWorker } from '../../src/jobs/worker';
+import { startJobWorker, type JobWorker } from '../../src/jobs/worker';
 import { createLogger } from '../../src/logger';
 import { LaurelMetrics } from '../../src/metrics';
 import { createTestDatabase, createTestPool } from '../helpers/database';
@@ -46,7 +46,6 @@ const totalFetches = async () => Object.values(await fetches()).reduce((sum, cou
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  await migrateWorkerSchema(database.url, log);
   pool = createTestPool(database.url, 2);
   worker = await startJobWorker({
     databaseUrl: database.url,
