@@ -2,6 +2,7 @@ import type { WorkerEvents, WorkerPool } from 'graphile-worker';
 import type { Pool } from 'pg';
 import { isDatabaseUnavailable } from '../db/availability';
 import type { ThrottledLog } from '../logger';
+import { repeatEvery } from '../repeat-every';
 
 /**
  * Jobs that a worker could take now, up to `$1`: available, due, and not in a named queue that a
@@ -29,7 +30,7 @@ const DUE_JOBS = `
  */
 export class DueJobWakeups {
   private workerPool: WorkerPool | null = null;
-  private timer: NodeJS.Timeout | null = null;
+  private looks: { stop(): void } | null = null;
   private stopped = false;
 
   constructor(
@@ -53,16 +54,12 @@ export class DueJobWakeups {
   }
 
   start(): void {
-    const loop = async () => {
-      await this.wake();
-      if (!this.stopped) this.timer = setTimeout(() => void loop(), this.options.intervalMs);
-    };
-    this.timer = setTimeout(() => void loop(), this.options.intervalMs);
+    this.looks = repeatEvery(this.options.intervalMs, () => this.wake());
   }
 
   stop(): void {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.looks?.stop();
   }
 
   private async wake(): Promise<void> {

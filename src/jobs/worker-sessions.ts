@@ -3,6 +3,7 @@ import type { WorkerEvents } from 'graphile-worker';
 import { Client } from 'pg';
 import { connectionConfig } from '../db/connection';
 import type { Logger, ThrottledLog } from '../logger';
+import { repeatEvery } from '../repeat-every';
 
 /**
  * graphile-worker locks a job with its worker pool's id (`locked_by`) and frees a job whose
@@ -138,7 +139,7 @@ export class WorkerSessions {
   private suspects = new Set<string>();
   /** Other pools seen without a session, since when (this session's time). */
   private readonly missingSince = new Map<string, number>();
-  private timer: NodeJS.Timeout | null = null;
+  private looks: { stop(): void } | null = null;
   private stopped = false;
   /** Since when every fetch has failed (none succeeded since), null while they succeed. */
   private fetchesFailingSince: number | null = null;
@@ -192,24 +193,22 @@ export class WorkerSessions {
   readonly forbiddenFlags = (): null | Promise<null> => this.gate.enter();
 
   start(): void {
-    const loop = async () => {
-      await this.tick().catch((error: unknown) => {
+    this.looks = repeatEvery(this.options.intervalMs, () =>
+      this.tick().catch((error: unknown) => {
         this.options.faults.write(
           'warn',
           'worker_sessions',
           { err: (error as Error).message },
           'could not check the job locks',
         );
-      });
-      if (!this.stopped) this.timer = setTimeout(() => void loop(), this.options.intervalMs);
-    };
-    void loop();
+      }),
+    );
   }
 
   /** Lets fetches through (graphile-worker's stop waits for them) and closes the session. */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.looks?.stop();
     this.gate.openForGood();
     const session = this.session;
     this.session = null;

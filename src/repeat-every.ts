@@ -1,0 +1,19 @@
+/**
+ * Runs `work` now, then `intervalMs` after each run ends (runs never overlap), until stopped. A
+ * run's failure is `work`'s to handle: the repetition goes on whatever it does.
+ */
+export function repeatEvery(intervalMs: number, work: () => Promise<void>): { stop(): void } {
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+  const run = async () => {
+    await work();
+    if (!stopped) timer = setTimeout(() => void run(), intervalMs);
+  };
+  void run();
+  return {
+    stop: () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    },
+  };
+}
