@@ -1,6 +1,6 @@
 /**
- * Runs `work` now, then `intervalMs` after each run ends (runs never overlap), until stopped. A
- * run's failure is `work`'s to handle: the repetition goes on whatever it does.
+ * Runs `work` now, then `intervalMs` after each run ends (runs never overlap), until stopped.
+ * `work` handles its own failures: a rejection would end the repetition, unhandled.
  */
 export function repeatEvery(intervalMs: number, work: () => Promise<void>): { stop(): void } {
   let stopped = false;

@@ -31,7 +31,6 @@ const DUE_JOBS = `
 export class DueJobWakeups {
   private workerPool: WorkerPool | null = null;
   private looks: { stop(): void } | null = null;
-  private stopped = false;
 
   constructor(
     private readonly options: {
@@ -47,7 +46,7 @@ export class DueJobWakeups {
     options.events.on('pool:create', ({ workerPool }) => {
       this.workerPool = workerPool;
     });
-    // A pool shutting down (a stop, a breaking migration) takes no nudge.
+    // A pool shutting down (a stop, a breaking migration) takes no nudge; nor after stop().
     for (const event of ['pool:gracefulShutdown', 'pool:forcefulShutdown', 'pool:release'] as const) {
       options.events.on(event, () => (this.workerPool = null));
     }
@@ -58,7 +57,7 @@ export class DueJobWakeups {
   }
 
   stop(): void {
-    this.stopped = true;
+    this.workerPool = null;
     this.looks?.stop();
   }
 
@@ -68,7 +67,7 @@ export class DueJobWakeups {
       const { rows } = await this.options.pool.query<{ due: number }>(DUE_JOBS, [this.options.concurrency]);
       const due = rows[0]?.due ?? 0;
       // Busy workers fetch again when their job ends: nudge passes over them.
-      if (due > 0 && !this.stopped) this.workerPool?.nudge(due);
+      if (due > 0) this.workerPool?.nudge(due);
     } catch (error) {
       // Logged with the workers' own failures, once per interval; the next look tries again.
       if (isDatabaseUnavailable(error)) {
