@@ -51,7 +51,8 @@ import { appFactoryInterface, appInterface, xpTokenInterface } from '../src/chai
 import type { UnsignedTransactionJson } from '../src/chain/unsigned-transactions';
 import { ANVIL_MNEMONIC } from '../src/embedded/anvil';
 import { anvilPidFile } from '../src/embedded/data-folder';
-import { freePort, resolveDataDirectory } from '../src/embedded/postgres';
+import { freePort } from '../src/embedded/ports';
+import { resolveDataDirectory } from '../src/embedded/postgres';
 import { developmentCaFiles } from '../src/modules/webhooks/certificates';
 import { apiKeyFor, JsonClient, JsonClientTimeout, type JsonAnswer } from './lib/local-laurel';
 import { WebhookReceiver } from './lib/webhook-receiver';

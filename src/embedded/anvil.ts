@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { anvilExitStateFile, chooseAnvilState, saveAnvilState } from './anvil-state';
 import { anvilPidFile } from './data-folder';
+import { freePort } from './ports';
 import { restartWithBackoff, type SupervisorReport } from './supervisor';
 import { guardChildProcess } from './watchdog';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -85,20 +86,6 @@ export function resolveAnvilBinary(): string {
     `No anvil binary for ${process.platform}/${process.arch}: install @foundry-rs/anvil` +
       (tried.length ? `; tried ${tried.join(', ')}` : ''),
   );
-}
-
-/** A port that is free right now on `host` (the OS picks it). */
-export function getFreePort(host = ANVIL_HOST): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen(0, host, () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => (port ? resolve(port) : reject(new Error('Could not get a free port'))));
-    });
-  });
 }
 
 /** Rejects when something already listens on `port` (so a foreign node is never mistaken for ours). */
@@ -339,7 +326,7 @@ export async function startAnvil(opts: StartAnvilOptions = {}): Promise<AnvilIns
   const attempts = opts.port === undefined ? 3 : 1;
   let current: RunningAnvil;
   for (let attempt = 1; ; attempt += 1) {
-    const port = opts.port ?? (await getFreePort());
+    const port = opts.port ?? (await freePort());
     try {
       current = await startOnce(binary, port, opts);
       break;

@@ -2,10 +2,10 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, createHash } from 'node:crypto';
 import { constants, existsSync, promises as fs, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
+import { freePort, portIsFree } from './ports';
 import { restartWithBackoff, type SupervisorReport } from './supervisor';
 import { guardChildProcess } from './watchdog';
 
@@ -25,26 +25,6 @@ export interface EmbeddedPostgresHandle {
 interface StoredServerState {
   port: number;
   password: string;
-}
-
-/** Asks the OS for a free loopback port. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function portIsFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
 }
 
 const runsAsRoot = typeof process.getuid === 'function' && process.getuid() === 0;
@@ -110,6 +90,17 @@ async function ensureDatabase(adminUrl: string, database: string): Promise<void>
   }
 }
 
+/** A failed start; `addressInUse` when another process held the port. */
+class PostgresStartError extends Error {
+  override name = 'PostgresStartError';
+  constructor(
+    message: string,
+    readonly addressInUse: boolean,
+  ) {
+    super(message);
+  }
+}
+
 /** The lines of PostgreSQL's output that say why it failed (FATAL, HINT, ...), or its last lines. */
 function failureReason(recentLines: string[], error: unknown): string {
   const telling = recentLines.filter((line) => /\b(FATAL|PANIC|ERROR|HINT|DETAIL):/.test(line));
@@ -172,8 +163,9 @@ export async function startEmbeddedPostgres(options: {
 
   const stored = await readState(stateFile);
   const password = stored?.password ?? randomBytes(18).toString('base64url');
-  const port = stored && (await portIsFree(stored.port)) ? stored.port : await freePort();
-  await fs.writeFile(stateFile, JSON.stringify({ port, password }), { mode: 0o600 });
+  let port = stored && (await portIsFree(stored.port)) ? stored.port : await freePort();
+  const storePort = () => fs.writeFile(stateFile, JSON.stringify({ port, password }), { mode: 0o600 });
+  await storePort();
 
   // Recent output, to say why a start failed.
   const recentLines: string[] = [];
@@ -244,8 +236,9 @@ export async function startEmbeddedPostgres(options: {
       ]);
     } catch (error) {
       if (running(child)) child.kill('SIGKILL');
-      throw new Error(
+      throw new PostgresStartError(
         `embedded PostgreSQL did not start (data in ${dataDirectory}, port ${port}): ${failureReason(recentLines, error)}`,
+        recentLines.some((line) => line.includes('Address already in use')),
       );
     } finally {
       clearTimeout(timer);
@@ -267,7 +260,17 @@ export async function startEmbeddedPostgres(options: {
     });
     return started;
   };
-  await startServer();
+  // The port was free when chosen, but another process may have bound it since: another one then.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await startServer();
+      break;
+    } catch (error) {
+      if (!(error instanceof PostgresStartError && error.addressInUse && attempt < 3)) throw error;
+      port = await freePort();
+      await storePort();
+    }
+  }
 
   // If the process exits without stop() (a crash), still signal the server to shut down.
   const stopOnExit = () => postmaster()?.kill('SIGINT');

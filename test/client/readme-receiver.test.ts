@@ -7,11 +7,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { Laurel, signIn } from '../../packages/client/src/index';
+import { freePort } from '../../src/embedded/ports';
 import { createServerCertificate } from '../../src/modules/webhooks/certificates';
 import { startTestLaurel, type TestLaurel } from '../helpers/laurel';
 import { testCa } from '../helpers/test-ca';
@@ -24,14 +24,6 @@ function readmeReceiver(): string {
   const step = /^\*\*6\. Receive webhooks\.\*\*[\s\S]*?^```js\n([\s\S]*?)^```$/m.exec(readme)?.[1];
   if (!step) throw new Error('README.md has no receiver in "6. Receive webhooks"');
   return step;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 let laurel: TestLaurel;

@@ -6,14 +6,9 @@ import path from 'node:path';
 import { Contract, Wallet } from 'ethers';
 import { AppArtifact, AppFactoryArtifact, appFactoryInterface } from '../../src/chain/contracts';
 import { ensureLaurelDeployed } from '../../src/chain/deploy';
-import {
-  ANVIL_CHAIN_ID,
-  getFreePort,
-  resolveAnvilBinary,
-  startAnvil,
-  type AnvilInstance,
-} from '../../src/embedded/anvil';
+import { ANVIL_CHAIN_ID, resolveAnvilBinary, startAnvil, type AnvilInstance } from '../../src/embedded/anvil';
 import { anvilExitStateFile, inspectAnvilState } from '../../src/embedded/anvil-state';
+import { freePort } from '../../src/embedded/ports';
 import { processIsAlive } from '../../src/embedded/processes';
 import { anvilDevPrivateKeys, anvilProvider, mined } from '../helpers/chain';
 import { builtFile } from '../helpers/laurel-process';
@@ -106,7 +101,7 @@ describe('embedded anvil', () => {
     await anvil.stop();
     expect(await rpcAnswers(anvil.rpcUrl)).toBe(false);
 
-    const port = await getFreePort();
+    const port = await freePort();
     const onPort = await start({ port });
     expect(onPort.port).toBe(port);
     expect(await rpcAnswers(`http://127.0.0.1:${port}`)).toBe(true);
@@ -286,7 +281,7 @@ describe('embedded anvil', () => {
       /anvil exited during start-up[\s\S]*garbage\.json/,
     );
 
-    const port = await getFreePort();
+    const port = await freePort();
     const sockets = new Set<net.Socket>();
     const blocker = net.createServer((socket) => sockets.add(socket));
     await new Promise<void>((resolve) => blocker.listen(port, '127.0.0.1', resolve));

@@ -7,7 +7,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../src/embedded/postgres';
+import { freePort } from '../../src/embedded/ports';
 import { setByGlobalSetup } from './database';
 import { waitUntil } from './wait';
 

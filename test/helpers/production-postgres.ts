@@ -22,7 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
-import { freePort } from '../../src/embedded/postgres';
+import { freePort } from '../../src/embedded/ports';
 import { stopProcess } from '../../src/embedded/processes';
 import { guardChildProcess } from '../../src/embedded/watchdog';
 import {
@@ -166,11 +166,9 @@ export async function startProductionPostgres(): Promise<ProductionPostgres> {
     writeFileSync(caFile, ca.cert, { mode: 0o644 });
 
     // The primary: scram-sha-256 over TCP (as a managed server), TLS on, replication allowed.
-    const primary: PostgresServer = {
-      port: await freePort(),
-      dataDirectory: path.join(root, 'primary'),
-      pid: -1,
-    };
+    // Ports are chosen just before their server starts: a port chosen before initdb's seconds could
+    // meanwhile become the local port of one of the machine's outgoing connections.
+    const primary: PostgresServer = { port: -1, dataDirectory: path.join(root, 'primary'), pid: -1 };
     const passwordFile = path.join(root, 'password');
     writeOwned(passwordFile, password);
     await asPostgres(path.join(POSTGRES_BIN, 'initdb'), [
@@ -188,6 +186,7 @@ export async function startProductionPostgres(): Promise<ProductionPostgres> {
     ]);
     writeOwned(path.join(primary.dataDirectory, 'server.crt'), certificate.cert);
     writeOwned(path.join(primary.dataDirectory, 'server.key'), certificate.key);
+    primary.port = await freePort();
     const settings = [
       "listen_addresses = '127.0.0.1'",
       `port = ${primary.port}`,
@@ -211,11 +210,7 @@ export async function startProductionPostgres(): Promise<ProductionPostgres> {
     stops.push(() => stopServer(primary));
 
     // The replica: a base backup of the primary that follows it (-R writes primary_conninfo).
-    const replica: PostgresServer = {
-      port: await freePort(),
-      dataDirectory: path.join(root, 'replica'),
-      pid: -1,
-    };
+    const replica: PostgresServer = { port: -1, dataDirectory: path.join(root, 'replica'), pid: -1 };
     await asPostgres(
       path.join(POSTGRES_BIN, 'pg_basebackup'),
       [
@@ -235,6 +230,7 @@ export async function startProductionPostgres(): Promise<ProductionPostgres> {
       ],
       { PGPASSWORD: password },
     );
+    replica.port = await freePort();
     writeOwned(
       path.join(replica.dataDirectory, 'postgresql.conf'),
       `${readFileSync(path.join(replica.dataDirectory, 'postgresql.conf'), 'utf8')}\nport = ${replica.port}\n`,

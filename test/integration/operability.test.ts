@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../src/embedded/postgres';
+import { freePort } from '../../src/embedded/ports';
 import { createLogger } from '../../src/logger';
 import { issueApiKey } from '../helpers/auth';
 import { request, startTestLaurel, type TestLaurel } from '../helpers/laurel';
