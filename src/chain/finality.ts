@@ -29,7 +29,8 @@ const DEFAULT_DEPTHS = new Map<number, number>([
   ...POLYGON_POS.map((id) => [id, 256] as const),
   // Sequencer reorganisations of L2 blocks stay far below this; L1 finality (the tag) comes later.
   ...[...OP_STACK, ...ARBITRUM].map((id) => [id, 300] as const),
-  // anvil calls head - 64 finalized; a crashed embedded anvil loses at most its last 2 s of blocks.
+  // anvil calls head - 64 finalized. An embedded anvil restored from a save further behind is
+  // indexed again from its start (chain-indexer.ts).
   ...DEV_CHAIN_IDS.map((id) => [id, 64] as const),
 ]);
 

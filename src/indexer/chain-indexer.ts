@@ -11,7 +11,8 @@
  *   what the blocks above wrote is undone, the chain's blocks from there are indexed and the cursor
  *   moves, and read caches hear of it from the first day it touched. A chain that replaced even
  *   the lowest recorded block (a reorganisation deeper than the window) stops the indexer of that
- *   chain, loudly, until the chain holds the indexed blocks again (the comparisons: chain-forks.ts).
+ *   chain, loudly, until the chain holds the indexed blocks again (the comparisons: chain-forks.ts);
+ *   an embedded chain restored from a save that far behind is indexed again from its start.
  * - Each block range is written in one transaction that also moves the chain's cursor, under a
  *   row lock on the cursor, so a crash never double-counts or skips and receipt ingestion
  *   (read-your-writes) cannot interleave with it (range-commit.ts).
@@ -40,6 +41,7 @@ import {
   type UnindexableSummary,
 } from './index-store';
 import type { KnownContracts } from './log-decoder';
+import { forgetChainIndex } from './index-rollback';
 import { commitRange } from './range-commit';
 import { ChainMovedError, fetchRange, type FetchedRange } from './range-fetcher';
 import { RangePlan } from './range-plan';
@@ -205,6 +207,8 @@ export class ChainIndexer {
     const plan = new RangePlan(chain, maxBlockRange, this.text);
     let failures = 0;
     let forkFound = false;
+    /** The node restarted from a saved state behind the index: the fork is what its save lacked. */
+    let restoredBehind = false;
     let catchUp: { since: number; fromCursor: number; events: number; lastLog: number } | null = null;
 
     while (!this.stopped) {
@@ -219,8 +223,9 @@ export class ChainIndexer {
         if (forkFound) {
           plan.dropAhead();
           step = 'reorganisation';
-          await this.reorganise(db, plan.blocksPerRequest);
+          await this.reorganise(db, plan.blocksPerRequest, restoredBehind);
           forkFound = false;
+          restoredBehind = false;
           failures = 0;
           continue;
         }
@@ -237,6 +242,7 @@ export class ChainIndexer {
             'indexer: the chain restarted from a saved state with fewer blocks than indexed; the blocks above it are undone',
           );
           forkFound = true;
+          restoredBehind = true;
           continue;
         }
         const safeHead = this.head - (chain.confirmations - 1);
@@ -371,13 +377,20 @@ export class ChainIndexer {
 
   /**
    * Rolls the index back to the last block it shares with the chain and indexes the chain's blocks
-   * from there (up to `range` of them), in one transaction; stops indexing when the chain shares no
-   * recorded block (a reorganisation deeper than the window).
+   * from there (up to `range` of them), in one transaction. A chain that shares no recorded block
+   * (a reorganisation deeper than the window) stops the indexer; but a node restored from a save
+   * behind the index (`restoredBehind`) will never hold what it lost: it is indexed again from the
+   * start block.
    */
-  private async reorganise(db: PoolClient, range: number): Promise<void> {
+  private async reorganise(db: PoolClient, range: number, restoredBehind: boolean): Promise<void> {
     const { chain, log } = this.options;
-    const ancestor = await this.commonAncestor(db);
-    if (ancestor === null) return;
+    const found = await commonAncestor(db, chain, this.cursor);
+    if ('fork' in found) {
+      if (restoredBehind) await this.indexAgainFromStart(db, found.fork);
+      else this.stopAtDeepFork(found.fork);
+      return;
+    }
+    const { ancestor } = found;
     this.head = await chain.provider.getBlockNumber();
     const finalized = await finalizedBlock(chain, this.head);
     const safeHead = this.head - (chain.confirmations - 1);
@@ -401,21 +414,28 @@ export class ChainIndexer {
     this.options.onReorganised?.(chain, ancestor);
   }
 
-  /**
-   * The highest recorded block the chain still has; null when the chain replaced every recorded
-   * one (then the indexer stops: see `fork`).
-   */
-  private async commonAncestor(db: PoolClient): Promise<number | null> {
+  /** The chain replaced every recorded block: indexing stops until it holds them again (`fork`). */
+  private stopAtDeepFork(fork: DeepFork): void {
     const { chain, log } = this.options;
-    const found = await commonAncestor(db, chain, this.cursor);
-    if ('ancestor' in found) return found.ancestor;
-    this.fork = found.fork;
+    this.fork = fork;
     log.error(
-      { chain: chain.name, ...found.fork, finalityDepth: finalityDepthOf(chain) },
+      { chain: chain.name, ...fork, finalityDepth: finalityDepthOf(chain) },
       'indexer stopped: the chain replaced blocks below the finality window (a reorganisation deeper than it); ' +
         'the index keeps what it had until the chain holds those blocks again (see docs/reorgs.md)',
     );
-    return null;
+  }
+
+  /** Empties the chain's index, in one transaction, for the next turns to index it from the start. */
+  private async indexAgainFromStart(db: PoolClient, fork: DeepFork): Promise<void> {
+    const { chain, log, startBlock } = this.options;
+    log.warn(
+      { chain: chain.name, ...fork, finalityDepth: finalityDepthOf(chain), startBlock },
+      'indexer: the chain restarted from a save older than the finality window; it is indexed again from its start block',
+    );
+    await inTransaction(db, () => forgetChainIndex(db, chain.chainId, startBlock));
+    this.cursor = startBlock - 1;
+    this.known = await loadKnownContracts(db, chain);
+    this.options.onReorganised?.(chain, this.cursor);
   }
 
   /** Stopped by a deep fork: resumes once the chain holds the lowest recorded block again. */

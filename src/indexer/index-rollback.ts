@@ -6,6 +6,7 @@
  * (undo-journal.ts). Blocks indexed by the cursor and blocks of receipts ingested ahead of it alike.
  */
 import type { ClientBase } from 'pg';
+import { lockCursor, moveCursor } from './index-store';
 import { prepareIndexUndo, type PreparedWrites } from './index-writer';
 import type { IndexEvent, RewardKindName } from './log-decoder';
 import { eventsOfJournal } from './undo-journal';
@@ -89,4 +90,31 @@ export async function undoBlocks(
   for (const row of journals.rows) events.push(...eventsOfJournal(Number(row.block), row.undo));
   const undo = prepareIndexUndo(chainId, events.sort(byChainOrder), blockTimes);
   return { ...undo, events: undo.events + Number(contracts.rows[0].n) };
+}
+
+/** The tables holding a chain's index (besides its cursor). */
+const CHAIN_INDEX_TABLES = [
+  'completed_actions',
+  'reward_daily_totals',
+  'reward_totals',
+  'token_balances',
+  'badge_holdings',
+  'indexed_app_operators',
+  'indexed_badges',
+  'indexed_tokens',
+  'indexed_apps',
+  'indexed_blocks',
+  'indexer_receipt_logs',
+  'unindexable_events',
+] as const;
+
+/**
+ * Empties the chain's index and moves its cursor back before `startBlock`, inside the caller's
+ * transaction: the chain is then indexed again from its start.
+ */
+export async function forgetChainIndex(db: ClientBase, chainId: number, startBlock: number): Promise<void> {
+  await lockCursor(db, chainId, startBlock);
+  for (const table of CHAIN_INDEX_TABLES)
+    await db.query(`DELETE FROM ${table} WHERE chain_id = $1`, [chainId]);
+  await moveCursor(db, chainId, startBlock - 1);
 }

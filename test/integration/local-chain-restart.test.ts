@@ -23,7 +23,8 @@ import { waitUntil } from '../helpers/wait';
  * SIGKILL) or as a machine does (every process SIGKILLed at once), then started again on the same
  * data folder. Then the index equals the chain (each user's profile XP is the token's balanceOf),
  * and every reward answered `success` is in the chain with its receipt, or, when the chain itself
- * was lost past its last save, Laurel no longer answers it as mined.
+ * was lost past its last save, Laurel no longer answers it as mined (nor an app created since then
+ * as known).
  */
 const seed = Number(process.env.LAUREL_TEST_SEED ?? Date.now() % 1_000_000);
 let state = seed;
@@ -57,8 +58,12 @@ const apps: RewardingApp[] = [];
 
 const chainUrlOf = (started: StartedLaurel) => /anvil on (http:\/\/\S+),/.exec(started.output())![1];
 // The load and the checks ask far more than a user's request budget allows.
-const start = () =>
-  startLaurelProcess(dataDir, { LOG_LEVEL: 'info', RATE_LIMIT_MAX_REQUESTS: '1000000' }, { ownGroup: true });
+const start = (env: Record<string, string> = {}) =>
+  startLaurelProcess(
+    dataDir,
+    { LOG_LEVEL: 'info', RATE_LIMIT_MAX_REQUESTS: '1000000', ...env },
+    { ownGroup: true },
+  );
 
 interface Success {
   hash: string;
@@ -109,11 +114,18 @@ function rewardLoad(url: string, { owner, apiKey, appId }: RewardingApp) {
   };
 }
 
-/** Each user's XP in each app as the index answers it (profile) and as the chain holds it (balanceOf). */
+const NO_SUCH_APP = 'no such app';
+
+/**
+ * Each user's XP in each app as the index answers it (profile) and as the chain holds it
+ * (balanceOf). An app created after the chain's last save is gone with the rest after a kill: then
+ * the chain has no code at its address, and the index must answer it as an unknown app.
+ */
 async function xpOfUsers(url: string, chainUrl: string) {
   const profiles: Record<string, string> = {};
   const balances: Record<string, string> = {};
   for (const { apiKey, appId, xpToken } of apps) {
+    const onChain = (await rpc<string>(chainUrl, 'eth_getCode', [xpToken, 'latest'])) !== '0x';
     for (const user of users) {
       const profile = await request(url, 'GET', `/v1/profile?chain=local&user_id=${user}&app_id=${appId}`, {
         apiKey,
@@ -121,11 +133,13 @@ async function xpOfUsers(url: string, chainUrl: string) {
       profiles[`${appId} ${user}`] =
         profile.status === 200
           ? parseUnits(String(profile.body.xp_balance), 18).toString()
-          : `${profile.status} ${JSON.stringify(profile.body)}`;
+          : profile.status === 404 && profile.body.error === 'App not found'
+            ? NO_SUCH_APP
+            : `${profile.status} ${JSON.stringify(profile.body)}`;
       const data = erc20.encodeFunctionData('balanceOf', [user]);
-      balances[`${appId} ${user}`] = BigInt(
-        await rpc<string>(chainUrl, 'eth_call', [{ to: xpToken, data }, 'latest']),
-      ).toString();
+      balances[`${appId} ${user}`] = onChain
+        ? BigInt(await rpc<string>(chainUrl, 'eth_call', [{ to: xpToken, data }, 'latest'])).toString()
+        : NO_SUCH_APP;
     }
   }
   return { profiles, balances };
@@ -229,14 +243,64 @@ describe.each([
     }
 
     let last: Awaited<ReturnType<typeof xpOfUsers>> | undefined;
+    let readFailure: unknown;
     await waitUntil(
       `[seed ${seed}] profiles equal to balanceOf for every user`,
       async () => {
-        last = await xpOfUsers(laurel.url, chainUrl);
+        try {
+          last = await xpOfUsers(laurel.url, chainUrl);
+        } catch (error) {
+          readFailure = error;
+          throw error;
+        }
         return JSON.stringify(last.profiles) === JSON.stringify(last.balances) ? true : undefined;
       },
       60_000,
     ).catch(() => undefined);
+    // Past the wait, the last profiles against the last balances say more than "timed out".
+    if (readFailure)
+      throw new Error(`[seed ${seed}] reading the XP of the users failed: ${String(readFailure)}`);
     expect({ seed, profiles: last!.profiles }).toEqual({ seed, profiles: last!.balances });
   }, 300_000);
 });
+
+/**
+ * A kill loses what the chain mined since its last save, which under load can be more blocks than
+ * the index's undo window (64 on a local chain): the index cannot take them back one by one, and
+ * the chain will never hold them again. Laurel then indexes the chain again from its start.
+ */
+it('a chain restored from a save older than the finality window is indexed again from its start', async () => {
+  await stopLaurelProcess(laurel, 'SIGTERM');
+  // No save but the one at the stop: the next kill loses every block mined meanwhile.
+  laurel = await start({ LOCAL_CHAIN_SAVE_INTERVAL_MS: '3600000' });
+  const app = await newApp(6);
+  apps.push(app);
+  const load = rewardLoad(laurel.url, app);
+  await waitUntil(`[seed ${seed}] more rewards mined than the finality window holds`, () =>
+    load.successes.length >= 100 ? true : undefined,
+  );
+  await load.stop();
+  // Indexed to the head, the index's undo window no longer reaches the block of the last save.
+  const head = Number(await rpc<string>(chainUrlOf(laurel), 'eth_blockNumber'));
+  await waitUntil(`[seed ${seed}] the index at the chain's head`, async () => {
+    const metrics = await (await fetch(`${laurel.url}/metrics`)).text();
+    const indexed = /^laurel_indexer_indexed_block\{chain="local"\} (\d+)$/m.exec(metrics)?.[1];
+    return Number(indexed) >= head ? true : undefined;
+  });
+  await stopSetUp('everything');
+
+  laurel = await start();
+  const chainUrl = chainUrlOf(laurel);
+  expect(await rpc<string>(chainUrl, 'eth_getCode', [app.xpToken, 'latest'])).toBe('0x');
+  let last: Awaited<ReturnType<typeof xpOfUsers>> | undefined;
+  await waitUntil(
+    `[seed ${seed}] profiles equal to balanceOf for every user`,
+    async () => {
+      last = await xpOfUsers(laurel.url, chainUrl);
+      return JSON.stringify(last.profiles) === JSON.stringify(last.balances) ? true : undefined;
+    },
+    60_000,
+  ).catch(() => undefined);
+  expect({ seed, profiles: last!.profiles }).toEqual({ seed, profiles: last!.balances });
+  expect(laurel.output()).toContain('it is indexed again from its start block');
+}, 300_000);
