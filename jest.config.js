@@ -66,9 +66,9 @@ const common = {
 /** @type {import('jest').Config} */
 module.exports = {
   testTimeout: 60000,
-  // The files often wait on PostgreSQL, anvil, child processes and sockets: with one worker per
-  // core, the cores idle meanwhile.
-  maxWorkers: 3,
+  // The files mostly wait on PostgreSQL, anvil, child processes and sockets: with fewer workers
+  // (docs/development.md#workers), the cores idle meanwhile.
+  maxWorkers: 6,
   // A worker keeps every module of every file it ran (docs/development.md#tests), and its garbage
   // collection slows as that heap grows: past this, jest replaces it after its current file.
   workerIdleMemoryLimit: '600MB',
