@@ -215,9 +215,10 @@ describe('survives', () => {
       { user },
     );
     await pushed(profile, 1, 'profile');
+    // Only this file's database: the other files running meanwhile share the server.
     const [{ terminated }] = await writer.services.prisma.$queryRaw<{ terminated: number }[]>`
       SELECT count(pg_terminate_backend(pid))::int AS terminated FROM pg_stat_activity
-       WHERE query LIKE 'LISTEN laurel_%' AND pid <> pg_backend_pid()`;
+       WHERE query LIKE 'LISTEN laurel_%' AND datname = current_database() AND pid <> pg_backend_pid()`;
     expect(terminated).toBeGreaterThanOrEqual(1);
     await execute(await signedReward(3), true);
     await pushed(profile, 2, 'profile');
