@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { anvilExitStateFile, chooseAnvilState, saveAnvilState } from './anvil-state';
 import { anvilPidFile } from './data-folder';
-import { freePort } from './ports';
+import { freePort, ServerStartError } from './ports';
 import { restartWithBackoff, type SupervisorReport } from './supervisor';
 import { guardChildProcess } from './watchdog';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -169,16 +169,6 @@ async function rpcChainId(url: string, signal: AbortSignal): Promise<number> {
   return Number(BigInt(result));
 }
 
-class AnvilStartError extends Error {
-  override name = 'AnvilStartError';
-  constructor(
-    message: string,
-    readonly addressInUse: boolean,
-  ) {
-    super(message);
-  }
-}
-
 /** A started anvil process; `exited` resolves (with how it ended) when the process is gone. */
 interface RunningAnvil {
   instance: AnvilInstance;
@@ -283,14 +273,14 @@ async function startOnce(binary: string, port: number, opts: StartAnvilOptions):
       if (exited) break;
       if (chainId !== ANVIL_CHAIN_ID) {
         await stop();
-        throw new AnvilStartError(
+        throw new ServerStartError(
           `anvil at ${rpcUrl} answered chain id ${chainId}, expected ${ANVIL_CHAIN_ID}`,
           false,
         );
       }
       return { instance: { rpcUrl, chainId, port, pid: child.pid ?? -1, stop }, exited: exitPromise };
     } catch (error) {
-      if (error instanceof AnvilStartError) throw error;
+      if (error instanceof ServerStartError) throw error;
       lastError = error;
       await Promise.race([sleep(50), exitPromise]);
     }
@@ -298,14 +288,14 @@ async function startOnce(binary: string, port: number, opts: StartAnvilOptions):
 
   const output = recent.join('\n');
   if (exited) {
-    throw new AnvilStartError(
+    throw new ServerStartError(
       `anvil exited during start-up (${exitDescription}) [${binary} ${args.join(' ')}]` +
         (output ? `:\n${output}` : ''),
       /address already in use/i.test(output),
     );
   }
   await stop();
-  throw new AnvilStartError(
+  throw new ServerStartError(
     `anvil did not answer eth_chainId at ${rpcUrl} within ${timeoutMs} ms` +
       (lastError instanceof Error ? ` (last error: ${lastError.message})` : '') +
       (output ? `; its output:\n${output}` : ''),
@@ -331,7 +321,7 @@ export async function startAnvil(opts: StartAnvilOptions = {}): Promise<AnvilIns
       current = await startOnce(binary, port, opts);
       break;
     } catch (error) {
-      if (error instanceof AnvilStartError && error.addressInUse && attempt < attempts) continue;
+      if (error instanceof ServerStartError && error.addressInUse && attempt < attempts) continue;
       throw error;
     }
   }

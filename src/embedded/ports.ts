@@ -26,3 +26,14 @@ export function portIsFree(port: number, host = '127.0.0.1'): Promise<boolean> {
     server.listen(port, host, () => server.close(() => resolve(true)));
   });
 }
+
+/** A server (PostgreSQL, anvil) that did not start; `addressInUse`: another process held its port. */
+export class ServerStartError extends Error {
+  override name = 'ServerStartError';
+  constructor(
+    message: string,
+    readonly addressInUse: boolean,
+  ) {
+    super(message);
+  }
+}

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { freePort, portIsFree } from './ports';
+import { freePort, portIsFree, ServerStartError } from './ports';
 import { restartWithBackoff, type SupervisorReport } from './supervisor';
 import { guardChildProcess } from './watchdog';
 
@@ -87,17 +87,6 @@ async function ensureDatabase(adminUrl: string, database: string): Promise<void>
     if (found.rowCount === 0) await client.query(`CREATE DATABASE "${database.replace(/"/g, '""')}"`);
   } finally {
     await client.end();
-  }
-}
-
-/** A failed start; `addressInUse` when another process held the port. */
-class PostgresStartError extends Error {
-  override name = 'PostgresStartError';
-  constructor(
-    message: string,
-    readonly addressInUse: boolean,
-  ) {
-    super(message);
   }
 }
 
@@ -236,7 +225,7 @@ export async function startEmbeddedPostgres(options: {
       ]);
     } catch (error) {
       if (running(child)) child.kill('SIGKILL');
-      throw new PostgresStartError(
+      throw new ServerStartError(
         `embedded PostgreSQL did not start (data in ${dataDirectory}, port ${port}): ${failureReason(recentLines, error)}`,
         recentLines.some((line) => line.includes('Address already in use')),
       );
@@ -266,7 +255,7 @@ export async function startEmbeddedPostgres(options: {
       await startServer();
       break;
     } catch (error) {
-      if (!(error instanceof PostgresStartError && error.addressInUse && attempt < 3)) throw error;
+      if (!(error instanceof ServerStartError && error.addressInUse && attempt < 3)) throw error;
       port = await freePort();
       await storePort();
     }

@@ -145,6 +145,29 @@ async function xpOfUsers(url: string, chainUrl: string) {
   return { profiles, balances };
 }
 
+/** Waits (60 s at most) for every user's profile XP to equal balanceOf on the chain. */
+async function expectIndexEqualToChain(chainUrl: string): Promise<void> {
+  let last: Awaited<ReturnType<typeof xpOfUsers>> | undefined;
+  let readFailure: unknown;
+  await waitUntil(
+    `[seed ${seed}] profiles equal to balanceOf for every user`,
+    async () => {
+      try {
+        last = await xpOfUsers(laurel.url, chainUrl);
+      } catch (error) {
+        readFailure = error;
+        throw error;
+      }
+      return JSON.stringify(last.profiles) === JSON.stringify(last.balances) ? true : undefined;
+    },
+    60_000,
+  ).catch(() => undefined);
+  if (readFailure)
+    throw new Error(`[seed ${seed}] reading the XP of the users failed: ${String(readFailure)}`);
+  // Past the wait, the last profiles against the last balances say more than "timed out".
+  expect({ seed, profiles: last!.profiles }).toEqual({ seed, profiles: last!.balances });
+}
+
 /** A new app (build → sign → execute-and-wait) owned by the funded dev account `account`. */
 async function newApp(account: number): Promise<RewardingApp> {
   const owner = new Wallet(anvilDevPrivateKeys(10)[account]);
@@ -242,25 +265,7 @@ describe.each([
       expect({ seed, hash, status: status.body.status }).not.toEqual({ seed, hash, status: 'success' });
     }
 
-    let last: Awaited<ReturnType<typeof xpOfUsers>> | undefined;
-    let readFailure: unknown;
-    await waitUntil(
-      `[seed ${seed}] profiles equal to balanceOf for every user`,
-      async () => {
-        try {
-          last = await xpOfUsers(laurel.url, chainUrl);
-        } catch (error) {
-          readFailure = error;
-          throw error;
-        }
-        return JSON.stringify(last.profiles) === JSON.stringify(last.balances) ? true : undefined;
-      },
-      60_000,
-    ).catch(() => undefined);
-    // Past the wait, the last profiles against the last balances say more than "timed out".
-    if (readFailure)
-      throw new Error(`[seed ${seed}] reading the XP of the users failed: ${String(readFailure)}`);
-    expect({ seed, profiles: last!.profiles }).toEqual({ seed, profiles: last!.balances });
+    await expectIndexEqualToChain(chainUrl);
   }, 300_000);
 });
 
@@ -292,15 +297,6 @@ it('a chain restored from a save older than the finality window is indexed again
   laurel = await start();
   const chainUrl = chainUrlOf(laurel);
   expect(await rpc<string>(chainUrl, 'eth_getCode', [app.xpToken, 'latest'])).toBe('0x');
-  let last: Awaited<ReturnType<typeof xpOfUsers>> | undefined;
-  await waitUntil(
-    `[seed ${seed}] profiles equal to balanceOf for every user`,
-    async () => {
-      last = await xpOfUsers(laurel.url, chainUrl);
-      return JSON.stringify(last.profiles) === JSON.stringify(last.balances) ? true : undefined;
-    },
-    60_000,
-  ).catch(() => undefined);
-  expect({ seed, profiles: last!.profiles }).toEqual({ seed, profiles: last!.balances });
+  await expectIndexEqualToChain(chainUrl);
   expect(laurel.output()).toContain('it is indexed again from its start block');
 }, 300_000);
