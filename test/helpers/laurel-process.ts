@@ -109,18 +109,27 @@ export async function startLaurelProcess(
   const { readyWithinMs = 60_000, ...spawnOptions } = options;
   const started = spawnLaurel(dataDir, env, spawnOptions);
   const url = await new Promise<string>((resolve, reject) => {
+    // However the wait ends: its timers would otherwise keep the process (jest's, for the global
+    // setup's start) alive.
+    const settle = () => {
+      clearInterval(poll);
+      clearTimeout(timer);
+    };
     const timer = setTimeout(() => {
+      settle();
       // Not left running (with its PostgreSQL and anvil) past the test.
       started.child.kill('SIGTERM');
       reject(new Error(`no URLs within ${readyWithinMs / 1000} s:\n${started.output()}`));
     }, readyWithinMs);
-    void started.exited.then((code) => reject(new Error(`exited with ${code}:\n${started.output()}`)));
+    void started.exited.then((code) => {
+      settle();
+      reject(new Error(`exited with ${code}:\n${started.output()}`));
+    });
     const poll = setInterval(() => {
       // Every role prints its health URL once ready.
       const match = /health\s+(http:\/\/\S+)\/health/.exec(started.output());
       if (match) {
-        clearInterval(poll);
-        clearTimeout(timer);
+        settle();
         resolve(match[1]);
       }
     }, 50);

@@ -102,6 +102,21 @@ const haveScript = spawnSync('script', ['--version']).status === 0;
   180_000,
 );
 
+it('a start that fails rejects with its output, and its wait leaves no timer running', async () => {
+  const timers = () => process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length;
+  const before = timers();
+  const folder = makeDataDir();
+  try {
+    await expect(startLaurelProcess(folder, { PORT: 'not-a-port' })).rejects.toThrow(
+      /exited with 1:[\s\S]*PORT/,
+    );
+    // A timer left running kept jest from exiting after a run whose global setup start failed.
+    expect(timers()).toBe(before);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
 it('a taken port fails the start before the rest of Laurel loads, with no migration line', async () => {
   const taken = net.createServer();
   await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
