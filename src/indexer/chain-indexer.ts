@@ -207,8 +207,11 @@ export class ChainIndexer {
     const plan = new RangePlan(chain, maxBlockRange, this.text);
     let failures = 0;
     let forkFound = false;
-    /** The node restarted from a saved state behind the index: the fork is what its save lacked. */
-    let restoredBehind = false;
+    /**
+     * The node restarted from a saved state, and the index has not matched the chain since: a fork
+     * found meanwhile is what its save lacked (also when blocks mined since then filled the gap).
+     */
+    let restoredFromSave = false;
     let catchUp: { since: number; fromCursor: number; events: number; lastLog: number } | null = null;
 
     while (!this.stopped) {
@@ -223,14 +226,15 @@ export class ChainIndexer {
         if (forkFound) {
           plan.dropAhead();
           step = 'reorganisation';
-          await this.reorganise(db, plan.blocksPerRequest, restoredBehind);
+          await this.reorganise(db, plan.blocksPerRequest, restoredFromSave);
           forkFound = false;
-          restoredBehind = false;
+          restoredFromSave = false;
           failures = 0;
           continue;
         }
         const restarted = this.restartedSince;
         this.restartedSince = false;
+        if (restarted) restoredFromSave = true;
         this.head = await chain.provider.getBlockNumber();
         // What the index holds above the head, receipts ingested ahead of the cursor included.
         const indexedTo = restarted
@@ -242,12 +246,12 @@ export class ChainIndexer {
             'indexer: the chain restarted from a saved state with fewer blocks than indexed; the blocks above it are undone',
           );
           forkFound = true;
-          restoredBehind = true;
           continue;
         }
         const safeHead = this.head - (chain.confirmations - 1);
         if (this.cursor >= safeHead) {
           await this.checkLastBlock(db);
+          restoredFromSave = false;
           if (catchUp) {
             log.info({ chain: chain.name, block: this.cursor }, 'indexer caught up');
             catchUp = null;
@@ -262,6 +266,7 @@ export class ChainIndexer {
         const fetched = await plan.fetch(this.known, from, safeHead, finalized);
         const { to } = fetched;
         const events = await this.writeRange(db, fetched);
+        restoredFromSave = false;
         failures = 0;
         plan.written();
 
@@ -379,14 +384,14 @@ export class ChainIndexer {
    * Rolls the index back to the last block it shares with the chain and indexes the chain's blocks
    * from there (up to `range` of them), in one transaction. A chain that shares no recorded block
    * (a reorganisation deeper than the window) stops the indexer; but a node restored from a save
-   * behind the index (`restoredBehind`) will never hold what it lost: it is indexed again from the
+   * behind the index (`restoredFromSave`) will never hold what it lost: it is indexed again from the
    * start block.
    */
-  private async reorganise(db: PoolClient, range: number, restoredBehind: boolean): Promise<void> {
+  private async reorganise(db: PoolClient, range: number, restoredFromSave: boolean): Promise<void> {
     const { chain, log } = this.options;
     const found = await commonAncestor(db, chain, this.cursor);
     if ('fork' in found) {
-      if (restoredBehind) await this.indexAgainFromStart(db, found.fork);
+      if (restoredFromSave) await this.indexAgainFromStart(db, found.fork);
       else this.stopAtDeepFork(found.fork);
       return;
     }

@@ -294,9 +294,10 @@ it('a chain restored from a save older than the finality window is indexed again
   });
   await stopSetUp('everything');
 
+  // Laurel may send the lost transactions again (the app's creation among them): either way the
+  // index must end equal to the chain.
   laurel = await start();
   const chainUrl = chainUrlOf(laurel);
-  expect(await rpc<string>(chainUrl, 'eth_getCode', [app.xpToken, 'latest'])).toBe('0x');
   await expectIndexEqualToChain(chainUrl);
   expect(laurel.output()).toContain('it is indexed again from its start block');
 }, 300_000);
