@@ -6,6 +6,7 @@
  * (undo-journal.ts). Blocks indexed by the cursor and blocks of receipts ingested ahead of it alike.
  */
 import type { ClientBase } from 'pg';
+import { notifyIndexChanged } from './index-changes';
 import { lockCursor, moveCursor } from './index-store';
 import { prepareIndexUndo, type PreparedWrites } from './index-writer';
 import type { IndexEvent, RewardKindName } from './log-decoder';
@@ -110,11 +111,13 @@ const CHAIN_INDEX_TABLES = [
 
 /**
  * Empties the chain's index and moves its cursor back before `startBlock`, inside the caller's
- * transaction: the chain is then indexed again from its start.
+ * transaction: the chain is then indexed again from its start. The read caches of every process
+ * hear of it once it commits, as of any removal (every day, rows removed).
  */
 export async function forgetChainIndex(db: ClientBase, chainId: number, startBlock: number): Promise<void> {
   await lockCursor(db, chainId, startBlock);
   for (const table of CHAIN_INDEX_TABLES)
     await db.query(`DELETE FROM ${table} WHERE chain_id = $1`, [chainId]);
   await moveCursor(db, chainId, startBlock - 1);
+  await notifyIndexChanged(db, { chainId, rewardsFromDay: -Infinity, removed: true });
 }
