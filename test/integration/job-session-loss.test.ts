@@ -17,6 +17,7 @@ import { migrate } from '../../src/db/migrator';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../src/embedded/postgres';
 import { TRACK_RECEIPT_ATTEMPT_WAIT_MS } from '../../src/modules/transactions/following/receipt-tracker';
 import { chainConfigOf, startTestChain, type TestChain } from '../helpers/chain';
+import { killPostmaster } from '../helpers/database';
 import { client, createApp, eventArg, issueApiKeys, type Client, type Unsigned } from '../helpers/flow';
 import { request } from '../helpers/laurel';
 import {
@@ -158,7 +159,7 @@ it('runs again, within seconds of PostgreSQL being back, every job whose worker 
   });
 
   const killedAt = Date.now();
-  process.kill(database.pid, 'SIGKILL');
+  await killPostmaster(database.pid);
   await rpc(chain.rpcUrl, 'evm_mine');
   await rpc(chain.rpcUrl, 'evm_setAutomine', [true]);
   expect(await chain.provider.getTransactionReceipt(hash)).toMatchObject({ status: 1 });
@@ -264,7 +265,7 @@ it('never starts a job again while its worker still runs it across the loss of i
   holdHooks = false;
   for (const response of held.hooks!.splice(0)) if (response !== abandonedResponse) json(response, 200, {});
 
-  process.kill(database.pid, 'SIGKILL');
+  await killPostmaster(database.pid);
   const answered = new Promise((resolve) => abandonedResponse.once('finish', resolve));
   json(abandonedResponse, 200, {});
   await answered;
