@@ -27,18 +27,22 @@ function redactingDestination(secrets: readonly string[], destination: Destinati
 }
 
 export function createLogger(level: string, options: LoggerOptions = {}): Logger {
+  // Synchronous: each line is written when it is logged, so lines keep their order (on a
+  // terminal, with the start-up lines of console.log too) and none is left behind at exit. An
+  // asynchronous destination queues its writes on libuv's thread pool, behind DNS lookups and file
+  // reads, and at exit writes what it buffered ahead of the write under way, or without it
+  // (sonic-boom#101): a stop's lines came out of order.
   const destination =
     options.destination ??
     (options.pretty
-      ? // Synchronous on a terminal: its lines stay in order with the start-up lines (console.log).
-        pretty({
+      ? pretty({
           colorize: true,
           translateTime: 'SYS:HH:MM:ss.l',
           ignore: 'pid,hostname',
           singleLine: true,
           sync: true,
         })
-      : pino.destination(1));
+      : pino.destination({ dest: 1, sync: true }));
   const secrets = (options.secrets ?? []).filter((secret) => secret.length > 0);
   return pino(
     {

@@ -10,7 +10,7 @@ type LaurelModule = typeof import('./server/laurel');
 
 /**
  * Where the start-up and stop lines go. On a terminal: plain lines, in order with the logger's
- * (which writes synchronously there). Otherwise (a pipe, a file, a log collector): through the
+ * (which writes each line as it is logged). Otherwise (a pipe, a file, a log collector): through the
  * logger as JSON lines, so the two never interleave.
  */
 function consoleOf(log: Logger, terminal: boolean): (line: string) => void {
@@ -20,11 +20,11 @@ function consoleOf(log: Logger, terminal: boolean): (line: string) => void {
   return (line) => lines.info(line);
 }
 
-/** Writes what the logger and the tracer hold before the process exits. */
-function exitAfterFlush(log: Logger, code: number): void {
+/** Sends the spans the tracer holds, then exits (the logger has written every line: logger.ts). */
+function exitAfterTraces(code: number): void {
   void flushTraces()
     .catch(() => undefined)
-    .finally(() => log.flush(() => process.exit(code)));
+    .finally(() => process.exit(code));
 }
 
 async function main(): Promise<void> {
@@ -68,18 +68,18 @@ async function main(): Promise<void> {
     running.stop().then(
       () => {
         say('laurel: stopped');
-        exitAfterFlush(log, 0);
+        exitAfterTraces(0);
       },
       (error: unknown) => {
         log.error({ err: error }, 'laurel: error while stopping');
-        exitAfterFlush(log, 1);
+        exitAfterTraces(1);
       },
     );
   const shutdown = (signal: NodeJS.Signals) => {
     if (stoppingSince !== null) {
       if (Date.now() - stoppingSince < 2000) return;
       say(`laurel: ${signal} again, exiting now`);
-      exitAfterFlush(log, 1);
+      exitAfterTraces(1);
       return;
     }
     stoppingSince = Date.now();

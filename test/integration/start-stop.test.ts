@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { closeSync, constants, openSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import {
@@ -142,6 +142,42 @@ it('a taken port fails the start before the rest of Laurel loads, with no migrat
     expect(loaded.filter((file) => heavy.test(file))).toEqual([]);
   } finally {
     taken.close();
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+it('writes every log line, in order, before the process exits, while its thread pool is busy', async () => {
+  const folder = makeDataDir();
+  const fifo = path.join(folder, 'busy');
+  expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+  // The built logger as the service makes it, in a process whose one thread-pool thread is busy
+  // (as a slow DNS lookup keeps it) until the test opens the FIFO: the lines, then the service's exit.
+  const script = `
+    const fs = require('node:fs');
+    const { createLogger } = require(${JSON.stringify(path.join(root, 'dist/src/logger.js'))});
+    fs.open(${JSON.stringify(fifo)}, 'r', () => undefined);
+    const log = createLogger('info');
+    for (let line = 0; line < 20; line++) log.info({ line }, 'logged');
+    process.exit(0);
+  `;
+  const child = spawn(process.execPath, ['-e', script], {
+    env: { ...process.env, UV_THREADPOOL_SIZE: '1' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const lines = () => output.split('\n').filter(Boolean);
+  try {
+    // Node's exit waits for its thread pool: freed once every line the process could write is out.
+    await waitUntil('the lines written before the exit', () => lines().length >= 19);
+    closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
+    expect(await exited).toBe(0);
+    expect(lines().map((line) => (JSON.parse(line) as { line: number }).line)).toEqual(
+      Array.from({ length: 20 }, (_, line) => line),
+    );
+  } finally {
+    child.kill('SIGKILL');
     rmSync(folder, { recursive: true, force: true });
   }
 });
