@@ -31,7 +31,7 @@ export function createLogger(level: string, options: LoggerOptions = {}): Logger
   // terminal, with the start-up lines of console.log too) and none is left behind at exit. An
   // asynchronous destination queues its writes on libuv's thread pool, behind DNS lookups and file
   // reads, and at exit writes what it buffered ahead of the write under way, or without it
-  // (sonic-boom#101): a stop's lines came out of order.
+  // (sonic-boom#101).
   const destination =
     options.destination ??
     (options.pretty
