@@ -154,3 +154,43 @@ it('answers a nonce gap on a nonce Laurel sent and the chain dropped with what L
   });
   await stop(laurel);
 }, 120_000);
+
+it('counts a transaction Laurel sent again whose receipt was recorded before the count', async () => {
+  const wallet: Wallet = chain.wallets[5];
+  const laurel = await start({ worker: false });
+  const apiKey = await issueApiKey(laurel.url, wallet);
+  const signed = await wallet.signTransaction(await buildApp(laurel, apiKey, 'Mined before its count'));
+  expect(await executeAndWait(laurel, apiKey, signed)).toMatchObject({
+    status: 200,
+    body: { status: 'success' },
+  });
+  const hash = Transaction.from(signed).hash!;
+  const receiptJobs = async () =>
+    (
+      await laurel.services.pool.query(
+        `SELECT id FROM graphile_worker.jobs
+          WHERE task_identifier = 'transactions__track_receipt' AND key LIKE '%' || $1`,
+        [hash],
+      )
+    ).rows;
+  const jobsBefore = await receiptJobs();
+
+  // The node mined what Laurel sent again, and its receipt was recorded, before the count ran (seen
+  // in a reorganisation under load): counted all the same, and no receipt job follows it.
+  const repository = new TransactionsRepository(laurel.services.prisma, laurel.services.pool);
+  expect(await repository.markRebroadcast(chain.chainId, hash)).toBe(false);
+  const row = await rowOf(laurel, hash);
+  expect(row).toMatchObject({ status: 'success', rebroadcasts: 1 });
+  expect(row.rebroadcastAt).toBeInstanceOf(Date);
+  expect(await receiptJobs()).toEqual(jobsBefore);
+  const status = await waitUntil('the status read counting it', async () => {
+    const read = await request(laurel.url, 'GET', `/v1/transactions/${hash}`, { apiKey });
+    return read.body.rebroadcasts === 1 && read;
+  });
+  expect(status.body).toMatchObject({
+    status: 'success',
+    rebroadcasts: 1,
+    rebroadcast_at: expect.any(String),
+  });
+  await stop(laurel);
+}, 120_000);

@@ -319,20 +319,23 @@ export class TransactionsRepository {
   }
 
   /**
-   * Laurel sent the pending transaction again and the node took it: counted, pending since now (the
-   * drop timer starts again), and a receipt job follows it afresh (its attempts anew), in one
-   * database transaction. False when the row had moved on meanwhile.
+   * Laurel sent the transaction again and the node took it: counted, whatever the row says by now
+   * (the node can mine it, and a receipt be recorded, before this runs). Still pending: pending since
+   * now (the drop timer starts again), and a receipt job follows it afresh (its attempts anew). In
+   * one database transaction; true when a receipt job follows it.
    */
   async markRebroadcast(chainId: number, hash: string): Promise<boolean> {
     return this.prisma.$transaction(async (db) => {
-      const rows = await db.$queryRaw<{ request_id: string | null }[]>`
+      const rows = await db.$queryRaw<{ request_id: string | null; status: string }[]>`
         UPDATE transactions
-           SET rebroadcasts = rebroadcasts + 1, rebroadcast_at = now(), updated_at = now(), track_from = NULL
-         WHERE chain_id = ${chainId} AND hash = ${hash} AND status = 'pending'
-        RETURNING request_id`;
+           SET rebroadcasts = rebroadcasts + 1, rebroadcast_at = now(), updated_at = now(),
+               track_from = CASE WHEN status = 'pending' THEN NULL ELSE track_from END
+         WHERE chain_id = ${chainId} AND hash = ${hash}
+        RETURNING request_id, status`;
       if (rows.length === 0) return false;
       await notifyTransactionStatus(db, chainId, hash);
-      const requestId = rows[0].request_id;
+      const [{ request_id: requestId, status }] = rows as [{ request_id: string | null; status: string }];
+      if (status !== 'pending') return false;
       await enqueueJob(
         db,
         jobs.trackReceipt,
