@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import globalSetup from './global-setup';
@@ -34,7 +34,7 @@ export default async function globalSetupService(): Promise<void> {
         { cwd: root },
         (error, stdout, stderr) => {
           const output = `${stdout}${stderr}` || String(error ?? '');
-          writeFileSync(resultFile, JSON.stringify({ ok: !error, output }));
+          publish(resultFile, { ok: !error, output });
           resolve(!error);
         },
       );
@@ -42,13 +42,19 @@ export default async function globalSetupService(): Promise<void> {
     const preparedFile = path.join(path.dirname(resultFile), 'prepared-data-dir.json');
     process.env.TEST_PREPARED_DATA_DIR_RESULT = preparedFile;
     globalThis.__LAUREL_TEST_BUILD__ = built.then(async (ok) => {
-      writeFileSync(
-        preparedFile,
-        JSON.stringify(ok ? await prepareDataDir() : { ok: false, output: 'no build' }),
-      );
+      publish(preparedFile, ok ? await prepareDataDir() : { ok: false, output: 'no build' });
     });
   }
   await globalSetup();
+}
+
+/**
+ * Writes a result that test files of other processes wait for (they poll for the file, then read
+ * it): written beside it and renamed into place, so a reader never sees it half-written.
+ */
+function publish(file: string, result: object): void {
+  writeFileSync(`${file}.partial`, JSON.stringify(result));
+  renameSync(`${file}.partial`, file);
 }
 
 /**
