@@ -196,11 +196,13 @@ async function newApp(account: number): Promise<RewardingApp> {
 /** Stops the whole local set-up: the process group, or (`everything`) every process SIGKILLed at once. */
 async function stopSetUp(how: 'SIGTERM' | 'SIGKILL' | 'everything'): Promise<void> {
   if (how === 'everything') {
+    // The watchdogs first: once node is dead they stop anvil with SIGTERM, which saves its state,
+    // and a machine's crash gives them no such moment. Then node, which restarts what dies.
     const pids = [
-      laurel.child.pid!,
       ...processesUsing(`laurel-watchdog ${laurel.child.pid}`).map((line) =>
         Number(line.trim().split(/\s+/)[0]),
       ),
+      laurel.child.pid!,
       Number(readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]),
       Number(readFileSync(path.join(dataDir, 'anvil', 'anvil.pid'), 'utf8')),
     ];
