@@ -38,9 +38,7 @@ async function killWithStuckSession(database: EmbeddedPostgresHandle): Promise<n
   const client = new Client({ connectionString: database.databaseUrl });
   client.on('error', () => undefined);
   await client.connect();
-  const [{ pid }] = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows as [
-    { pid: number },
-  ];
+  const { pid } = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!;
   stuck = pid;
   process.kill(pid, 'SIGSTOP');
   const postmaster = database.pid;

@@ -334,7 +334,7 @@ export class TransactionsRepository {
         RETURNING request_id, status`;
       if (rows.length === 0) return false;
       await notifyTransactionStatus(db, chainId, hash);
-      const [{ request_id: requestId, status }] = rows as [{ request_id: string | null; status: string }];
+      const { request_id: requestId, status } = rows[0];
       if (status !== 'pending') return false;
       await enqueueJob(
         db,
