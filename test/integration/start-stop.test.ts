@@ -171,7 +171,16 @@ it('writes every log line, in order, before the process exits, while its thread 
   try {
     // Node's exit waits for its thread pool: freed once every line the process could write is out.
     await waitUntil('the lines written before the exit', () => lines().length >= 19);
-    closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
+    // Opened once the pool thread waits in its open of the FIFO (until then: ENXIO).
+    const writer = await waitUntil('the pool thread waiting on the FIFO', () => {
+      try {
+        return openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENXIO') return undefined;
+        throw error;
+      }
+    });
+    closeSync(writer);
     expect(await exited).toBe(0);
     expect(lines().map((line) => (JSON.parse(line) as { line: number }).line)).toEqual(
       Array.from({ length: 20 }, (_, line) => line),
