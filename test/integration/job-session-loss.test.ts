@@ -2,9 +2,9 @@
  * Jobs survive the loss of their database session. PostgreSQL's postmaster is SIGKILLed while the
  * job worker of a Laurel process (the built service, as `npm start` runs it) holds three jobs: the
  * receipt job of a fire-and-forget execute answered 200 just before, a badge metadata fetch and a
- * webhook delivery. Meanwhile the transaction is mined and both calls are answered, so each job
- * ends while the database is gone: graphile-worker cannot write that, and its lock would stay for
- * 4 hours. Once PostgreSQL is back, each job runs again within seconds: the transaction's receipt
+ * webhook delivery (both calls held by the receiver within their timeouts). Meanwhile the
+ * transaction is mined and both calls are answered, so each job ends while the database is gone:
+ * graphile-worker cannot write that, and its lock would stay for 4 hours. Once PostgreSQL is back, each job runs again within seconds: the transaction's receipt
  * and `transaction` event are recorded and the event delivered, the document stored, the delivery
  * made; and the status read agrees with the events.
  */
@@ -16,6 +16,7 @@ import { appInterface } from '../../src/chain/contracts';
 import { migrate } from '../../src/db/migrator';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../src/embedded/postgres';
 import { TRACK_RECEIPT_ATTEMPT_WAIT_MS } from '../../src/modules/transactions/following/receipt-tracker';
+import { newIdempotencyKey } from '../../src/modules/webhooks/webhook-events';
 import { chainConfigOf, startTestChain, type TestChain } from '../helpers/chain';
 import { killPostmaster } from '../helpers/database';
 import { client, createApp, eventArg, issueApiKeys, type Client, type Unsigned } from '../helpers/flow';
@@ -112,6 +113,22 @@ afterAll(async () => {
   for (const folder of [dataDir, laurelDir]) rmSync(folder, { recursive: true, force: true });
 });
 
+/**
+ * Answers a held call; resolves once the answer is out. A call its caller gave up on (its timeout
+ * passed) can no longer be answered, and the case would not be the one under test: that fails.
+ */
+function answer(response: ServerResponse, body: unknown): Promise<void> {
+  if (response.destroyed) {
+    const call = callOf.get(response);
+    return Promise.reject(
+      new Error(`Laurel gave up on the held call ${call?.path ?? ''} before it was answered`),
+    );
+  }
+  const finished = new Promise<void>((resolve) => response.once('finish', () => resolve()));
+  json(response, 200, body);
+  return finished;
+}
+
 const hookCalls = () => receiver.calls.filter((call) => call.path === '/hooks');
 const eventOf = (call: ReceivedCall) =>
   JSON.parse(call.body) as { event: string; payload: { hash?: string } };
@@ -122,8 +139,7 @@ it('runs again, within seconds of PostgreSQL being back, every job whose worker 
   appId = await createApp(api, 'Outage');
   await receiver.waitForCalls('/hooks', 1);
 
-  // A badge whose metadata fetch is held, and whose `transaction` event's delivery is held.
-  holdHooks = true;
+  // A badge whose metadata fetch is held (BADGE_METADATA_TIMEOUT_MS: for the whole case).
   const builtBadge = await api.post('/badge/new', {
     chain: 'local',
     app_id: appId,
@@ -133,10 +149,7 @@ it('runs again, within seconds of PostgreSQL being back, every job whose worker 
   expect(builtBadge.status).toBe(200);
   const badgeReceipt = await api.execute(builtBadge.body.unsignedTransaction as Unsigned);
   eventArg(badgeReceipt.logs, appInterface, 'BadgeCreated', 'badge');
-  await waitUntil('the metadata fetch and the delivery held', () =>
-    held.metadata!.length === 1 && held.hooks!.length === 1 ? true : undefined,
-  );
-  const [heldDelivery] = hookCalls().slice(-1);
+  await waitUntil('the metadata fetch held', () => (held.metadata!.length === 1 ? true : undefined));
 
   // A fire-and-forget execute, answered 200, not mined yet; its receipt job waits for it.
   await rpc(chain.rpcUrl, 'evm_setAutomine', [false]);
@@ -157,20 +170,29 @@ it('runs again, within seconds of PostgreSQL being back, every job whose worker 
     );
     return job?.starting === true;
   });
+  // A delivery held from now until the kill: a webhook call times out after 5 s (the interface's),
+  // less than catching that attempt can take on a busy machine. Its event is emitted as recording a
+  // receipt emits one (the same SQL function), as no receipt can be recorded now without mining
+  // the transaction above.
+  holdHooks = true;
+  await query(`SELECT laurel_emit_webhook_event($1, 'transaction', $2, $3::jsonb, NULL)`, [
+    wallet.address,
+    newIdempotencyKey(),
+    JSON.stringify(badgeReceipt),
+  ]);
+  const heldDelivery = callOf.get(await waitUntil('the delivery held', () => held.hooks![0]))!;
 
   const killedAt = Date.now();
   await killPostmaster(database.pid);
   await rpc(chain.rpcUrl, 'evm_mine');
   await rpc(chain.rpcUrl, 'evm_setAutomine', [true]);
   expect(await chain.provider.getTransactionReceipt(hash)).toMatchObject({ status: 1 });
-  const answered = [...held.hooks!, ...held.metadata!].map(
-    (response) => new Promise((resolve) => response.once('finish', resolve)),
-  );
-  held.hooks!.splice(0).forEach((response) => json(response, 200, {}));
-  held.metadata!.splice(0).forEach((response) => json(response, 200, document));
   holdHooks = false;
   holdMetadata = false;
-  await Promise.all(answered);
+  await Promise.all([
+    ...held.hooks!.splice(0).map((response) => answer(response, {})),
+    ...held.metadata!.splice(0).map((response) => answer(response, document)),
+  ]);
   // The receipt job's attempt ends within its wait; each job then fails to write its outcome.
   await waitUntil('the attempt of the receipt job over', () =>
     Date.now() > killedAt + TRACK_RECEIPT_ATTEMPT_WAIT_MS + 500 ? true : undefined,
@@ -199,14 +221,14 @@ it('runs again, within seconds of PostgreSQL being back, every job whose worker 
   await withinRescue(
     'the held delivery made again',
     async () =>
-      hookCalls().filter((call) => call.headers['webhook-id'] === heldDelivery!.headers['webhook-id'])
+      hookCalls().filter((call) => call.headers['webhook-id'] === heldDelivery.headers['webhook-id'])
         .length >= 2,
   );
   await withinRescue('the delivery recorded', async () => {
     const rows = await query<{ status: string }>(
       `SELECT d.status FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
         WHERE e.idempotency_key = $1`,
-      [heldDelivery!.headers['webhook-id']],
+      [heldDelivery.headers['webhook-id']],
     );
     return rows[0]?.status === 'succeeded';
   });
@@ -266,9 +288,7 @@ it('never starts a job again while its worker still runs it across the loss of i
   for (const response of held.hooks!.splice(0)) if (response !== abandonedResponse) json(response, 200, {});
 
   await killPostmaster(database.pid);
-  const answered = new Promise((resolve) => abandonedResponse.once('finish', resolve));
-  json(abandonedResponse, 200, {});
-  await answered;
+  await answer(abandonedResponse, {});
   expect((await request(laurel.url, 'GET', '/v1/keys', { apiKey })).status).toBe(503);
   database = await startDatabase();
 
