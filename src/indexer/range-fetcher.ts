@@ -96,6 +96,14 @@ async function logsOf(
 }
 
 /**
+ * No reorganisation replaces a chain's genesis block, so it is not tracked. Nor can its header be
+ * trusted to link up: anvil adds a genesis block to its state at every start from a saved state,
+ * and answers block 0 with the last one listed in the state it loaded, which need not be the one
+ * block 1 extends (the embedded chain after a few restarts).
+ */
+const FIRST_TRACKED_BLOCK = 1;
+
+/**
  * The headers of blocks `from..to`, which must link up: read before the logs, so that a block
  * replaced after them shows in its logs' block hashes, or in the next range's parent hash.
  */
@@ -148,7 +156,7 @@ async function fetchLogs(
  * Fetches and decodes the events of blocks `from..to` (none when `to` < `from`), adding the
  * contracts they create to `known`: the factory's apps first, then the apps' events, then transfers
  * of their tokens and badges. The blocks from `trackFrom` on (the chain's finalized block, also
- * given) are tracked.
+ * given) are tracked, never the genesis block (FIRST_TRACKED_BLOCK).
  *
  * eth_getLogs is asked `blocksPerRequest` blocks at a time (the node's limit), one request after
  * the other; the range ends early (FetchedRange.to) after the request that took its events to
@@ -198,7 +206,11 @@ export async function fetchRange(
   let to = from - 1;
   while (to < range.to && events.length < maxEvents) {
     const part = { from: to + 1, to: Math.min(range.to, to + step) };
-    const partHeaders = await linkedHeaders(chain, Math.max(part.from, range.trackFrom), part.to);
+    const partHeaders = await linkedHeaders(
+      chain,
+      Math.max(part.from, range.trackFrom, FIRST_TRACKED_BLOCK),
+      part.to,
+    );
     const previous = headers[headers.length - 1];
     if (previous && partHeaders[0] && partHeaders[0].parentHash !== previous.hash) {
       throw new ChainMovedError(

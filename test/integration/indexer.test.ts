@@ -1,8 +1,13 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { Contract, Wallet, type ContractTransactionResponse } from 'ethers';
 import type { Pool } from 'pg';
 import { appFactoryInterface, appInterface, encodeActionId } from '../../src/chain/contracts';
 import { receiptBlockTime } from '../../src/chain/pooled-provider';
 import { ChainRegistry, type Chain } from '../../src/chain/registry';
+import { startAnvil } from '../../src/embedded/anvil';
 import { ChainIndexer } from '../../src/indexer/chain-indexer';
 import { BlockTimesByHash } from '../../src/indexer/block-times';
 import { ingestReceiptLogs } from '../../src/indexer/receipt-ingestion';
@@ -496,5 +501,67 @@ describe('ChainIndexer', () => {
     expect(await totalOf(user)).toEqual({ total: null, actions: 0, balance: '0' });
     const { rows } = await pool.query('SELECT count(*)::int AS n FROM indexer_receipt_logs');
     expect(rows[0].n).toBe(0);
+  });
+
+  it('indexes from block 0 a chain whose node answers another genesis block than block 1 extends', async () => {
+    const user = Wallet.createRandom().address;
+    await reward(user, 6n, 'before the save');
+    // anvil's state as the embedded chain saves it after a few starts: each start from a saved
+    // state adds a genesis block to it, and the last one listed is answered as block 0.
+    const dumped = (await testChain.provider.send('anvil_dumpState', [])) as string;
+    const state = JSON.parse(gunzipSync(Buffer.from(dumped.slice(2), 'hex')).toString('utf8')) as {
+      blocks: { header: { number: string; timestamp: string } }[];
+    };
+    const genesis = state.blocks.find((block) => Number(block.header.number) === 0)!;
+    const added = {
+      ...genesis,
+      header: { ...genesis.header, timestamp: `0x${(Number(genesis.header.timestamp) + 1).toString(16)}` },
+    };
+    state.blocks.push(added);
+    const folder = mkdtempSync(path.join(tmpdir(), 'laurel-genesis-'));
+    const stateFile = path.join(folder, 'state.json');
+    writeFileSync(stateFile, JSON.stringify(state));
+    const restarted = await startAnvil({ loadState: stateFile });
+    const ownDatabase = await createTestDatabase();
+    const ownPool = createTestPool(ownDatabase.url, 4);
+    const ownRegistry = new ChainRegistry([], 10_000);
+    try {
+      const chain = ownRegistry.add(
+        chainConfigOf(testChain, { name: 'restarted', rpcUrl: restarted.rpcUrl, finalityDepth: 100_000 }),
+      );
+      const [block0, block1] = await Promise.all([chain.provider.getBlock(0), chain.provider.getBlock(1)]);
+      expect(block1!.parentHash).not.toBe(block0!.hash);
+
+      const indexer = new ChainIndexer({
+        chain,
+        pool: ownPool,
+        log,
+        pollIntervalMs: 20,
+        maxBlockRange: 5,
+        startBlock: 0,
+      });
+      indexer.start();
+      running.push(indexer);
+      const head = await chain.provider.getBlockNumber();
+      await waitUntil(
+        `the index to reach block ${head}`,
+        async () => (await cursorOf(ownPool, 31337)) >= head,
+      );
+      const { rows } = await ownPool.query(
+        'SELECT amount::text FROM reward_totals WHERE token_address = $2 AND user_address = $1',
+        [user, ALL_XP_TOKEN],
+      );
+      expect(rows).toEqual([{ amount: '6' }]);
+      // Tracked from block 1: the genesis block is never replaced.
+      const tracked = await ownPool.query('SELECT min(block_number)::int AS first FROM indexed_blocks');
+      expect(tracked.rows[0].first).toBe(1);
+    } finally {
+      await stopAll();
+      ownRegistry.destroy();
+      await ownPool.end();
+      await ownDatabase.drop();
+      await restarted.stop();
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
