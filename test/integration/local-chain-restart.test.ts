@@ -164,6 +164,19 @@ async function expectIndexEqualToChain(chainUrl: string): Promise<void> {
   ).catch(() => undefined);
   if (readFailure)
     throw new Error(`[seed ${seed}] reading the XP of the users failed: ${String(readFailure)}`);
+  if (JSON.stringify(last!.profiles) !== JSON.stringify(last!.balances)) {
+    // A failure here is the indexer's: where it stands and what it said, which only this run shows.
+    const ready = await fetch(`${laurel.url}/ready`)
+      .then((response) => response.text())
+      .catch(String);
+    const indexerLines = laurel
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('"component":"indexer"'));
+    console.log(
+      `[seed ${seed}] /ready: ${ready}\nthe indexer's last lines:\n${indexerLines.slice(-10).join('\n')}`,
+    );
+  }
   // Past the wait, the last profiles against the last balances say more than "timed out".
   expect({ seed, profiles: last!.profiles }).toEqual({ seed, profiles: last!.balances });
 }
