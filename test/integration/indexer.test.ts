@@ -252,10 +252,10 @@ describe('ChainIndexer', () => {
       registry.add(chainConfigOf(testChain, { name, confirmations, finalityDepth }))
     );
   };
-  const startIndexer = (chain: Chain = chainWith(1)) => {
+  const startIndexer = (chain: Chain = chainWith(1), into: Pool = pool) => {
     const indexer = new ChainIndexer({
       chain,
-      pool,
+      pool: into,
       log,
       pollIntervalMs: 20,
       maxBlockRange: 5,
@@ -532,16 +532,7 @@ describe('ChainIndexer', () => {
       const [block0, block1] = await Promise.all([chain.provider.getBlock(0), chain.provider.getBlock(1)]);
       expect(block1!.parentHash).not.toBe(block0!.hash);
 
-      const indexer = new ChainIndexer({
-        chain,
-        pool: ownPool,
-        log,
-        pollIntervalMs: 20,
-        maxBlockRange: 5,
-        startBlock: 0,
-      });
-      indexer.start();
-      running.push(indexer);
+      startIndexer(chain, ownPool);
       const head = await chain.provider.getBlockNumber();
       await waitUntil(
         `the index to reach block ${head}`,
