@@ -194,3 +194,26 @@ it('counts a transaction Laurel sent again whose receipt was recorded before the
   });
   await stop(laurel);
 }, 120_000);
+
+it('sends again, in the same look, the later transactions a lost one held up', async () => {
+  const wallet: Wallet = chain.wallets[5];
+  // No worker: the receipt job's attempt runs when the test says.
+  const laurel = await start({ worker: false });
+  const apiKey = await issueApiKey(laurel.url, wallet);
+  const first = await buildApp(laurel, apiKey, 'Lost first');
+  const hashes = [await recordOnly(laurel, await wallet.signTransaction(first))];
+  const second = await buildApp(laurel, apiKey, 'Lost behind it');
+  expect(second.nonce).toBe((first.nonce as number) + 1);
+  hashes.push(await recordOnly(laurel, await wallet.signTransaction(second)));
+  const { createdAt } = await rowOf(laurel, hashes[1]!);
+  await waitUntil('the records to be 2 s old', () => Date.now() - createdAt.getTime() > 2000);
+
+  // One attempt of the first one's receipt job: it finds it unknown to the node and sends it again,
+  // and the second with it, which would otherwise wait for its own job's next look.
+  await laurel.tasks.receipts.trackReceipt({ chainId: chain.chainId, hash: hashes[0]! }, false);
+  for (const hash of hashes) {
+    expect((await receiptOf(chain.provider, hash, 'sent again and mined')).status).toBe(1);
+  }
+  expect((await rowOf(laurel, hashes[1]!)).rebroadcasts).toBe(1);
+  await stop(laurel);
+}, 120_000);

@@ -294,8 +294,17 @@ export class TransactionsRepository {
    * again, by sender then nonce: a sender's lower nonces first.
    */
   async held(chainId: number, hashes: readonly string[]): Promise<HeldTransaction[]> {
+    return this.heldWhere({ chainId, hash: { in: [...hashes] }, status: 'pending' });
+  }
+
+  /** The sender's pending transactions above `nonce`, as held() reads them: those it holds up. */
+  async heldAbove(chainId: number, sender: string, nonce: number): Promise<HeldTransaction[]> {
+    return this.heldWhere({ chainId, fromAddress: sender, nonce: { gt: BigInt(nonce) }, status: 'pending' });
+  }
+
+  private async heldWhere(where: Prisma.TransactionWhereInput): Promise<HeldTransaction[]> {
     const rows = await this.prisma.transaction.findMany({
-      where: { chainId, hash: { in: [...hashes] }, status: 'pending' },
+      where,
       select: {
         hash: true,
         fromAddress: true,

@@ -69,7 +69,10 @@ export class Rebroadcaster {
     { wereMined = false } = {},
   ): Promise<Map<string, RebroadcastOutcome>> {
     const outcomes = new Map<string, RebroadcastOutcome>(hashes.map((hash) => [hash, 'settled']));
-    const held = await this.deps.transactions.held(chain.chainId, hashes);
+    const held = await this.withThoseHeldUp(
+      chain.chainId,
+      await this.deps.transactions.held(chain.chainId, hashes),
+    );
     const onItsWay = onItsWaySince(this.deps.config);
     /** Each sender's next nonce on the chain, moved on by what is sent here. */
     const nextNonces = new Map<string, number>();
@@ -92,6 +95,23 @@ export class Rebroadcaster {
       outcomes.set(transaction.hash, outcome);
     }
     return outcomes;
+  }
+
+  /**
+   * `held` and the later pending transactions of their senders, by sender and nonce: a chain that
+   * lost a transaction lost those it held up too, and each would otherwise wait for its own
+   * receipt job's next look (minutes apart by then) to go out, its wallet stuck meanwhile.
+   */
+  private async withThoseHeldUp(chainId: number, held: HeldTransaction[]): Promise<HeldTransaction[]> {
+    const lowest = new Map<string, number>();
+    for (const { sender, nonce } of held) lowest.set(sender, Math.min(nonce, lowest.get(sender) ?? nonce));
+    const asked = new Set(held.map((transaction) => transaction.hash));
+    const later = await Promise.all(
+      [...lowest].map(([sender, nonce]) => this.deps.transactions.heldAbove(chainId, sender, nonce)),
+    );
+    return [...held, ...later.flat().filter((transaction) => !asked.has(transaction.hash))].sort(
+      (a, b) => a.sender.localeCompare(b.sender) || a.nonce - b.nonce,
+    );
   }
 
   /**
