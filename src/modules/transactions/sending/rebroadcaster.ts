@@ -69,49 +69,42 @@ export class Rebroadcaster {
     { wereMined = false } = {},
   ): Promise<Map<string, RebroadcastOutcome>> {
     const outcomes = new Map<string, RebroadcastOutcome>(hashes.map((hash) => [hash, 'settled']));
-    const held = await this.withThoseHeldUp(
-      chain.chainId,
-      await this.deps.transactions.held(chain.chainId, hashes),
-    );
     const onItsWay = onItsWaySince(this.deps.config);
     /** Each sender's next nonce on the chain, moved on by what is sent here. */
     const nextNonces = new Map<string, number>();
-    for (const transaction of held) {
-      if (!wereMined && transaction.recordedAt > onItsWay) {
-        outcomes.set(transaction.hash, 'on_its_way');
-        continue;
+    const resendEach = async (held: readonly HeldTransaction[]) => {
+      for (const transaction of held) {
+        if (!wereMined && transaction.recordedAt > onItsWay) {
+          outcomes.set(transaction.hash, 'on_its_way');
+          continue;
+        }
+        let outcome: RebroadcastOutcome;
+        try {
+          outcome = await this.resend(chain, transaction, nextNonces);
+        } catch (error) {
+          if (!(error instanceof ChainUnavailableError)) throw error;
+          this.deps.log.warn(
+            { chain: chain.name, hash: transaction.hash, err: error.message },
+            'could not send a lost transaction again: the node is unavailable; the next look tries again',
+          );
+          outcome = 'unavailable';
+        }
+        outcomes.set(transaction.hash, outcome);
       }
-      let outcome: RebroadcastOutcome;
-      try {
-        outcome = await this.resend(chain, transaction, nextNonces);
-      } catch (error) {
-        if (!(error instanceof ChainUnavailableError)) throw error;
-        this.deps.log.warn(
-          { chain: chain.name, hash: transaction.hash, err: error.message },
-          'could not send a lost transaction again: the node is unavailable; the next look tries again',
-        );
-        outcome = 'unavailable';
-      }
-      outcomes.set(transaction.hash, outcome);
+    };
+    const held = await this.deps.transactions.held(chain.chainId, hashes);
+    await resendEach(held);
+    // A chain that lost a transaction lost those it held up too. Each would wait for its own
+    // receipt job's next look (minutes apart by then), the wallet stuck meanwhile: they go now.
+    const lastSent = new Map<string, number>();
+    for (const { hash, sender, nonce } of held) {
+      if (outcomes.get(hash) === 'sent') lastSent.set(sender, Math.max(nonce, lastSent.get(sender) ?? nonce));
+    }
+    for (const [sender, nonce] of lastSent) {
+      const later = await this.deps.transactions.heldAbove(chain.chainId, sender, nonce);
+      await resendEach(later.filter((transaction) => !outcomes.has(transaction.hash)));
     }
     return outcomes;
-  }
-
-  /**
-   * `held` and the later pending transactions of their senders, by sender and nonce: a chain that
-   * lost a transaction lost those it held up too, and each would otherwise wait for its own
-   * receipt job's next look (minutes apart by then) to go out, its wallet stuck meanwhile.
-   */
-  private async withThoseHeldUp(chainId: number, held: HeldTransaction[]): Promise<HeldTransaction[]> {
-    const lowest = new Map<string, number>();
-    for (const { sender, nonce } of held) lowest.set(sender, Math.min(nonce, lowest.get(sender) ?? nonce));
-    const asked = new Set(held.map((transaction) => transaction.hash));
-    const later = await Promise.all(
-      [...lowest].map(([sender, nonce]) => this.deps.transactions.heldAbove(chainId, sender, nonce)),
-    );
-    return [...held, ...later.flat().filter((transaction) => !asked.has(transaction.hash))].sort(
-      (a, b) => a.sender.localeCompare(b.sender) || a.nonce - b.nonce,
-    );
   }
 
   /**
