@@ -3,6 +3,7 @@
  * It starts from the state the global setup saved right after deploying Laurel (global-setup.ts):
  * the same blocks, receipts, addresses and dev-account nonces as a deployment of its own.
  */
+import { gunzipSync } from 'node:zlib';
 import {
   HDNodeWallet,
   JsonRpcProvider,
@@ -73,6 +74,12 @@ export function anvilProvider(rpcUrl: string): JsonRpcProvider {
   const provider = new JsonRpcProvider(rpcUrl, ANVIL_CHAIN_ID, { staticNetwork: true, cacheTimeout: -1 });
   provider.pollingInterval = 20;
   return provider;
+}
+
+/** The chain's state as an anvil state file holds it (`anvil_dumpState` answers it gzipped, in hex). */
+export async function dumpedChainState(provider: JsonRpcProvider): Promise<Buffer> {
+  const dump = (await provider.send('anvil_dumpState', [])) as string;
+  return gunzipSync(Buffer.from(dump.slice(2), 'hex'));
 }
 
 /**

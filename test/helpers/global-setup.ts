@@ -4,7 +4,6 @@ import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { gunzipSync } from 'node:zlib';
 import { Wallet } from 'ethers';
 import { Client } from 'pg';
 import { deployLaurel } from '../../src/chain/deploy';
@@ -13,7 +12,7 @@ import { startAnvil } from '../../src/embedded/anvil';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../src/embedded/postgres';
 import { migrateWorkerSchema } from '../../src/jobs/worker';
 import { createLogger } from '../../src/logger';
-import { anvilDevPrivateKeys, anvilProvider } from './chain';
+import { anvilDevPrivateKeys, anvilProvider, dumpedChainState } from './chain';
 import { databaseUrl } from './database';
 import { TEST_CA_CERT_FILE } from './test-ca';
 
@@ -90,9 +89,8 @@ async function saveDeployedChain(folder: string): Promise<void> {
   try {
     const deployment = await deployLaurel(new Wallet(anvilDevPrivateKeys(1)[0], provider));
     // The blocks and receipts of the deployment come along: the chain is the one deployed.
-    const dump = await provider.send('anvil_dumpState', []);
     const stateFile = path.join(folder, 'chain-state.json');
-    writeFileSync(stateFile, gunzipSync(Buffer.from(String(dump).slice(2), 'hex')));
+    writeFileSync(stateFile, await dumpedChainState(provider));
     process.env.TEST_CHAIN_STATE = stateFile;
     process.env.TEST_CHAIN_DEPLOYMENT = JSON.stringify(deployment);
   } finally {

@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { Contract, Wallet, type ContractTransactionResponse } from 'ethers';
 import type { Pool } from 'pg';
 import { appFactoryInterface, appInterface, encodeActionId } from '../../src/chain/contracts';
@@ -13,7 +12,7 @@ import { BlockTimesByHash } from '../../src/indexer/block-times';
 import { ingestReceiptLogs } from '../../src/indexer/receipt-ingestion';
 import { ALL_XP_TOKEN } from '../../src/indexer/index-writer';
 import { createLogger } from '../../src/logger';
-import { chainConfigOf, mined, startTestChain, type TestChain } from '../helpers/chain';
+import { chainConfigOf, dumpedChainState, mined, startTestChain, type TestChain } from '../helpers/chain';
 import { createTestDatabase, createTestPool } from '../helpers/database';
 import { client, createApp, eventArg, issueApiKeys, type Client, type Unsigned } from '../helpers/flow';
 import { request, startTestLaurel, type TestLaurel } from '../helpers/laurel';
@@ -508,8 +507,7 @@ describe('ChainIndexer', () => {
     await reward(user, 6n, 'before the save');
     // anvil's state as the embedded chain saves it after a few starts: each start from a saved
     // state adds a genesis block to it, and the last one listed is answered as block 0.
-    const dumped = (await testChain.provider.send('anvil_dumpState', [])) as string;
-    const state = JSON.parse(gunzipSync(Buffer.from(dumped.slice(2), 'hex')).toString('utf8')) as {
+    const state = JSON.parse((await dumpedChainState(testChain.provider)).toString('utf8')) as {
       blocks: { header: { number: string; timestamp: string } }[];
     };
     const genesis = state.blocks.find((block) => Number(block.header.number) === 0)!;
