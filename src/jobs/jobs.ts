@@ -10,6 +10,14 @@ export class RetryLaterError extends Error {
   override name = 'RetryLaterError';
 }
 
+/**
+ * When graphile-worker runs the next attempt of a job whose `attempts`-th attempt fails now:
+ * exp(min(attempts, 10)) seconds later (its documented backoff, failJobs).
+ */
+export function nextRetryAt(attempts: number, now = Date.now()): Date {
+  return new Date(now + Math.exp(Math.min(attempts, 10)) * 1000);
+}
+
 /** A job Laurel enqueues: its graphile-worker task name and payload, stated once. */
 export interface JobDefinition<P> {
   /** `<table>__<action>` (graphile/starter's convention). */

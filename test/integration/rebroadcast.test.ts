@@ -1,5 +1,6 @@
 import { Transaction, type Wallet } from 'ethers';
 import { loadConfig } from '../../src/config';
+import { RetryLaterError } from '../../src/jobs/jobs';
 import { createLogger } from '../../src/logger';
 import { TransactionsRepository } from '../../src/modules/transactions/transactions.repository';
 import { startLaurel, type Laurel } from '../../src/server/laurel';
@@ -21,13 +22,13 @@ let chain: TestChain;
 let database: { url: string; drop(): Promise<void> };
 const running: Laurel[] = [];
 
-async function start(options: { worker: boolean }): Promise<Laurel> {
+async function start(options: { worker: boolean; rpcTimeoutMs?: number }): Promise<Laurel> {
   const config = loadConfig({
     PORT: '0',
     DATABASE_URL: database.url,
     LOCAL_CHAIN: 'off',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    RPC_TIMEOUT_MS: '1000',
+    RPC_TIMEOUT_MS: String(options.rpcTimeoutMs ?? 1000),
     CHAINS: JSON.stringify([chainConfigOf(chain)]),
   });
   const laurel = await startLaurel(config, { log: createLogger(config.logLevel), worker: options.worker });
@@ -210,10 +211,54 @@ it('sends again, in the same look, the later transactions a lost one held up', a
 
   // One attempt of the first one's receipt job: it finds it unknown to the node and sends it again,
   // and the second with it, which would otherwise wait for its own job's next look.
-  await laurel.tasks.receipts.trackReceipt({ chainId: chain.chainId, hash: hashes[0]! }, false);
+  await laurel.tasks.receipts.trackReceipt(
+    { chainId: chain.chainId, hash: hashes[0]! },
+    { attempts: 1, maxAttempts: 20 },
+  );
   for (const hash of hashes) {
     expect((await receiptOf(chain.provider, hash, 'sent again and mined')).status).toBe(1);
   }
   expect((await rowOf(laurel, hashes[1]!)).rebroadcasts).toBe(1);
+  await stop(laurel);
+}, 120_000);
+
+it('looks again at a lost transaction when its time on its way ends, if the backoff would wait longer', async () => {
+  const wallet: Wallet = chain.wallets[6];
+  // RPC_TIMEOUT_MS 5 s: a transaction is on its way for 10 s after its record, longer than an
+  // attempt's wait for the receipt (2 s). No worker: each attempt runs when the test says.
+  const laurel = await start({ worker: false, rpcTimeoutMs: 5000 });
+  const apiKey = await issueApiKey(laurel.url, wallet);
+  const hash = await recordOnly(
+    laurel,
+    await wallet.signTransaction(await buildApp(laurel, apiKey, 'Lost on its way')),
+  );
+  const { createdAt } = await rowOf(laurel, hash);
+  const windowEnds = new Date(createdAt.getTime() + 10_000);
+  const job = { chainId: chain.chainId, hash };
+  const receiptJobRunAt = async () => {
+    const { rows } = await laurel.services.pool.query<{ run_at: Date }>(
+      `SELECT run_at FROM graphile_worker.jobs
+        WHERE task_identifier = 'transactions__track_receipt' AND key LIKE '%' || $1`,
+      [hash],
+    );
+    expect(rows).toHaveLength(1);
+    return rows[0]!.run_at;
+  };
+
+  // A first attempt: graphile-worker's retry (e^1 s later) comes before the window ends.
+  await expect(laurel.tasks.receipts.trackReceipt(job, { attempts: 1, maxAttempts: 20 })).rejects.toThrow(
+    RetryLaterError,
+  );
+  // A third: its retry (e^3 s, 20 s later) would come after; the job is due when the window ends
+  // instead, and the node still does not have the transaction.
+  await laurel.tasks.receipts.trackReceipt(job, { attempts: 3, maxAttempts: 20 });
+  expect(await receiptJobRunAt()).toEqual(windowEnds);
+  expect(await chain.provider.getTransaction(hash)).toBeNull();
+
+  // That look (the new job's first attempt) sends it again.
+  await waitUntil('the window to end', () => Date.now() > windowEnds.getTime());
+  await laurel.tasks.receipts.trackReceipt(job, { attempts: 1, maxAttempts: 20 });
+  expect((await receiptOf(chain.provider, hash, 'sent again and mined')).status).toBe(1);
+  expect((await rowOf(laurel, hash)).rebroadcasts).toBe(1);
   await stop(laurel);
 }, 120_000);

@@ -9,7 +9,7 @@ import { deliverWebhookTask, type DeliveryAttempts } from './webhook_deliveries_
 import { recoverDeliveriesTask } from './webhook_deliveries__recover';
 
 export type { BadgeMetadataAttempts, DeliveryAttempts, Housekeeping, ReceiptChecks, ReceiptTracking };
-export type { ReceiptJob } from './transactions__track_receipt';
+export type { ReceiptJob, ReceiptJobAttempt } from './transactions__track_receipt';
 
 /**
  * What the tasks are built from: the module methods they call, each declared by its task. Each

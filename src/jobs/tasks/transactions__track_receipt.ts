@@ -5,9 +5,9 @@ import { defineTask, jobs } from '../jobs';
 export interface ReceiptTracking {
   /**
    * Waits briefly for the transaction's receipt and records its outcome; throws RetryLaterError
-   * while it is not mined yet. `lastAttempt`: a transaction the node does not know is given up.
+   * while it is not mined yet. At the last attempt, a transaction the node does not know is given up.
    */
-  trackReceipt(job: ReceiptJob, lastAttempt: boolean): Promise<void>;
+  trackReceipt(job: ReceiptJob, attempt: ReceiptJobAttempt): Promise<void>;
   /**
    * Enqueues a receipt job, due now, for every transaction still pending past the end of its
    * execute-and-wait (`overdue`), or for every pending one (`all`) (transactions__track_pending);
@@ -19,10 +19,16 @@ export interface ReceiptTracking {
 /** The job's payload: the transaction, and the request that broadcast it (for log lines). */
 export type ReceiptJob = z.output<typeof jobs.trackReceipt.payload>;
 
+/** Which attempt of its job runs: the `attempts`-th (from 1) of `maxAttempts`. */
+export interface ReceiptJobAttempt {
+  attempts: number;
+  maxAttempts: number;
+}
+
 /** transactions__track_receipt {chainId, hash}: one attempt at a broadcast transaction's receipt. */
 export const trackReceiptTask = defineTask(
   jobs.trackReceipt,
   ({ receipts }: { receipts: ReceiptTracking }) =>
     async (job, helpers) =>
-      receipts.trackReceipt(job, helpers.job.attempts >= helpers.job.max_attempts),
+      receipts.trackReceipt(job, { attempts: helpers.job.attempts, maxAttempts: helpers.job.max_attempts }),
 );

@@ -5,6 +5,7 @@ import { receiptJson } from '../../chain/receipts';
 import type { Chain } from '../../chain/registry';
 import { Prisma, type PrismaClient, type SqlClient, type TransactionStatus } from '../../db/prisma';
 import { jobs } from '../../jobs/jobs';
+import type { ReceiptJob } from '../../jobs/tasks';
 import { addJobCall, enqueueJob, jobWaitingCondition, removeJob, removeJobCall } from '../../jobs/queue';
 import { webhookEventEmission } from '../webhooks/webhooks.repository';
 import { runPrepared } from './prepared-statements';
@@ -12,6 +13,14 @@ import { notifyTransactionStatus, transactionStatusNotice } from './status/trans
 
 function trackReceiptJobKey(chainId: number, hash: string): string {
   return `${jobs.trackReceipt.name}:${chainId}:${hash}`;
+}
+
+/**
+ * Enqueues the transaction's receipt job (its attempts anew), due at `runAt` or now. It replaces
+ * the job waiting under its key; a job running now finishes and is not retried under it.
+ */
+async function enqueueReceiptJob(db: SqlClient, job: ReceiptJob, runAt?: Date): Promise<void> {
+  await enqueueJob(db, jobs.trackReceipt, job, { jobKey: trackReceiptJobKey(job.chainId, job.hash), runAt });
 }
 
 function checkReceiptsJobKey(chainId: number): string {
@@ -136,12 +145,11 @@ export class TransactionsRepository {
          WHERE t.chain_id = was.chain_id AND t.hash = was.hash
         RETURNING t.chain_id, t.hash, t.request_id, coalesce(was.overdue, false) AS overdue`;
       for (const row of due) {
-        await enqueueJob(
-          db,
-          jobs.trackReceipt,
-          { chainId: row.chain_id, hash: row.hash, ...(row.request_id ? { requestId: row.request_id } : {}) },
-          { jobKey: trackReceiptJobKey(row.chain_id, row.hash) },
-        );
+        await enqueueReceiptJob(db, {
+          chainId: row.chain_id,
+          hash: row.hash,
+          requestId: row.request_id ?? undefined,
+        });
       }
       return { handed: due.length, overdue: due.filter((row) => row.overdue).length };
     });
@@ -253,7 +261,7 @@ export class TransactionsRepository {
    */
   async reopen(chainId: number, receipt: RecordedReceipt): Promise<{ sender: string; nonce: bigint } | null> {
     return this.prisma.$transaction(async (db) => {
-      // updated_at: the time it is pending since (pendingSince).
+      // updated_at: the time it is pending since (pendingTimes).
       const [row] = await db.$queryRaw<{ from_address: string; nonce: bigint }[]>`
         UPDATE transactions
            SET status = 'pending', block_number = NULL, block_hash = NULL, receipt = NULL, updated_at = now()
@@ -262,12 +270,7 @@ export class TransactionsRepository {
         RETURNING from_address, nonce`;
       if (!row) return null;
       await notifyTransactionStatus(db, chainId, receipt.hash);
-      await enqueueJob(
-        db,
-        jobs.trackReceipt,
-        { chainId, hash: receipt.hash },
-        { jobKey: trackReceiptJobKey(chainId, receipt.hash) },
-      );
+      await enqueueReceiptJob(db, { chainId, hash: receipt.hash });
       return { sender: row.from_address, nonce: row.nonce };
     });
   }
@@ -345,14 +348,14 @@ export class TransactionsRepository {
       await notifyTransactionStatus(db, chainId, hash);
       const { request_id: requestId, status } = rows[0];
       if (status !== 'pending') return false;
-      await enqueueJob(
-        db,
-        jobs.trackReceipt,
-        { chainId, hash, ...(requestId ? { requestId } : {}) },
-        { jobKey: trackReceiptJobKey(chainId, hash) },
-      );
+      await enqueueReceiptJob(db, { chainId, hash, requestId: requestId ?? undefined });
       return true;
     });
+  }
+
+  /** The transaction's receipt job runs next at `runAt`, its attempts anew (instead of after its backoff). */
+  async trackReceiptAt(job: ReceiptJob, runAt: Date): Promise<void> {
+    await enqueueReceiptJob(this.prisma, job, runAt);
   }
 
   /**
@@ -448,15 +451,18 @@ export class TransactionsRepository {
   }
 
   /**
-   * Since when the transaction is pending (null if it is not recorded): since it was recorded, or
-   * since a reorganisation took its receipt away (the row's last update, for a pending row).
+   * When the transaction was recorded (null if it is not), and since when it is pending: since its
+   * record, or since a reorganisation took its receipt away (a pending row's last update).
    */
-  async pendingSince(chainId: number, hash: string): Promise<Date | null> {
+  async pendingTimes(
+    chainId: number,
+    hash: string,
+  ): Promise<{ recordedAt: Date; pendingSince: Date } | null> {
     const row = await this.prisma.transaction.findUnique({
       where: { chainId_hash: { chainId, hash } },
-      select: { updatedAt: true },
+      select: { createdAt: true, updatedAt: true },
     });
-    return row?.updatedAt ?? null;
+    return row && { recordedAt: row.createdAt, pendingSince: row.updatedAt };
   }
 
   /**

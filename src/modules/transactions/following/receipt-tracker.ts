@@ -1,8 +1,8 @@
 import type { TransactionReceipt } from 'ethers';
 import { waitForReceipt } from '../../../chain/receipts';
-import { RetryLaterError } from '../../../jobs/jobs';
-import type { ReceiptJob, ReceiptTracking } from '../../../jobs/tasks';
-import type { RebroadcastOutcome, Rebroadcaster } from '../sending/rebroadcaster';
+import { nextRetryAt, RetryLaterError } from '../../../jobs/jobs';
+import type { ReceiptJob, ReceiptJobAttempt, ReceiptTracking } from '../../../jobs/tasks';
+import { onItsWayUntil, type RebroadcastOutcome, type Rebroadcaster } from '../sending/rebroadcaster';
 import type { TransactionsDeps } from '../transactions.deps';
 
 /** How long one attempt of the receipt job waits for the receipt before handing the job back for a retry. */
@@ -28,15 +28,17 @@ export class ReceiptTracker implements ReceiptTracking {
    * graphile-worker retries with exponential backoff. A transaction the node does not know (never
    * received: the process stopped before sending it, or an ambiguous broadcast; dropped from its
    * pool; or mined in a block a reorganisation replaced) is sent again by Laurel
-   * (../sending/rebroadcaster.ts), and a new receipt job follows it. One Laurel does not send
-   * again (no signed bytes kept, its sends again used up, a nonce before it missing) is marked
-   * dropped and its nonce freed once it has been pending for TRANSACTION_DROP_AFTER_SECONDS, or
-   * on the last attempt; one the node refuses is dropped with the node's reason. Its log lines
-   * carry the id of the request that broadcast the transaction.
+   * (../sending/rebroadcaster.ts), and a new receipt job follows it. One still on its way from the
+   * request that recorded it is looked at again when that ends, if the backoff would wait longer:
+   * it blocks the sender's later nonces. One Laurel does not send again (no signed bytes kept, its
+   * sends again used up, a nonce before it missing) is marked dropped and its nonce freed once it
+   * has been pending for TRANSACTION_DROP_AFTER_SECONDS, or on the last attempt; one the node
+   * refuses is dropped with the node's reason. Its log lines carry the id of the request that
+   * broadcast the transaction.
    */
-  async trackReceipt(job: ReceiptJob, lastAttempt: boolean): Promise<void> {
+  async trackReceipt(job: ReceiptJob, { attempts, maxAttempts }: ReceiptJobAttempt): Promise<void> {
     const { chainId, hash } = job;
-    const { chains, transactions } = this.deps;
+    const { chains, transactions, config } = this.deps;
     const log = job.requestId ? this.deps.log.child({ requestId: job.requestId }) : this.deps.log;
     const chain = chains.byChainId(chainId);
     if (!chain) {
@@ -49,25 +51,27 @@ export class ReceiptTracker implements ReceiptTracking {
       log.debug({ chain: chain.name, hash, block: receipt.blockNumber }, 'receipt recorded');
       return;
     }
-    const outcome = (await this.rebroadcaster.rebroadcast(chain, [hash])).get(hash);
+    const outcome = (await this.rebroadcaster.rebroadcast(chain, [hash])).get(hash)!;
     // Sent again (a new receipt job follows it), dropped for the node's reason, or no longer pending.
     if (outcome === 'sent' || outcome === 'refused' || outcome === 'settled') return;
-    if (outcome !== 'known' && outcome !== 'unavailable') {
-      const pendingSince = await transactions.pendingSince(chainId, hash);
-      const dropAfterSeconds = this.deps.config.transactions.dropAfterSeconds;
-      // One still on its way is given until the job's last attempt.
-      const timedOut =
-        outcome !== 'on_its_way' &&
-        (!pendingSince || Date.now() - pendingSince.getTime() >= dropAfterSeconds * 1000);
-      if (timedOut || lastAttempt) {
-        const when = lastAttempt
-          ? 'at the last attempt of its receipt job'
-          : `for ${dropAfterSeconds} s (TRANSACTION_DROP_AFTER_SECONDS)`;
-        await this.rebroadcaster.drop(chain, hash, 'pending', unsentReason(outcome!, when));
-        return;
-      }
+    const noReceiptYet = new RetryLaterError(`transaction ${hash} on chain ${chain.name} has no receipt yet`);
+    if (outcome === 'known' || outcome === 'unavailable') throw noReceiptYet;
+    const times = await transactions.pendingTimes(chainId, hash);
+    if (!times) return;
+    if (outcome === 'on_its_way') {
+      const until = onItsWayUntil(times.recordedAt, config);
+      if (nextRetryAt(attempts) <= until) throw noReceiptYet;
+      await transactions.trackReceiptAt(job, until);
+      return;
     }
-    throw new RetryLaterError(`transaction ${hash} on chain ${chain.name} has no receipt yet`);
+    const dropAfterSeconds = config.transactions.dropAfterSeconds;
+    const timedOut = Date.now() - times.pendingSince.getTime() >= dropAfterSeconds * 1000;
+    const lastAttempt = attempts >= maxAttempts;
+    if (!timedOut && !lastAttempt) throw noReceiptYet;
+    const when = lastAttempt
+      ? 'at the last attempt of its receipt job'
+      : `for ${dropAfterSeconds} s (TRANSACTION_DROP_AFTER_SECONDS)`;
+    await this.rebroadcaster.drop(chain, hash, 'pending', unsentReason(outcome, when));
   }
 
   /**
@@ -110,7 +114,6 @@ export function unsentReason(outcome: RebroadcastOutcome, when: string): string 
     not_held: 'Laurel holds no signed bytes to send it again',
     used_up: 'Laurel sent it again as many times as TRANSACTION_REBROADCAST_ATTEMPTS allows',
     behind_gap: 'a nonce before it is missing, and is not Laurel’s to send',
-    on_its_way: 'the node never received it',
   };
   return `unknown to the node ${when}, and not sent again: ${why[outcome] ?? outcome}`;
 }

@@ -14,7 +14,16 @@ import type { HeldTransaction } from '../transactions.repository';
  * were lost by the chain.
  */
 export function onItsWaySince(config: Pick<Config, 'rpcTimeoutMs'>): Date {
-  return new Date(Date.now() - 2 * config.rpcTimeoutMs);
+  return new Date(Date.now() - onItsWayMs(config));
+}
+
+/** Until when a transaction recorded at `recordedAt` is on its way (onItsWaySince). */
+export function onItsWayUntil(recordedAt: Date, config: Pick<Config, 'rpcTimeoutMs'>): Date {
+  return new Date(recordedAt.getTime() + onItsWayMs(config));
+}
+
+function onItsWayMs(config: Pick<Config, 'rpcTimeoutMs'>): number {
+  return 2 * config.rpcTimeoutMs;
 }
 
 /** What became of a pending transaction Laurel was asked to send again. */
