@@ -791,6 +791,7 @@ async function main(): Promise<void> {
     say(`load stopped: ${sent.length} transactions signed, ${requests.length} requests`);
 
     // Every wallet sends once more; a wallet left stuck by a fault cannot.
+    const finalsFrom = Date.now();
     const finals = await Promise.all(
       setup.wallets.map(async (_, wallet) => {
         const deadline = Date.now() + FINAL_SEND_MS;
@@ -805,7 +806,7 @@ async function main(): Promise<void> {
       }),
     );
     const stuck = await explainStuck(setup, finals);
-    say(`final sends done; settling (at most ${SETTLE_SECONDS} s)`);
+    say(`final sends done in ${seconds(Date.now() - finalsFrom)}; settling (at most ${SETTLE_SECONDS} s)`);
 
     const settleDeadline = Date.now() + SETTLE_SECONDS * 1000;
     // A round Laurel did not answer is a failed round: the next one may be answered.
@@ -816,6 +817,9 @@ async function main(): Promise<void> {
       }));
     const settling = Date.now();
     let settled = await examine();
+    const notYet = settled.checks.filter((check) => !check.ok);
+    // What settling waits for: a run that passes after a long settle says why it took so long.
+    for (const check of notYet) say(`  not yet: ${check.name} (${check.detail})`);
     while (settled.checks.some((check) => !check.ok) && Date.now() < settleDeadline) {
       await sleep(1000);
       settled = await examine();
