@@ -8,6 +8,8 @@ import { createHmac } from 'node:crypto';
 import { Wallet } from 'ethers';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import type { Prisma } from '../../src/db/prisma';
+import { jobs } from '../../src/jobs/jobs';
+import { enqueueJob } from '../../src/jobs/queue';
 import { enqueueLapsedFirstAttempts } from '../../src/jobs/tasks/webhook_deliveries__recover';
 import { FirstAttempts } from '../../src/modules/webhooks/webhook-first-attempts';
 import { emitWebhookEvent, webhookEventEmission } from '../../src/modules/webhooks/webhooks.repository';
@@ -410,7 +412,7 @@ describe('first attempts by the process that recorded the event', () => {
     try {
       // (The worker's own recover job may have taken it first: either enqueues it once.)
       await enqueueLapsedFirstAttempts(client);
-      expect(await enqueueLapsedFirstAttempts(client)).toBe(0);
+      expect((await enqueueLapsedFirstAttempts(client)).enqueued).toBe(0);
     } finally {
       client.release();
     }
@@ -420,6 +422,39 @@ describe('first attempts by the process that recorded the event', () => {
       async () => (await delivery(id!)).status === 'succeeded',
     );
     expect(await delivery(id!)).toMatchObject({ attempts: 1, firstAttemptUntil: null });
+  });
+
+  it('held by a process that died, is made by a job when its lease ends, not at the crontab’s next minute', async () => {
+    const path = newPath();
+    receiver.route(path, (_call, response) => json(response, 200, {}));
+    const account = await newAccount();
+    await newWebhook(account, receiver.url(path));
+    // Recorded with a lease, and no first attempt made: its process died.
+    const [id] = await emitForFirstAttempt(account, 6);
+    const leaseEnds = (await delivery(id!)).firstAttemptUntil!;
+
+    // A recover run within the lease (as at the start of the worker that follows the dead process)
+    // leaves it held, and runs again a second after the lease ends (or sooner, for a lease that ends first).
+    await enqueueJob(
+      laurel.services.prisma,
+      jobs.recoverDeliveries,
+      {},
+      { jobKey: jobs.recoverDeliveries.name },
+    );
+    await waitUntil('the next recover run due by the end of the lease', async () => {
+      const [row] = await laurel.services.prisma.$queryRaw<{ due: boolean }[]>`
+        SELECT bool_or(run_at <= ${new Date(leaseEnds.getTime() + 1000)}) AS due FROM graphile_worker.jobs
+         WHERE key = ${jobs.recoverDeliveries.name} AND locked_at IS NULL`;
+      return row?.due === true;
+    });
+    expect(await delivery(id!)).toMatchObject({ status: 'pending', attempts: 0 });
+    await receiver.waitForCalls(path, 1);
+    const delivered = await waitUntil('the job to record the attempt', async () => {
+      const row = await delivery(id!);
+      return row.status === 'succeeded' && row;
+    });
+    expect(delivered).toMatchObject({ attempts: 1, firstAttemptUntil: null });
+    expect(delivered.updatedAt.getTime()).toBeGreaterThanOrEqual(leaseEnds.getTime());
   });
 
   it('stay within their limit, none start once stopping, and stop() waits for those under way', async () => {
