@@ -262,3 +262,41 @@ it('looks again at a lost transaction when its time on its way ends, if the back
   expect((await rowOf(laurel, hash)).rebroadcasts).toBe(1);
   await stop(laurel);
 }, 120_000);
+
+it('makes the receipt jobs of the later transactions the node held behind a lost one look at once, when it is sent again', async () => {
+  const wallet: Wallet = chain.wallets[7];
+  const laurel = await start({ worker: false });
+  const apiKey = await issueApiKey(laurel.url, wallet);
+  const repository = new TransactionsRepository(laurel.services.prisma, laurel.services.pool);
+  const lost = await recordOnly(laurel, await wallet.signTransaction(await buildApp(laurel, apiKey, 'Lost')));
+  const signed = await wallet.signTransaction(await buildApp(laurel, apiKey, 'Held up by the node'));
+  const heldUp = await recordOnly(laurel, signed);
+  // The node took the second, and holds it behind the missing nonce; its receipt job's next retry
+  // is far off, as after attempts made while it waited.
+  await chain.provider.broadcastTransaction(signed);
+  expect(await chain.provider.getTransaction(heldUp)).not.toBeNull();
+  await repository.trackReceiptAt({ chainId: chain.chainId, hash: heldUp }, new Date(Date.now() + 3_600_000));
+  const { createdAt } = await rowOf(laurel, heldUp);
+  await waitUntil('the records to be 2 s old', () => Date.now() - createdAt.getTime() > 2000);
+
+  // One attempt of the lost one's receipt job sends it again: the node mines both, and the second's
+  // receipt job is due now.
+  const lookedAt = new Date();
+  await laurel.tasks.receipts.trackReceipt(
+    { chainId: chain.chainId, hash: lost },
+    { attempts: 1, maxAttempts: 20 },
+  );
+  for (const hash of [lost, heldUp]) {
+    expect((await receiptOf(chain.provider, hash, 'mined')).status).toBe(1);
+  }
+  const { rows } = await laurel.services.pool.query<{ run_at: Date }>(
+    `SELECT run_at FROM graphile_worker.jobs
+      WHERE task_identifier = 'transactions__track_receipt' AND key LIKE '%' || $1`,
+    [heldUp],
+  );
+  expect(rows).toHaveLength(1);
+  expect(rows[0]!.run_at.getTime()).toBeLessThanOrEqual(Date.now());
+  expect(rows[0]!.run_at.getTime()).toBeGreaterThanOrEqual(lookedAt.getTime() - 1000);
+  expect((await rowOf(laurel, heldUp)).rebroadcasts).toBe(0);
+  await stop(laurel);
+}, 120_000);

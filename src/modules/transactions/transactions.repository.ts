@@ -44,6 +44,8 @@ export interface HeldTransaction {
   /** How many times Laurel sent it again already. */
   rebroadcasts: number;
   recordedAt: Date;
+  /** The request that broadcast it (its receipt job's log lines carry it). */
+  requestId?: string;
 }
 
 /** The `transactions` rows: every write to them goes through here. */
@@ -315,6 +317,7 @@ export class TransactionsRepository {
         signedTransaction: true,
         rebroadcasts: true,
         createdAt: true,
+        requestId: true,
       },
       orderBy: [{ fromAddress: 'asc' }, { nonce: 'asc' }],
     });
@@ -327,6 +330,7 @@ export class TransactionsRepository {
         : null,
       rebroadcasts: row.rebroadcasts,
       recordedAt: row.createdAt,
+      ...(row.requestId ? { requestId: row.requestId } : {}),
     }));
   }
 

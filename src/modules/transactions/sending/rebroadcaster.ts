@@ -110,8 +110,16 @@ export class Rebroadcaster {
       if (outcomes.get(hash) === 'sent') lastSent.set(sender, Math.max(nonce, lastSent.get(sender) ?? nonce));
     }
     for (const [sender, nonce] of lastSent) {
-      const later = await this.deps.transactions.heldAbove(chain.chainId, sender, nonce);
-      await resendEach(later.filter((transaction) => !outcomes.has(transaction.hash)));
+      const later = (await this.deps.transactions.heldAbove(chain.chainId, sender, nonce)).filter(
+        (transaction) => !outcomes.has(transaction.hash),
+      );
+      await resendEach(later);
+      // Those the node held behind the gap are mined with it: their receipt jobs look now, not
+      // at their next retry (its backoff grew while they waited).
+      for (const { hash, requestId } of later) {
+        if (outcomes.get(hash) !== 'known') continue;
+        await this.deps.transactions.trackReceiptAt({ chainId: chain.chainId, hash, requestId }, new Date());
+      }
     }
     return outcomes;
   }
