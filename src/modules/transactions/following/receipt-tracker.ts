@@ -58,15 +58,17 @@ export class ReceiptTracker implements ReceiptTracking {
     if (outcome === 'known' || outcome === 'unavailable') throw noReceiptYet;
     const times = await transactions.pendingTimes(chainId, hash);
     if (!times) return;
-    if (outcome === 'on_its_way') {
+    const lastAttempt = attempts >= maxAttempts;
+    if (outcome === 'on_its_way' && !lastAttempt) {
       const until = onItsWayUntil(times.recordedAt, config);
       if (nextRetryAt(attempts) <= until) throw noReceiptYet;
       await transactions.trackReceiptAt(job, until);
       return;
     }
     const dropAfterSeconds = config.transactions.dropAfterSeconds;
-    const timedOut = Date.now() - times.pendingSince.getTime() >= dropAfterSeconds * 1000;
-    const lastAttempt = attempts >= maxAttempts;
+    // One still on its way is given until the job's last attempt.
+    const timedOut =
+      outcome !== 'on_its_way' && Date.now() - times.pendingSince.getTime() >= dropAfterSeconds * 1000;
     if (!timedOut && !lastAttempt) throw noReceiptYet;
     const when = lastAttempt
       ? 'at the last attempt of its receipt job'
@@ -114,6 +116,7 @@ export function unsentReason(outcome: RebroadcastOutcome, when: string): string 
     not_held: 'Laurel holds no signed bytes to send it again',
     used_up: 'Laurel sent it again as many times as TRANSACTION_REBROADCAST_ATTEMPTS allows',
     behind_gap: 'a nonce before it is missing, and is not Laurel’s to send',
+    on_its_way: 'the node never received it',
   };
   return `unknown to the node ${when}, and not sent again: ${why[outcome] ?? outcome}`;
 }
