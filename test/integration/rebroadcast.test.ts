@@ -300,3 +300,23 @@ it('makes the receipt jobs of the later transactions the node held behind a lost
   expect((await rowOf(laurel, heldUp)).rebroadcasts).toBe(0);
   await stop(laurel);
 }, 120_000);
+
+it('sends a lost transaction again once, and counts it once, when two looks at it overlap', async () => {
+  const wallet: Wallet = chain.wallets[8];
+  const laurel = await start({ worker: false });
+  const apiKey = await issueApiKey(laurel.url, wallet);
+  const hash = await recordOnly(
+    laurel,
+    await wallet.signTransaction(await buildApp(laurel, apiKey, 'Looked at twice')),
+  );
+  const { createdAt } = await rowOf(laurel, hash);
+  await waitUntil('the record to be 2 s old', () => Date.now() - createdAt.getTime() > 2000);
+
+  // As when its receipt job and the look that sends an earlier nonce of its wallet run together.
+  const look = () =>
+    laurel.tasks.receipts.trackReceipt({ chainId: chain.chainId, hash }, { attempts: 1, maxAttempts: 20 });
+  await Promise.all([look(), look()]);
+  expect((await receiptOf(chain.provider, hash, 'sent again and mined')).status).toBe(1);
+  expect((await rowOf(laurel, hash)).rebroadcasts).toBe(1);
+  await stop(laurel);
+}, 120_000);

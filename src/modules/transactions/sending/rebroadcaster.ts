@@ -3,6 +3,7 @@ import type { Chain } from '../../../chain/registry';
 import type { Config } from '../../../config';
 import { ChainUnavailableError } from '../../../errors';
 import type { TransactionStatus } from '../../../db/prisma';
+import { SingleFlight } from '../../../single-flight';
 import { freeNoncesOf, markNonceBroadcast } from '../building/nonce-reservations';
 import type { TransactionsDeps } from '../transactions.deps';
 import type { HeldTransaction } from '../transactions.repository';
@@ -60,6 +61,9 @@ export type RebroadcastOutcome =
  * sends again per transaction; logged and counted (laurel_transactions_rebroadcast_total).
  */
 export class Rebroadcaster {
+  /** Looks that overlap (its receipt job's, the look that sent an earlier nonce) share one send. */
+  private readonly resending = new SingleFlight<string, RebroadcastOutcome>();
+
   constructor(
     private readonly deps: Pick<
       TransactionsDeps,
@@ -89,7 +93,9 @@ export class Rebroadcaster {
         }
         let outcome: RebroadcastOutcome;
         try {
-          outcome = await this.resend(chain, transaction, nextNonces);
+          outcome = await this.resending.run(`${chain.chainId}:${transaction.hash}`, () =>
+            this.resend(chain, transaction, nextNonces),
+          );
         } catch (error) {
           if (!(error instanceof ChainUnavailableError)) throw error;
           this.deps.log.warn(
@@ -99,6 +105,11 @@ export class Rebroadcaster {
           outcome = 'unavailable';
         }
         outcomes.set(transaction.hash, outcome);
+        // The node has it now: the sender's next nonce is past it.
+        const { sender, nonce } = transaction;
+        if ((outcome === 'sent' || outcome === 'known') && nextNonces.get(sender) === nonce) {
+          nextNonces.set(sender, nonce + 1);
+        }
       }
     };
     const held = await this.deps.transactions.held(chain.chainId, hashes);
@@ -169,7 +180,6 @@ export class Rebroadcaster {
       return 'refused';
     }
     metrics?.transactionsRebroadcast.inc({ chain: chain.name, outcome: 'accepted' });
-    if (nonce === next) nextNonces.set(sender, next + 1);
     await transactions.markRebroadcast(chain.chainId, hash);
     await markNonceBroadcast(this.deps.pool, {
       chainId: chain.chainId,
