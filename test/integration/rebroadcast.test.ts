@@ -55,6 +55,16 @@ afterAll(async () => {
 const rowOf = (laurel: Laurel, hash: string) =>
   laurel.services.prisma.transaction.findFirstOrThrow({ where: { hash } });
 
+/** The transaction's receipt jobs waiting in the queue. */
+async function receiptJobsOf(laurel: Laurel, hash: string): Promise<{ id: string; run_at: Date }[]> {
+  const { rows } = await laurel.services.pool.query<{ id: string; run_at: Date }>(
+    `SELECT id, run_at FROM graphile_worker.jobs
+      WHERE task_identifier = 'transactions__track_receipt' AND key LIKE '%' || $1`,
+    [hash],
+  );
+  return rows;
+}
+
 async function buildApp(laurel: Laurel, apiKey: string, name: string): Promise<Unsigned> {
   const built = await client(laurel.url, apiKey).post('/app/new', { chain: 'local', name });
   expect(built.status).toBe(200);
@@ -166,15 +176,7 @@ it('counts a transaction Laurel sent again whose receipt was recorded before the
     body: { status: 'success' },
   });
   const hash = Transaction.from(signed).hash!;
-  const receiptJobs = async () =>
-    (
-      await laurel.services.pool.query(
-        `SELECT id FROM graphile_worker.jobs
-          WHERE task_identifier = 'transactions__track_receipt' AND key LIKE '%' || $1`,
-        [hash],
-      )
-    ).rows;
-  const jobsBefore = await receiptJobs();
+  const jobsBefore = await receiptJobsOf(laurel, hash);
 
   // The node mined what Laurel sent again, and its receipt was recorded, before the count ran (seen
   // in a reorganisation under load): counted all the same, and no receipt job follows it.
@@ -183,7 +185,7 @@ it('counts a transaction Laurel sent again whose receipt was recorded before the
   const row = await rowOf(laurel, hash);
   expect(row).toMatchObject({ status: 'success', rebroadcasts: 1 });
   expect(row.rebroadcastAt).toBeInstanceOf(Date);
-  expect(await receiptJobs()).toEqual(jobsBefore);
+  expect(await receiptJobsOf(laurel, hash)).toEqual(jobsBefore);
   const status = await waitUntil('the status read counting it', async () => {
     const read = await request(laurel.url, 'GET', `/v1/transactions/${hash}`, { apiKey });
     return read.body.rebroadcasts === 1 && read;
@@ -235,15 +237,6 @@ it('looks again at a lost transaction when its time on its way ends, if the back
   const { createdAt } = await rowOf(laurel, hash);
   const windowEnds = new Date(createdAt.getTime() + 10_000);
   const job = { chainId: chain.chainId, hash };
-  const receiptJobRunAt = async () => {
-    const { rows } = await laurel.services.pool.query<{ run_at: Date }>(
-      `SELECT run_at FROM graphile_worker.jobs
-        WHERE task_identifier = 'transactions__track_receipt' AND key LIKE '%' || $1`,
-      [hash],
-    );
-    expect(rows).toHaveLength(1);
-    return rows[0]!.run_at;
-  };
 
   // A first attempt: graphile-worker's retry (e^1 s later) comes before the window ends.
   await expect(laurel.tasks.receipts.trackReceipt(job, { attempts: 1, maxAttempts: 20 })).rejects.toThrow(
@@ -252,7 +245,7 @@ it('looks again at a lost transaction when its time on its way ends, if the back
   // A third: its retry (e^3 s, 20 s later) would come after; the job is due when the window ends
   // instead, and the node still does not have the transaction.
   await laurel.tasks.receipts.trackReceipt(job, { attempts: 3, maxAttempts: 20 });
-  expect(await receiptJobRunAt()).toEqual(windowEnds);
+  expect(await receiptJobsOf(laurel, hash)).toEqual([{ id: expect.any(String), run_at: windowEnds }]);
   expect(await chain.provider.getTransaction(hash)).toBeNull();
 
   // That look (the new job's first attempt) sends it again.
@@ -289,11 +282,7 @@ it('makes the receipt jobs of the later transactions the node held behind a lost
   for (const hash of [lost, heldUp]) {
     expect((await receiptOf(chain.provider, hash, 'mined')).status).toBe(1);
   }
-  const { rows } = await laurel.services.pool.query<{ run_at: Date }>(
-    `SELECT run_at FROM graphile_worker.jobs
-      WHERE task_identifier = 'transactions__track_receipt' AND key LIKE '%' || $1`,
-    [heldUp],
-  );
+  const rows = await receiptJobsOf(laurel, heldUp);
   expect(rows).toHaveLength(1);
   expect(rows[0]!.run_at.getTime()).toBeLessThanOrEqual(Date.now());
   expect(rows[0]!.run_at.getTime()).toBeGreaterThanOrEqual(lookedAt.getTime() - 1000);
