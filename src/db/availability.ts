@@ -23,9 +23,13 @@ const SOCKET_CODES = new Set([
 ]);
 /** SQLSTATEs: admin/crash shutdown, starting up, too many connections; class 08 is "connection exception". */
 const SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
-/** node-postgres reports a lost connection or a pool timeout with these messages only. */
+/**
+ * node-postgres reports a lost connection or a pool timeout with these messages only; a database
+ * closed to connections (ALLOW_CONNECTIONS false) answers SQLSTATE 55000, a class shared with faults
+ * of the query, so by its message.
+ */
 const PG_MESSAGES =
-  /Connection terminated|connection.*(?:closed|ended)|timeout exceeded when trying to connect|Client has encountered a connection error|Can't reach database server/i;
+  /Connection terminated|connection.*(?:closed|ended)|timeout exceeded when trying to connect|Client has encountered a connection error|Can't reach database server|is not currently accepting connections/i;
 
 /**
  * Whether node-postgres lost (or could not get) its connection, by its message only: unlike

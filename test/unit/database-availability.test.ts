@@ -23,11 +23,19 @@ describe('isDatabaseUnavailable', () => {
     expect(isDatabaseUnavailable(shutdown)).toBe(true);
     expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
     expect(isDatabaseUnavailable(new Error('x', { cause: { code: 'ECONNRESET' } }))).toBe(true);
+    const closed = Object.assign(new Error('database "laurel" is not currently accepting connections'), {
+      code: '55000',
+    });
+    expect(isDatabaseUnavailable(closed)).toBe(true);
   });
 
   it('leaves faults of the query itself alone', () => {
     const uniqueViolation = Object.assign(new Error('duplicate key'), { code: '23505' });
     expect(isDatabaseUnavailable(uniqueViolation)).toBe(false);
+    const sameClass = Object.assign(new Error('currval of sequence "s" is not yet defined in this session'), {
+      code: '55000',
+    });
+    expect(isDatabaseUnavailable(sameClass)).toBe(false);
     expect(isDatabaseUnavailable(new TypeError('undefined is not a function'))).toBe(false);
     expect(isDatabaseUnavailable(undefined)).toBe(false);
   });
