@@ -1,4 +1,5 @@
 import { Transaction, type Wallet } from 'ethers';
+import { Client } from 'pg';
 import { loadConfig } from '../../src/config';
 import { RetryLaterError } from '../../src/jobs/jobs';
 import { createLogger } from '../../src/logger';
@@ -6,7 +7,7 @@ import { TransactionsRepository } from '../../src/modules/transactions/transacti
 import { startLaurel, type Laurel } from '../../src/server/laurel';
 import { issueApiKey } from '../helpers/auth';
 import { chainConfigOf, receiptOf, startTestChain, type TestChain } from '../helpers/chain';
-import { createTestDatabase } from '../helpers/database';
+import { createTestDatabase, testServerUrl } from '../helpers/database';
 import { client, type Unsigned } from '../helpers/flow';
 import { request } from '../helpers/laurel';
 import { waitUntil } from '../helpers/wait';
@@ -307,5 +308,56 @@ it('sends a lost transaction again once, and counts it once, when two looks at i
   await Promise.all([look(), look()]);
   expect((await receiptOf(chain.provider, hash, 'sent again and mined')).status).toBe(1);
   expect((await rowOf(laurel, hash)).rebroadcasts).toBe(1);
+  await stop(laurel);
+}, 120_000);
+
+it('answers a send it could not un-record (the database went away) with the hash it keeps following', async () => {
+  const wallet: Wallet = chain.wallets[9];
+  const laurel = await start({ worker: false });
+  const apiKey = await issueApiKey(laurel.url, wallet);
+  // A nonce built and never sent: the next one waits behind its gap, recorded, until the grace ends.
+  await buildApp(laurel, apiKey, 'Never signed');
+  const behind = await wallet.signTransaction(await buildApp(laurel, apiKey, 'Behind the gap'));
+  const hash = Transaction.from(behind).hash!;
+  const name = new URL(database.url).pathname.slice(1);
+  const listener = new Client({ connectionString: database.url });
+  listener.on('error', () => undefined); // cut with the others below
+  await listener.connect();
+  await listener.query('LISTEN laurel_transaction_statuses');
+  const recorded = new Promise<void>((resolve) =>
+    listener.on('notification', ({ payload }) => {
+      if (payload?.endsWith(hash.toLowerCase())) resolve();
+    }),
+  );
+  const admin = new Client({ connectionString: testServerUrl() });
+  await admin.connect();
+  try {
+    const answer = request(laurel.url, 'POST', '/v1/transactions/execute', {
+      apiKey,
+      body: { chain: 'local', signed_transaction: behind },
+    });
+    // Recorded, and waiting out the gap: the database takes no connection, and Laurel's are cut.
+    // The refusal cannot un-record it, so the answer must not say that nothing was done.
+    await recorded;
+    await admin.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS false`);
+    await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
+    expect(await answer).toMatchObject({
+      status: 503,
+      body: {
+        status: 'failed',
+        error: expect.stringMatching(/^Database unavailable; the transaction stays recorded/),
+        chain: 'local',
+        transactionHash: hash,
+      },
+    });
+  } finally {
+    await admin.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS true`);
+    await admin.end();
+    await listener.end().catch(() => undefined);
+  }
+  // Once the database is back, its record and its receipt job are there.
+  const row = await waitUntil('the database back', () => rowOf(laurel, hash).catch(() => undefined));
+  expect(row).toMatchObject({ status: 'pending' });
+  expect(await receiptJobsOf(laurel, hash)).toHaveLength(1);
   await stop(laurel);
 }, 120_000);

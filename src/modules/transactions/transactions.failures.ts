@@ -25,6 +25,29 @@ export class SignerMismatchError extends SIGNER_MISMATCH.Error {
   }
 }
 
+/**
+ * A send that did not go out (refused, or the node unreachable) and whose record Laurel could not
+ * undo, the database gone meanwhile: 503, Shape A `{status:'failed', error, chain,
+ * transactionHash}`. The transaction stays recorded, and its receipt job sends it when it can
+ * (./sending/rebroadcaster.ts), so the answer must not say that nothing was done.
+ */
+export const KEPT_UNSENT = defineFailure({
+  status: 503,
+  codes: ['database_unavailable'],
+  description:
+    '`Database unavailable; the transaction stays recorded…` (with `chain` and `transactionHash`): the database went away before Laurel could undo the record of a transaction it did not send; Laurel keeps following it and sends it when it can (sending it again is safe)',
+});
+
+export class KeptUnsentError extends KEPT_UNSENT.Error {
+  constructor(chain: string, transactionHash: string) {
+    super(
+      'Database unavailable; the transaction stays recorded: Laurel keeps following it and sends it when it can (sending it again is safe)',
+      { chain, transactionHash },
+    );
+    this.headers['Retry-After'] = '1';
+  }
+}
+
 /** 404 for a hash of no transaction of the caller's wallet sent through Laurel (unknown, or another wallet's). */
 export const TRANSACTION_NOT_FOUND = defineFailure({
   status: 404,

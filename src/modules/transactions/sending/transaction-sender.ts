@@ -4,13 +4,14 @@ import { receiptBlockTime } from '../../../chain/pooled-provider';
 import { receiptJson, waitForReceipt } from '../../../chain/receipts';
 import type { Chain } from '../../../chain/registry';
 import { parseSignedTransaction } from '../../../chain/signed-transactions';
+import { isDatabaseUnavailable } from '../../../db/availability';
 import { AppError, ChainUnavailableError, ShuttingDownError, ValidationError } from '../../../errors';
 import { markNonceBroadcast, releaseUnsentNonces } from '../building/nonce-reservations';
 import type { ReceiptTracker } from '../following/receipt-tracker';
 import { createdBy, revertError } from '../mined-outcomes';
 import type { TransactionsDeps } from '../transactions.deps';
 import type { TransactionsRepository } from '../transactions.repository';
-import { NonceGapError, SignerMismatchError } from '../transactions.failures';
+import { KeptUnsentError, NonceGapError, SignerMismatchError } from '../transactions.failures';
 import type { ExecuteTransactionInput } from '../transactions.schema';
 import type { TransactionExecution } from '../transactions.types';
 import { onItsWaySince } from './rebroadcaster';
@@ -249,7 +250,14 @@ export class TransactionSender {
     if (refusedFor) throw new SignerMismatchError(hash, sender, refusedFor, transaction.nonce);
     // A transaction that does not go out is un-recorded, unless it was recorded before this send.
     const unrecord = async () => {
-      if (recordedNow) await this.transactions.unrecord(chain, hash);
+      if (!recordedNow) return;
+      try {
+        await this.transactions.unrecord(chain, hash);
+      } catch (error) {
+        if (!isDatabaseUnavailable(error)) throw error;
+        // Still recorded, and its receipt job sends it when it can: the answer says so.
+        throw new KeptUnsentError(chain.name, hash);
+      }
     };
     if (nextNonce.status === 'rejected') {
       await unrecord();
