@@ -30,17 +30,27 @@ export function addJobCall<P>(job: JobDefinition<P>, payload: P, options: JobOpt
   )`;
 }
 
+/** When enqueueJob's job runs: at `runAt` (or now), and whether it only brings a waiting job forward. */
+export interface EnqueueWhen {
+  runAt?: Date;
+  onlyMovingUp?: boolean;
+}
+
 /**
  * Enqueues a graphile-worker job on whatever client is given: pass the transaction's client so the
- * job exists exactly when the change that caused it commits.
+ * job exists exactly when the change that caused it commits. `onlyMovingUp`: only brings a job
+ * that waits under `jobKey` to run later forward to `runAt` (or now); a job a worker runs is left
+ * to it (enqueueing under its key would retire it, with no retry left).
  */
 export async function enqueueJob<P>(
   client: SqlClient,
   job: JobDefinition<P>,
   payload: P,
-  options: JobOptions = {},
+  options: JobOptions & EnqueueWhen = {},
 ): Promise<void> {
-  await client.$executeRaw`SELECT ${addJobCall(job, payload, options)}`;
+  const { onlyMovingUp, jobKey, runAt } = options;
+  const moves = onlyMovingUp && jobKey ? jobWaitingCondition(jobKey, runAt ?? new Date()) : Prisma.sql`true`;
+  await client.$executeRaw`SELECT ${addJobCall(job, payload, options)} WHERE ${moves}`;
 }
 
 /**

@@ -361,3 +361,32 @@ it('answers a send it could not un-record (the database went away) with the hash
   expect(await receiptJobsOf(laurel, hash)).toHaveLength(1);
   await stop(laurel);
 }, 120_000);
+
+it('brings a receipt job forward only when it waits: one a worker runs is left to it', async () => {
+  const wallet: Wallet = chain.wallets[2];
+  const laurel = await start({ worker: false });
+  const apiKey = await issueApiKey(laurel.url, wallet);
+  const repository = new TransactionsRepository(laurel.services.prisma, laurel.services.pool);
+  const hash = await recordOnly(laurel, await wallet.signTransaction(await buildApp(laurel, apiKey, 'Job')));
+  const job = { chainId: chain.chainId, hash };
+  await repository.trackReceiptAt(job, new Date(Date.now() + 3_600_000));
+  const [waiting] = await receiptJobsOf(laurel, hash);
+
+  const now = new Date();
+  await repository.trackReceiptAt(job, now, true);
+  expect(await receiptJobsOf(laurel, hash)).toEqual([{ id: waiting!.id, run_at: now }]);
+
+  // A worker runs it: enqueueing under its key would retire it (no retry left) for a new job.
+  await laurel.services.pool.query(
+    `UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'test' WHERE id = $1`,
+    [waiting!.id],
+  );
+  await repository.trackReceiptAt(job, new Date(), true);
+  // The job it ran and any job under its key: still the one, its key and attempts untouched.
+  const { rows } = await laurel.services.pool.query<{ id: string; key: string | null; attempts: number }>(
+    `SELECT id, key, attempts FROM graphile_worker.jobs WHERE id = $1 OR key LIKE '%' || $2`,
+    [waiting!.id, hash],
+  );
+  expect(rows).toEqual([{ id: waiting!.id, key: expect.stringContaining(hash), attempts: 0 }]);
+  await stop(laurel);
+}, 120_000);

@@ -7,6 +7,7 @@ import { Prisma, type PrismaClient, type SqlClient, type TransactionStatus } fro
 import { jobs } from '../../jobs/jobs';
 import type { ReceiptJob } from '../../jobs/tasks';
 import { addJobCall, enqueueJob, jobWaitingCondition, removeJob, removeJobCall } from '../../jobs/queue';
+import type { EnqueueWhen } from '../../jobs/queue';
 import { webhookEventEmission } from '../webhooks/webhooks.repository';
 import { runPrepared } from './prepared-statements';
 import { notifyTransactionStatus, transactionStatusNotice } from './status/transaction-status-changes';
@@ -15,12 +16,10 @@ function trackReceiptJobKey(chainId: number, hash: string): string {
   return `${jobs.trackReceipt.name}:${chainId}:${hash}`;
 }
 
-/**
- * Enqueues the transaction's receipt job (its attempts anew), due at `runAt` or now. It replaces
- * the job waiting under its key; a job running now finishes and is not retried under it.
- */
-async function enqueueReceiptJob(db: SqlClient, job: ReceiptJob, runAt?: Date): Promise<void> {
-  await enqueueJob(db, jobs.trackReceipt, job, { jobKey: trackReceiptJobKey(job.chainId, job.hash), runAt });
+/** Enqueues the transaction's receipt job under its key, its attempts anew (enqueueJob says when). */
+async function enqueueReceiptJob(db: SqlClient, job: ReceiptJob, when: EnqueueWhen = {}): Promise<void> {
+  const jobKey = trackReceiptJobKey(job.chainId, job.hash);
+  await enqueueJob(db, jobs.trackReceipt, job, { jobKey, ...when });
 }
 
 function checkReceiptsJobKey(chainId: number): string {
@@ -358,8 +357,8 @@ export class TransactionsRepository {
   }
 
   /** The transaction's receipt job runs next at `runAt`, its attempts anew (instead of after its backoff). */
-  async trackReceiptAt(job: ReceiptJob, runAt: Date): Promise<void> {
-    await enqueueReceiptJob(this.prisma, job, runAt);
+  async trackReceiptAt(job: ReceiptJob, runAt: Date, onlyMovingUp = false): Promise<void> {
+    await enqueueReceiptJob(this.prisma, job, { runAt, onlyMovingUp });
   }
 
   /**

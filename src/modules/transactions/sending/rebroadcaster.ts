@@ -126,10 +126,11 @@ export class Rebroadcaster {
       );
       await resendEach(later);
       // Those the node held behind the gap are mined with it: their receipt jobs look now, not
-      // at their next retry (its backoff grew while they waited).
+      // at their next retry (its backoff grew while they waited); one running now looks anyway.
       for (const { hash, requestId } of later) {
         if (outcomes.get(hash) !== 'known') continue;
-        await this.deps.transactions.trackReceiptAt({ chainId: chain.chainId, hash, requestId }, new Date());
+        const job = { chainId: chain.chainId, hash, requestId };
+        await this.deps.transactions.trackReceiptAt(job, new Date(), true);
       }
     }
     return outcomes;
