@@ -42,6 +42,28 @@ async function createDatabase(
   };
 }
 
+/**
+ * Closes the database at `url` to new connections and cuts those open, as PostgreSQL does during
+ * an operator's maintenance (ALLOW_CONNECTIONS false); the function returned opens it again.
+ */
+export async function closeDatabase(url: string): Promise<() => Promise<void>> {
+  const name = new URL(url).pathname.slice(1);
+  const admin = new Client({ connectionString: testServerUrl() });
+  await admin.connect();
+  const reopen = async () => {
+    await admin.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS true`);
+    await admin.end();
+  };
+  try {
+    await admin.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS false`);
+    await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
+  } catch (error) {
+    await reopen();
+    throw error;
+  }
+  return reopen;
+}
+
 /** A fresh, empty database of its own for one test file (for tests of the migrations themselves). */
 export function createEmptyDatabase(prefix = 'laurel_test'): Promise<{ url: string; drop(): Promise<void> }> {
   return createDatabase(prefix);

@@ -1,5 +1,4 @@
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import pino from 'pino';
 import { Resolver } from 'type-graphql';
 import { z } from 'zod';
@@ -8,6 +7,7 @@ import { createHttpApp } from '../../src/http/app';
 import { ChainsResolver } from '../../src/modules/chains/chains.resolver';
 import { STATUS_FAILED_BODY } from '../../src/operations/error-shapes';
 import { Operation } from '../../src/operations/operation';
+import { linesInto } from '../helpers/logs';
 import { request } from '../helpers/laurel';
 
 /** An operation that fails the way a bug would. */
@@ -22,15 +22,7 @@ class BoomResolver {
 /** The HTTP layer alone, with a route that fails the way a bug would. */
 it('answers an unexpected error with 500 JSON, no stack trace, logged with the request id', async () => {
   const lines: string[] = [];
-  const log = pino(
-    { level: 'info' },
-    new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    }),
-  );
+  const log = pino({ level: 'info' }, linesInto(lines));
   const { app, stop } = await createHttpApp({
     log,
     api: {

@@ -7,7 +7,7 @@ import { TransactionsRepository } from '../../src/modules/transactions/transacti
 import { startLaurel, type Laurel } from '../../src/server/laurel';
 import { issueApiKey } from '../helpers/auth';
 import { chainConfigOf, receiptOf, startTestChain, type TestChain } from '../helpers/chain';
-import { createTestDatabase, testServerUrl } from '../helpers/database';
+import { closeDatabase, createTestDatabase } from '../helpers/database';
 import { client, type Unsigned } from '../helpers/flow';
 import { request } from '../helpers/laurel';
 import { waitUntil } from '../helpers/wait';
@@ -319,7 +319,6 @@ it('answers a send it could not un-record (the database went away) with the hash
   await buildApp(laurel, apiKey, 'Never signed');
   const behind = await wallet.signTransaction(await buildApp(laurel, apiKey, 'Behind the gap'));
   const hash = Transaction.from(behind).hash!;
-  const name = new URL(database.url).pathname.slice(1);
   const listener = new Client({ connectionString: database.url });
   listener.on('error', () => undefined); // cut with the others below
   await listener.connect();
@@ -329,18 +328,15 @@ it('answers a send it could not un-record (the database went away) with the hash
       if (payload?.endsWith(hash.toLowerCase())) resolve();
     }),
   );
-  const admin = new Client({ connectionString: testServerUrl() });
-  await admin.connect();
+  const answer = request(laurel.url, 'POST', '/v1/transactions/execute', {
+    apiKey,
+    body: { chain: 'local', signed_transaction: behind },
+  });
+  // Recorded, and waiting out the gap: the database takes no connection, and Laurel's are cut.
+  // The refusal cannot un-record it, so the answer must not say that nothing was done.
+  await recorded;
+  const reopen = await closeDatabase(database.url);
   try {
-    const answer = request(laurel.url, 'POST', '/v1/transactions/execute', {
-      apiKey,
-      body: { chain: 'local', signed_transaction: behind },
-    });
-    // Recorded, and waiting out the gap: the database takes no connection, and Laurel's are cut.
-    // The refusal cannot un-record it, so the answer must not say that nothing was done.
-    await recorded;
-    await admin.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS false`);
-    await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
     expect(await answer).toMatchObject({
       status: 503,
       body: {
@@ -351,8 +347,7 @@ it('answers a send it could not un-record (the database went away) with the hash
       },
     });
   } finally {
-    await admin.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS true`);
-    await admin.end();
+    await reopen();
     await listener.end().catch(() => undefined);
   }
   // Once the database is back, its record and its receipt job are there.

@@ -1,10 +1,9 @@
 import { Contract, Wallet, type ContractTransactionResponse, type TransactionRequest } from 'ethers';
-import { Writable } from 'node:stream';
 import { appFactoryInterface, appInterface, encodeActionId } from '../../src/chain/contracts';
-import { createLogger } from '../../src/logger';
 import { issueApiKey } from '../helpers/auth';
 import { mined, startTestChain, type TestChain } from '../helpers/chain';
 import { eventArg, type Unsigned } from '../helpers/flow';
+import { loggerInto } from '../helpers/logs';
 import { request, startTestLaurel, type TestLaurel } from '../helpers/laurel';
 import { answerChallenge, startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
 import { waitUntil } from '../helpers/wait';
@@ -175,12 +174,6 @@ const xpOf = async (user: string) => {
 beforeAll(async () => {
   chain = await startTestChain();
   receiver = await startWebhookReceiver();
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      logLines.push(chunk.toString());
-      done();
-    },
-  });
   laurel = await startTestLaurel({
     chain,
     chainEntry: { finalityDepth: FINALITY_DEPTH },
@@ -190,7 +183,7 @@ beforeAll(async () => {
       // Every comparison reads ~90 answers, some many times over.
       RATE_LIMIT_MAX_REQUESTS: '1000000',
     },
-    log: createLogger('warn', { destination }),
+    log: loggerInto('warn', logLines),
   });
   [, owner, ...operators] = chain.wallets;
   ownerKey = await issueApiKey(laurel.url, owner);

@@ -1,10 +1,9 @@
-import { Writable } from 'node:stream';
 import { Transaction, Wallet } from 'ethers';
-import { createLogger } from '../../src/logger';
 import { issueApiKey } from '../helpers/auth';
 import { startTestChain, type TestChain } from '../helpers/chain';
 import { createTestDatabase } from '../helpers/database';
 import { client, createApp, type Unsigned } from '../helpers/flow';
+import { loggerInto } from '../helpers/logs';
 import { request, startTestLaurel, type TestLaurel } from '../helpers/laurel';
 import {
   subscribe,
@@ -66,14 +65,7 @@ beforeAll(async () => {
       HTTP_REQUEST_TIMEOUT_MS: '1000',
       HTTP_KEEP_ALIVE_TIMEOUT_MS: '500',
     },
-    log: createLogger('warn', {
-      destination: new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          liveLog.push(chunk.toString());
-          done();
-        },
-      }),
-    }),
+    log: loggerInto('warn', liveLog),
   });
   owner = chain.wallets[1];
   ownerKey = await issueApiKey(writer.url, owner);

@@ -5,20 +5,18 @@
  * timeout, retries and deactivation.
  */
 import { createHmac } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { Wallet } from 'ethers';
-import { Client } from 'pg';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import type { Prisma } from '../../src/db/prisma';
 import { jobs } from '../../src/jobs/jobs';
-import { createLogger } from '../../src/logger';
 import { enqueueJob } from '../../src/jobs/queue';
 import { enqueueLapsedFirstAttempts } from '../../src/jobs/tasks/webhook_deliveries__recover';
 import { FirstAttempts } from '../../src/modules/webhooks/webhook-first-attempts';
 import { emitWebhookEvent, webhookEventEmission } from '../../src/modules/webhooks/webhooks.repository';
 import { webhooksModule } from '../../src/modules/webhooks/webhooks.module';
 import { WebhookHttpClient } from '../../src/modules/webhooks/webhook-http-client';
-import { testServerUrl } from '../helpers/database';
+import { closeDatabase } from '../helpers/database';
+import { loggerInto } from '../helpers/logs';
 import { startTestLaurel, type TestLaurel } from '../helpers/laurel';
 import { waitUntil } from '../helpers/wait';
 import {
@@ -469,31 +467,19 @@ describe('first attempts by the process that recorded the event', () => {
     const [id] = await emitForFirstAttempt(account, 30);
     const leaseEnds = (await delivery(id!)).firstAttemptUntil!;
     const lines: string[] = [];
-    const log = createLogger('warn', {
-      destination: new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          lines.push(chunk.toString());
-          done();
-        },
-      }),
-    });
+    const log = loggerInto('warn', lines);
     const attempts = new FirstAttempts(deliverer(), { limit: 1, leaseSeconds: 30, log });
 
     // The database takes no connection for a moment, and Laurel's are cut: the attempt cannot load
     // its delivery. Once it is back, the attempt is made again, before its lease runs out.
-    const name = new URL(laurel.databaseUrl).pathname.slice(1);
-    const admin = new Client({ connectionString: testServerUrl() });
-    await admin.connect();
+    const reopen = await closeDatabase(laurel.databaseUrl);
     try {
-      await admin.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS false`);
-      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
       attempts.start([id!]);
       await waitUntil('the attempt to fail and be tried again', () =>
         lines.some((line) => line.includes('failed before it was recorded; trying again')),
       );
     } finally {
-      await admin.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS true`);
-      await admin.end();
+      await reopen();
     }
     const [call] = await receiver.waitForCalls(path, 1);
     expect(JSON.parse(call!.body)).toMatchObject({ event: 'transaction', payload: { first: true } });
