@@ -156,7 +156,7 @@ export const DATABASE_UNAVAILABLE = defineFailure({
   status: 503,
   codes: ['database_unavailable'],
   description:
-    '`Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)',
+    '`Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)',
 });
 
 /** What a stopping process answers a request it did not take (src/server/http-ports.ts). */

@@ -1,8 +1,9 @@
 import { DatabaseError } from 'pg';
 
 /**
- * Whether an error means PostgreSQL could not be reached or dropped the connection (down,
- * restarting, shutting down), as opposed to a fault of the query itself. Such errors become a 503
+ * Whether an error means the database cannot serve the statement now, whatever the statement: it
+ * could not be reached or dropped the connection (down, restarting, shutting down), refuses writes,
+ * or ran out of a resource; as opposed to a fault of the query itself. Such errors become a 503
  * `Database unavailable` instead of a 500: the same request succeeds once the database is back.
  */
 
@@ -21,8 +22,21 @@ const SOCKET_CODES = new Set([
   'ENOTFOUND',
   'EHOSTUNREACH',
 ]);
-/** SQLSTATEs: admin/crash shutdown, starting up, too many connections; class 08 is "connection exception". */
-const SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
+/**
+ * SQLSTATEs of a connection the server ended or would not make: class 08 (connection exception),
+ * 57P01–57P05 (shutting down, a crash, starting up, the database dropped, the idle-session
+ * timeout), 53300 (too many connections), 25P03 (the idle-in-transaction timeout).
+ */
+const CONNECTION_SQLSTATE = /^(?:08[0-9A-Z]{3}|57P0[1-5]|53300|25P03)$/;
+/**
+ * SQLSTATEs of a server that answers and refuses the statement for its own state: 25006 (read-only:
+ * a standby after a failover, or default_transaction_read_only, which managed databases set when
+ * their disk fills), class 53 (insufficient resources: disk full, out of memory), 57000 and 57014
+ * (an operator's intervention, a statement cancelled or timed out by the server's settings), 55P03
+ * (a lock its lock_timeout gave up on), class 58 (I/O), XX001 and XX002 (a table or an index it
+ * found corrupted).
+ */
+const REFUSED_FOR_STATE_SQLSTATE = /^(?:53[0-9A-Z]{3}|58[0-9A-Z]{3}|25006|57000|57014|55P03|XX001|XX002)$/;
 /**
  * node-postgres reports a lost connection or a pool timeout with these messages only; a database
  * closed to connections (ALLOW_CONNECTIONS false) answers SQLSTATE 55000, a class shared with faults
@@ -42,6 +56,7 @@ export function isConnectionLost(error: unknown): boolean {
 interface ErrorLike {
   code?: unknown;
   originalCode?: unknown;
+  originalMessage?: unknown;
   kind?: unknown;
   message?: unknown;
   cause?: unknown;
@@ -53,13 +68,23 @@ function isUnavailableSignal(error: ErrorLike): boolean {
   const sqlState = typeof error.originalCode === 'string' ? error.originalCode : code;
   return (
     (code !== undefined && (PRISMA_CODES.has(code) || SOCKET_CODES.has(code))) ||
-    (sqlState !== undefined && (SQLSTATES.has(sqlState) || /^08[0-9A-Z]{3}$/.test(sqlState))) ||
+    (sqlState !== undefined &&
+      (CONNECTION_SQLSTATE.test(sqlState) || REFUSED_FOR_STATE_SQLSTATE.test(sqlState))) ||
     (typeof error.kind === 'string' && ADAPTER_KINDS.has(error.kind)) ||
     (typeof error.message === 'string' && PG_MESSAGES.test(error.message))
   );
 }
 
 export function isDatabaseUnavailable(error: unknown): boolean {
+  return databaseUnavailableReason(error) !== null;
+}
+
+/**
+ * Why the database cannot serve, in its own words (the error, or the cause, that says so), for an
+ * operator's log: a database that answers but refuses writes looks up to everything else. Null
+ * when isDatabaseUnavailable is false.
+ */
+export function databaseUnavailableReason(error: unknown): string | null {
   const seen = new Set<unknown>();
   const pending: unknown[] = [error];
   while (pending.length > 0) {
@@ -67,10 +92,17 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (typeof current !== 'object' || current === null || seen.has(current)) continue;
     seen.add(current);
     const candidate = current as ErrorLike;
-    if (isUnavailableSignal(candidate)) return true;
+    if (isUnavailableSignal(candidate)) return reasonOf(candidate);
     pending.push(candidate.cause, candidate.meta?.driverAdapterError?.cause);
   }
-  return false;
+  return null;
+}
+
+function reasonOf(error: ErrorLike): string {
+  const sqlState = typeof error.originalCode === 'string' ? error.originalCode : error.code;
+  const message = typeof error.originalMessage === 'string' ? error.originalMessage : error.message;
+  const text = typeof message === 'string' && message.trim() ? message.trim().split('\n')[0]! : 'no message';
+  return typeof sqlState === 'string' ? `${sqlState}: ${text}` : text;
 }
 
 /**
@@ -81,4 +113,13 @@ export function isDatabaseUnavailable(error: unknown): boolean {
  */
 export function isRefusedForItsData(error: unknown): error is DatabaseError {
   return error instanceof DatabaseError && /^(22|23|54)/.test(error.code ?? '');
+}
+
+/**
+ * Whether PostgreSQL answered and refused a statement for the database's own state (read-only, out
+ * of a resource: REFUSED_FOR_STATE_SQLSTATE), not for the statement or a lost connection: the same
+ * statement, sent again, fails the same way until an operator or the server changes that state.
+ */
+export function isRefusedForItsState(error: unknown): error is DatabaseError {
+  return error instanceof DatabaseError && REFUSED_FOR_STATE_SQLSTATE.test(error.code ?? '');
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import express, { type ErrorRequestHandler } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import { isDatabaseUnavailable } from '../db/availability';
+import { databaseUnavailableReason } from '../db/availability';
 import { AppError, DatabaseUnavailableError } from '../errors';
 import { loadClientBundle, type ClientBundle } from '../graphql/client-bundle';
 import { graphqlErrorBody } from '../graphql/format-error';
@@ -244,9 +244,16 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       sendError(res, STATUS_FAILED_BODY, error);
       return;
     }
-    // A lost database is a 503 the client may retry, logged once per interval rather than per request.
-    if (isDatabaseUnavailable(error)) {
-      faults.write('warn', 'database_unavailable', {}, 'database unavailable: answering 503');
+    // A database lost or refusing (read-only, a full disk) is a 503 the client may retry, logged with
+    // its reason once per interval rather than per request.
+    const unavailable = databaseUnavailableReason(error);
+    if (unavailable !== null) {
+      faults.write(
+        'warn',
+        'database_unavailable',
+        { reason: unavailable },
+        'database unavailable: answering 503',
+      );
       sendError(res, STATUS_FAILED_BODY, new DatabaseUnavailableError());
       return;
     }

@@ -1,6 +1,6 @@
 import type { WorkerEvents, WorkerPool } from 'graphile-worker';
 import type { Pool } from 'pg';
-import { isDatabaseUnavailable } from '../db/availability';
+import { databaseUnavailableReason } from '../db/availability';
 import type { ThrottledLog } from '../logger';
 import { repeatEvery } from '../repeat-every';
 
@@ -70,11 +70,12 @@ export class DueJobWakeups {
       if (due > 0) this.workerPool?.nudge(due);
     } catch (error) {
       // Logged with the workers' own failures, once per interval; the next look tries again.
-      if (isDatabaseUnavailable(error)) {
+      const unavailable = databaseUnavailableReason(error);
+      if (unavailable !== null) {
         this.options.faults.write(
           'warn',
           'database_unavailable',
-          {},
+          { reason: unavailable },
           'database unavailable: looking for due jobs',
         );
         return;

@@ -9,7 +9,7 @@ import {
 } from 'graphile-worker';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pool } from 'pg';
-import { isDatabaseUnavailable } from '../db/availability';
+import { databaseUnavailableReason } from '../db/availability';
 import { createPool } from '../db/connection';
 import { ThrottledLog, type Logger } from '../logger';
 import type { LaurelMetrics } from '../metrics';
@@ -31,8 +31,14 @@ function workerLogger(log: Logger, faults: ThrottledLog, metrics: LaurelMetrics 
     }
     if (task && meta?.error) metrics?.jobFailures.inc({ task });
     // A lost database makes every poll fail: logged once per interval, like the HTTP side.
-    if (isDatabaseUnavailable(meta?.error)) {
-      faults.write('warn', 'database_unavailable', {}, `database unavailable: ${message}`);
+    const unavailable = databaseUnavailableReason(meta?.error);
+    if (unavailable !== null) {
+      faults.write(
+        'warn',
+        'database_unavailable',
+        { reason: unavailable },
+        `database unavailable: ${message}`,
+      );
       return;
     }
     // graphile-worker's info lines (connected, job completed) are routine: debug for Laurel.

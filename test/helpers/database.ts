@@ -42,26 +42,41 @@ async function createDatabase(
   };
 }
 
+/** What an operator can do to a database that Laurel still reaches, and how it is undone. */
+const RESTRICTIONS = {
+  /** Closed to new connections (ALLOW_CONNECTIONS false), as during an operator's maintenance. */
+  closed: ['WITH ALLOW_CONNECTIONS false', 'WITH ALLOW_CONNECTIONS true'],
+  /**
+   * Refusing writes (default_transaction_read_only), as a managed database whose disk fills, or a
+   * standby that DATABASE_URL still names after a failover, answers: SQLSTATE 25006.
+   */
+  'read-only': ['SET default_transaction_read_only = on', 'RESET default_transaction_read_only'],
+} as const;
+
 /**
- * Closes the database at `url` to new connections and cuts those open, as PostgreSQL does during
- * an operator's maintenance (ALLOW_CONNECTIONS false); the function returned opens it again.
+ * Restricts the database at `url` and cuts the connections open (they reconnect under the
+ * restriction); the function returned lifts it.
  */
-export async function closeDatabase(url: string): Promise<() => Promise<void>> {
+export async function restrictDatabase(
+  url: string,
+  restriction: keyof typeof RESTRICTIONS,
+): Promise<() => Promise<void>> {
   const name = new URL(url).pathname.slice(1);
+  const [restrict, lift] = RESTRICTIONS[restriction];
   const admin = new Client({ connectionString: testServerUrl() });
   await admin.connect();
-  const reopen = async () => {
-    await admin.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS true`);
+  const undo = async () => {
+    await admin.query(`ALTER DATABASE "${name}" ${lift}`);
     await admin.end();
   };
   try {
-    await admin.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS false`);
+    await admin.query(`ALTER DATABASE "${name}" ${restrict}`);
     await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
   } catch (error) {
-    await reopen();
+    await undo();
     throw error;
   }
-  return reopen;
+  return undo;
 }
 
 /** A fresh, empty database of its own for one test file (for tests of the migrations themselves). */

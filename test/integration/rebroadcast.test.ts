@@ -7,7 +7,7 @@ import { TransactionsRepository } from '../../src/modules/transactions/transacti
 import { startLaurel, type Laurel } from '../../src/server/laurel';
 import { issueApiKey } from '../helpers/auth';
 import { chainConfigOf, receiptOf, startTestChain, type TestChain } from '../helpers/chain';
-import { closeDatabase, createTestDatabase } from '../helpers/database';
+import { restrictDatabase, createTestDatabase } from '../helpers/database';
 import { client, type Unsigned } from '../helpers/flow';
 import { request } from '../helpers/laurel';
 import { waitUntil } from '../helpers/wait';
@@ -335,7 +335,7 @@ it('answers a send it could not un-record (the database went away) with the hash
   // Recorded, and waiting out the gap: the database takes no connection, and Laurel's are cut.
   // The refusal cannot un-record it, so the answer must not say that nothing was done.
   await recorded;
-  const reopen = await closeDatabase(database.url);
+  const reopen = await restrictDatabase(database.url, 'closed');
   try {
     expect(await answer).toMatchObject({
       status: 503,

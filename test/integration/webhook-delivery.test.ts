@@ -15,7 +15,7 @@ import { FirstAttempts } from '../../src/modules/webhooks/webhook-first-attempts
 import { emitWebhookEvent, webhookEventEmission } from '../../src/modules/webhooks/webhooks.repository';
 import { webhooksModule } from '../../src/modules/webhooks/webhooks.module';
 import { WebhookHttpClient } from '../../src/modules/webhooks/webhook-http-client';
-import { closeDatabase } from '../helpers/database';
+import { restrictDatabase } from '../helpers/database';
 import { loggerInto } from '../helpers/logs';
 import { startTestLaurel, type TestLaurel } from '../helpers/laurel';
 import { waitUntil } from '../helpers/wait';
@@ -472,7 +472,7 @@ describe('first attempts by the process that recorded the event', () => {
 
     // The database takes no connection for a moment, and Laurel's are cut: the attempt cannot load
     // its delivery. Once it is back, the attempt is made again, before its lease runs out.
-    const reopen = await closeDatabase(laurel.databaseUrl);
+    const reopen = await restrictDatabase(laurel.databaseUrl, 'closed');
     try {
       attempts.start([id!]);
       await waitUntil('the attempt to fail and be tried again', () =>

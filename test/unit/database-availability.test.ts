@@ -1,7 +1,12 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { connectDatabase } from '../../src/db/prisma';
-import { isDatabaseUnavailable } from '../../src/db/availability';
+import { DatabaseError } from 'pg';
+import {
+  databaseUnavailableReason,
+  isDatabaseUnavailable,
+  isRefusedForItsState,
+} from '../../src/db/availability';
 import { ThrottledLog } from '../../src/logger';
 
 describe('isDatabaseUnavailable', () => {
@@ -29,6 +34,53 @@ describe('isDatabaseUnavailable', () => {
     expect(isDatabaseUnavailable(closed)).toBe(true);
   });
 
+  /** An error as node-postgres makes it from the server's answer. */
+  const answered = (code: string, message: string) =>
+    Object.assign(new DatabaseError(message, 0, 'error'), { code, severity: 'ERROR' });
+
+  it('recognises a server that answers and refuses for its own state, and says why', () => {
+    const refusals: [string, string][] = [
+      ['25006', 'cannot execute INSERT in a read-only transaction'],
+      ['53100', 'could not extend file "base/16384/16400": No space left on device'],
+      ['53200', 'out of memory'],
+      ['57014', 'canceling statement due to statement timeout'],
+      ['55P03', 'canceling statement due to lock timeout'],
+      ['58030', 'could not read block 0 in file "base/16384/16400": Input/output error'],
+      ['XX001', 'invalid page in block 0 of relation base/16384/16400'],
+    ];
+    for (const [code, message] of refusals) {
+      const error = answered(code, message);
+      expect(isDatabaseUnavailable(error)).toBe(true);
+      expect(isRefusedForItsState(error)).toBe(true);
+      expect(databaseUnavailableReason(error)).toBe(`${code}: ${message}`);
+    }
+    // As Prisma wraps it: the reason is the server's, not Prisma's invocation text.
+    const wrapped = Object.assign(
+      new Error('\nInvalid `prisma.$executeRaw()` invocation:\n\nRaw query failed.'),
+      {
+        code: 'P2010',
+        meta: {
+          driverAdapterError: {
+            cause: {
+              originalCode: '25006',
+              originalMessage: 'cannot execute UPDATE in a read-only transaction',
+            },
+          },
+        },
+      },
+    );
+    expect(databaseUnavailableReason(wrapped)).toBe(
+      '25006: cannot execute UPDATE in a read-only transaction',
+    );
+    // A lost connection is not a refusal: a new connection may fare better.
+    const shutdown = answered('57P01', 'terminating connection due to administrator command');
+    expect(isDatabaseUnavailable(shutdown)).toBe(true);
+    expect(isRefusedForItsState(shutdown)).toBe(false);
+    expect(databaseUnavailableReason(new Error('Connection terminated unexpectedly'))).toBe(
+      'Connection terminated unexpectedly',
+    );
+  });
+
   it('leaves faults of the query itself alone', () => {
     const uniqueViolation = Object.assign(new Error('duplicate key'), { code: '23505' });
     expect(isDatabaseUnavailable(uniqueViolation)).toBe(false);
@@ -36,7 +88,13 @@ describe('isDatabaseUnavailable', () => {
       code: '55000',
     });
     expect(isDatabaseUnavailable(sameClass)).toBe(false);
+    for (const code of ['42P01', '40001', '40P01', 'XX000']) {
+      const error = answered(code, 'a fault of the statement or of Laurel');
+      expect(isDatabaseUnavailable(error)).toBe(false);
+      expect(isRefusedForItsState(error)).toBe(false);
+    }
     expect(isDatabaseUnavailable(new TypeError('undefined is not a function'))).toBe(false);
+    expect(databaseUnavailableReason(uniqueViolation)).toBeNull();
     expect(isDatabaseUnavailable(undefined)).toBe(false);
   });
 });

@@ -1364,7 +1364,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             * @description - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -1480,7 +1480,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             * @description - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -1545,7 +1545,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             * @description - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -1665,7 +1665,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             * @description - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -1730,7 +1730,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             * @description - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -1868,7 +1868,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             *     - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -2040,7 +2040,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             *     - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -2217,7 +2217,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             *     - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -2299,7 +2299,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             * @description - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -2450,7 +2450,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             *     - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -2539,7 +2539,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             *     - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -2719,7 +2719,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             *     - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -2897,7 +2897,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             *     - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -3040,7 +3040,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             *     - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -3229,7 +3229,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             *     - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -3355,7 +3355,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             *     - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -3454,7 +3454,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             *     - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -3630,7 +3630,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             *     - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -3807,7 +3807,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             *     - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -4004,7 +4004,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             *     - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -4176,7 +4176,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             *     - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -4338,7 +4338,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             *     - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -4475,7 +4475,7 @@ export interface operations {
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
              *     - `Database unavailable; the transaction stays recorded…` (with `chain` and `transactionHash`): the database went away before Laurel could undo the record of a transaction it did not send; Laurel keeps following it and sends it when it can (sending it again is safe)
-             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             *     - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -4612,7 +4612,7 @@ export interface operations {
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
              *     - `Database unavailable; the transaction stays recorded…` (with `chain` and `transactionHash`): the database went away before Laurel could undo the record of a transaction it did not send; Laurel keeps following it and sends it when it can (sending it again is safe)
-             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             *     - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -4701,7 +4701,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             * @description - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -4790,7 +4790,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             *     - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -4902,7 +4902,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             * @description - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -4979,7 +4979,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             * @description - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -5115,7 +5115,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             * @description - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -5258,7 +5258,7 @@ export interface operations {
             };
             /**
              * @description - `database operation failed`: the webhook could not be stored; retry later
-             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             *     - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -5332,7 +5332,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             * @description - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -5427,7 +5427,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             * @description - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -5579,7 +5579,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             * @description - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -5699,7 +5699,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             * @description - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -5851,7 +5851,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             * @description - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -5992,7 +5992,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             * @description - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -6098,7 +6098,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             * @description - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -6244,7 +6244,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             * @description - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -6331,7 +6331,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             *     - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
@@ -6428,7 +6428,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable`: the database cannot be reached; nothing was done, retry after `Retry-After` (1 s)
+             *     - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
             503: {
