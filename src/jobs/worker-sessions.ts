@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { WorkerEvents } from 'graphile-worker';
 import { Client } from 'pg';
+import { isRefusedForItsState } from '../db/availability';
 import { connectionConfig } from '../db/connection';
 import type { Logger, ThrottledLog } from '../logger';
 import { repeatEvery } from '../repeat-every';
@@ -27,7 +28,9 @@ import { repeatEvery } from '../repeat-every';
  * It also tells (onStalled) when every fetch of the pool has failed for a look interval while its
  * session answers: graphile-worker 0.17 reads its task ids once per runner, at the first fetch, and
  * keeps that read's promise, so a read cut by a database crash is the answer of every later fetch
- * and the runner never fetches a job again. Only a new runner reads them again.
+ * and the runner never fetches a job again. Only a new runner reads them again. Fetches that the
+ * database refuses anew for its state (isRefusedForItsState: read-only, disk full) do not count: a
+ * new runner would fare no better, and its own first read would fail too.
  */
 const SESSION_NAME_PREFIX = 'laurel-jobs ';
 
@@ -143,6 +146,8 @@ export class WorkerSessions {
   private stopped = false;
   /** Since when every fetch has failed (none succeeded since), null while they succeed. */
   private fetchesFailingSince: number | null = null;
+  /** The last fetch's error, while fetches fail. */
+  private lastFetchError: unknown = null;
   private stalled = false;
   private lookedAt = 0;
   /**
@@ -176,14 +181,20 @@ export class WorkerSessions {
     this.events.on('job:start', ({ job }) => {
       this.running.add(job.id);
       this.fetchesFailingSince = null;
+      this.lastFetchError = null;
       this.gate.leave();
     });
     this.events.on('worker:getJob:empty', () => {
       this.fetchesFailingSince = null;
+      this.lastFetchError = null;
       this.gate.leave();
     });
-    this.events.on('worker:getJob:error', () => {
-      this.fetchesFailingSince ??= Date.now();
+    this.events.on('worker:getJob:error', ({ error }) => {
+      // A stalled runner fails every fetch with the one error of its kept read. A database that
+      // answers and refuses each fetch anew (read-only, disk full) is waited out, not a stall.
+      if (error === this.lastFetchError || !isRefusedForItsState(error))
+        this.fetchesFailingSince ??= Date.now();
+      this.lastFetchError = error;
       this.gate.leave();
     });
     this.events.on('job:complete', ({ job }) => this.running.delete(job.id));

@@ -106,3 +106,43 @@ it('fetches jobs again once PostgreSQL is back after a postmaster SIGKILL during
   // Its runner was replaced: the one whose first fetch failed never fetches again.
   expect(logLines.filter((line) => line.msg.includes('restarting it'))).toHaveLength(1);
 }, 120_000);
+
+it('waits out a database that refuses writes: the runner is kept, and runs jobs once it takes them', async () => {
+  await worker?.stop();
+  const lines: { msg: string }[] = [];
+  worker = await startJobWorker({
+    databaseUrl: database.databaseUrl,
+    concurrency: 2,
+    poolSize: 4,
+    // graphile-worker says at debug level that a fetch failed.
+    log: createLogger('debug', {
+      destination: { write: (line: string) => void lines.push(JSON.parse(line)) },
+    }),
+    taskList,
+    crontab: '',
+    metrics: null,
+    // The looks at the runner's fetches come every second.
+    goneAfterSeconds: 6,
+    onDatabaseBack: async () => undefined,
+  });
+  await query(`SELECT graphile_worker.add_job('test__record', '{"before":"read-only"}')`);
+  await waitUntil('a job run', () => ran.some((payload) => (payload as { before?: string }).before));
+
+  // Every session refuses writes from its next statement on, as a managed database whose disk fills.
+  await query('ALTER SYSTEM SET default_transaction_read_only = on');
+  await query('SELECT pg_reload_conf()');
+  // A job due now, added by a session that still writes: the worker's fetch of it is refused.
+  await query(
+    `START TRANSACTION READ WRITE; SELECT graphile_worker.add_job('test__record', '{"during":"read-only"}'); COMMIT`,
+  );
+  const refused = (line: { msg: string }) => /^Failed to acquire job: .*read-only transaction/.test(line.msg);
+  const refusedAt = await waitUntil('a fetch refused', () => (lines.some(refused) ? Date.now() : undefined));
+  // Looks (one a second) see the fetches failing while the database answers: not a stalled runner.
+  await waitUntil('three looks later', () => (Date.now() - refusedAt >= 3_000 ? true : undefined));
+  expect(lines.filter((line) => line.msg.includes('restarting it'))).toEqual([]);
+
+  await query('ALTER SYSTEM RESET default_transaction_read_only');
+  await query('SELECT pg_reload_conf()');
+  await waitUntil('the job run', () => ran.some((payload) => (payload as { during?: string }).during));
+  expect(lines.filter((line) => line.msg.includes('restarting it'))).toEqual([]);
+}, 120_000);
