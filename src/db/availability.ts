@@ -25,9 +25,11 @@ const SOCKET_CODES = new Set([
 /**
  * SQLSTATEs of a connection the server ended or would not make: class 08 (connection exception),
  * 57P01–57P05 (shutting down, a crash, starting up, the database dropped, the idle-session
- * timeout), 53300 (too many connections), 25P03 (the idle-in-transaction timeout).
+ * timeout), 53300 (too many connections), 25P03 (the idle-in-transaction timeout), class 28 (the
+ * credentials refused: a password rotated before Laurel's settings, pg_hba.conf), 3D000 (no
+ * database of that name: renamed during maintenance).
  */
-const CONNECTION_SQLSTATE = /^(?:08[0-9A-Z]{3}|57P0[1-5]|53300|25P03)$/;
+const CONNECTION_SQLSTATE = /^(?:08[0-9A-Z]{3}|28[0-9A-Z]{3}|57P0[1-5]|53300|25P03|3D000)$/;
 /**
  * SQLSTATEs of a server that answers and refuses the statement for its own state: 25006 (read-only:
  * a standby after a failover, or default_transaction_read_only, which managed databases set when

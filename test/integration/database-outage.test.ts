@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import { Wallet } from 'ethers';
+import { Client } from 'pg';
 import { migrate } from '../../src/db/migrator';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../src/embedded/postgres';
 import { issueApiKey } from '../helpers/auth';
@@ -33,7 +34,7 @@ const logLines = () =>
     .output()
     .split('\n')
     .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as { kind?: string; msg?: string });
+    .map((line) => JSON.parse(line) as { kind?: string; msg?: string; reason?: string });
 
 beforeAll(async () => {
   dataDir = makeDataDir();
@@ -126,5 +127,41 @@ it('answers 503 while the database is gone, and recovers by itself once it is ba
   expect((await graphql(laurel.url, '{ apiKeys { id } }', { apiKey })).body.data).toEqual({
     apiKeys: [expect.objectContaining({ id: expect.any(String) })],
   });
+  expect(laurel.child.exitCode).toBeNull();
+}, 120_000);
+
+it('answers 503 while the database refuses its credentials (a password rotated first), and recovers once they match', async () => {
+  const apiKey = await issueApiKey(laurel.url, Wallet.createRandom());
+  const password = decodeURIComponent(new URL(database.databaseUrl).password);
+  const admin = new Client({ connectionString: database.databaseUrl });
+  await admin.connect();
+  try {
+    // The operator rotates the password before Laurel's DATABASE_URL; connections made since fail.
+    await admin.query(`ALTER ROLE postgres PASSWORD 'rotated-${Date.now()}'`);
+    await admin.query(
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+    );
+    const refused = await waitUntil('a request while the credentials are refused', async () => {
+      const answer = await request(laurel.url, 'GET', '/v1/keys', { apiKey });
+      return answer.status === 200 ? undefined : answer;
+    });
+    expect(refused).toMatchObject({ status: 503, body: { status: 'failed', error: 'Database unavailable' } });
+    // The log says why, in PostgreSQL's words (once per interval: requests go on until it does).
+    await waitUntil('the reason logged', async () => {
+      await request(laurel.url, 'GET', '/v1/keys', { apiKey });
+      return logLines().some(
+        (line) =>
+          line.kind === 'database_unavailable' &&
+          /^28P01: password authentication failed/.test(line.reason ?? ''),
+      );
+    });
+    expect(logLines().filter((line) => line.msg === 'unhandled error')).toEqual([]);
+  } finally {
+    await admin.query(`ALTER ROLE postgres PASSWORD '${password.replace(/'/g, "''")}'`);
+    await admin.end();
+  }
+  await waitUntil('the database to take its credentials again', async () =>
+    (await request(laurel.url, 'GET', '/v1/keys', { apiKey })).status === 200 ? true : undefined,
+  );
   expect(laurel.child.exitCode).toBeNull();
 }, 120_000);

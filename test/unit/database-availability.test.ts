@@ -72,6 +72,15 @@ describe('isDatabaseUnavailable', () => {
     expect(databaseUnavailableReason(wrapped)).toBe(
       '25006: cannot execute UPDATE in a read-only transaction',
     );
+    // Connections the server would not make: unavailable, not refused for its state.
+    for (const [code, message] of [
+      ['28P01', 'password authentication failed for user "laurel"'],
+      ['28000', 'no pg_hba.conf entry for host "10.0.0.5", user "laurel", database "laurel"'],
+      ['3D000', 'database "laurel" does not exist'],
+    ]) {
+      expect(databaseUnavailableReason(answered(code!, message!))).toBe(`${code}: ${message}`);
+      expect(isRefusedForItsState(answered(code!, message!))).toBe(false);
+    }
     // A lost connection is not a refusal: a new connection may fare better.
     const shutdown = answered('57P01', 'terminating connection due to administrator command');
     expect(isDatabaseUnavailable(shutdown)).toBe(true);
