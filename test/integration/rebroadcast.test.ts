@@ -357,6 +357,47 @@ it('answers a send it could not un-record (the database went away) with the hash
   await stop(laurel);
 }, 120_000);
 
+it('answers an execute-and-wait whose receipt it could not record (the database went away) with the hash it keeps following', async () => {
+  const wallet: Wallet = chain.wallets[1];
+  const laurel = await start({ worker: true });
+  const apiKey = await issueApiKey(laurel.url, wallet);
+  const signed = await wallet.signTransaction(
+    await buildApp(laurel, apiKey, 'Mined while the database is away'),
+  );
+  const hash = Transaction.from(signed).hash!;
+  // Sent, and waiting in the node's pool for a block.
+  await chain.provider.send('evm_setAutomine', [false]);
+  try {
+    const answer = executeAndWait(laurel, apiKey, signed);
+    await waitUntil('the node to have it', () => chain.provider.getTransaction(hash));
+    const reopen = await restrictDatabase(database.url, 'closed');
+    try {
+      // Mined while the database takes no connection: its receipt cannot be recorded.
+      await chain.provider.send('evm_mine', []);
+      expect(await answer).toMatchObject({
+        status: 503,
+        body: {
+          status: 'failed',
+          error: expect.stringMatching(/^Database unavailable; the transaction stays recorded/),
+          chain: 'local',
+          transactionHash: hash,
+        },
+      });
+    } finally {
+      await reopen();
+    }
+  } finally {
+    await chain.provider.send('evm_setAutomine', [true]);
+  }
+  // As the answer says: once the database is back, Laurel records its receipt.
+  expect((await receiptOf(chain.provider, hash, 'the transaction mined')).status).toBe(1);
+  await waitUntil(
+    'its receipt recorded',
+    async () => (await rowOf(laurel, hash).catch(() => null))?.status === 'success',
+  );
+  await stop(laurel);
+}, 120_000);
+
 it('brings a receipt job forward only when it waits: one a worker runs is left to it', async () => {
   const wallet: Wallet = chain.wallets[2];
   const laurel = await start({ worker: false });

@@ -26,22 +26,24 @@ export class SignerMismatchError extends SIGNER_MISMATCH.Error {
 }
 
 /**
- * A send that did not go out (refused, or the node unreachable) and whose record Laurel could not
- * undo, the database gone meanwhile: 503, Shape A `{status:'failed', error, chain,
- * transactionHash}`. The transaction stays recorded, and its receipt job sends it when it can
- * (./sending/rebroadcaster.ts), so the answer must not say that nothing was done.
+ * The database went away during a send once the transaction was recorded: before Laurel could undo
+ * the record of a send that did not go out (refused, or the node unreachable), or after it went out
+ * (its mark, the wait for its receipt, the receipt's record): 503, Shape A `{status:'failed', error,
+ * chain, transactionHash}`. The record stays, and Laurel follows it: a receipt is recorded when
+ * mined, and a transaction the node does not have is sent (./sending/rebroadcaster.ts). So the
+ * answer must not say that nothing was done.
  */
-export const KEPT_UNSENT = defineFailure({
+export const RECORD_KEPT = defineFailure({
   status: 503,
   codes: ['database_unavailable'],
   description:
-    '`Database unavailable; the transaction stays recorded…` (with `chain` and `transactionHash`): the database went away before Laurel could undo the record of a transaction it did not send; Laurel keeps following it and sends it when it can (sending it again is safe)',
+    '`Database unavailable; the transaction stays recorded…` (with `chain` and `transactionHash`): the database went away during the send, once the transaction was recorded (whether or not it went out); Laurel keeps following it and sends it if the node does not have it (sending it again is safe)',
 });
 
-export class KeptUnsentError extends KEPT_UNSENT.Error {
+export class RecordKeptError extends RECORD_KEPT.Error {
   constructor(chain: string, transactionHash: string) {
     super(
-      'Database unavailable; the transaction stays recorded: Laurel keeps following it and sends it when it can (sending it again is safe)',
+      'Database unavailable; the transaction stays recorded: Laurel keeps following it and sends it if the node does not have it (sending it again is safe)',
       { chain, transactionHash },
     );
     this.headers['Retry-After'] = '1';

@@ -1,7 +1,7 @@
 import { STATUS_FAILED_BODY, ERROR_ISSUES_BODY } from '../../operations/error-shapes';
 import { NODE_REJECTED } from '../../chain/node-rejections';
 import { CHAIN_UNAVAILABLE } from '../../errors';
-import { KEPT_UNSENT, NONCE_GAP, SIGNER_MISMATCH, TRANSACTION_NOT_FOUND } from './transactions.failures';
+import { RECORD_KEPT, NONCE_GAP, SIGNER_MISMATCH, TRANSACTION_NOT_FOUND } from './transactions.failures';
 import type { RestRoute } from '../../operations/routes';
 import { TransactionsResolver } from './transactions.resolver';
 
@@ -12,7 +12,7 @@ import { TransactionsResolver } from './transactions.resolver';
  * its outcome not known yet). A reverted transaction: 200 with `status: 'failed'` and its receipt.
  */
 /** What sending a signed transaction can fail with (503: the body says whether it may have reached the node). */
-const SEND_FAILURES = [...NODE_REJECTED, NONCE_GAP, SIGNER_MISMATCH, CHAIN_UNAVAILABLE, KEPT_UNSENT];
+const SEND_FAILURES = [...NODE_REJECTED, NONCE_GAP, SIGNER_MISMATCH, CHAIN_UNAVAILABLE, RECORD_KEPT];
 
 export const transactionsRoutes: RestRoute<TransactionsResolver>[] = [
   {

@@ -4474,7 +4474,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable; the transaction stays recorded…` (with `chain` and `transactionHash`): the database went away before Laurel could undo the record of a transaction it did not send; Laurel keeps following it and sends it when it can (sending it again is safe)
+             *     - `Database unavailable; the transaction stays recorded…` (with `chain` and `transactionHash`): the database went away during the send, once the transaction was recorded (whether or not it went out); Laurel keeps following it and sends it if the node does not have it (sending it again is safe)
              *     - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */
@@ -4611,7 +4611,7 @@ export interface operations {
             };
             /**
              * @description - The chain’s node does not answer in time (the body names the chain); retry later
-             *     - `Database unavailable; the transaction stays recorded…` (with `chain` and `transactionHash`): the database went away before Laurel could undo the record of a transaction it did not send; Laurel keeps following it and sends it when it can (sending it again is safe)
+             *     - `Database unavailable; the transaction stays recorded…` (with `chain` and `transactionHash`): the database went away during the send, once the transaction was recorded (whether or not it went out); Laurel keeps following it and sends it if the node does not have it (sending it again is safe)
              *     - `Database unavailable`: the database cannot be reached, or it refuses writes (read-only) or ran out of a resource (a full disk); nothing was done, retry after `Retry-After` (1 s)
              *     - `Laurel is shutting down`: this process is stopping and did not take the request (nothing was done); send it again (another process serves it)
              */

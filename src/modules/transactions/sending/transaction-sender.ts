@@ -11,7 +11,7 @@ import type { ReceiptTracker } from '../following/receipt-tracker';
 import { createdBy, revertError } from '../mined-outcomes';
 import type { TransactionsDeps } from '../transactions.deps';
 import type { TransactionsRepository } from '../transactions.repository';
-import { KeptUnsentError, NonceGapError, SignerMismatchError } from '../transactions.failures';
+import { NonceGapError, RecordKeptError, SignerMismatchError } from '../transactions.failures';
 import type { ExecuteTransactionInput } from '../transactions.schema';
 import type { TransactionExecution } from '../transactions.types';
 import { onItsWaySince } from './rebroadcaster';
@@ -55,7 +55,7 @@ export class TransactionSender {
   execute(input: ExecuteTransactionInput, requestId: string): Promise<TransactionExecution> {
     return this.tracked(async () => {
       const sent = await this.broadcastCounted(input, requestId, null);
-      await this.markBroadcast(sent);
+      await this.afterSend(sent, () => this.markBroadcast(sent));
       const { chain, hash } = sent;
       return {
         status: 'success',
@@ -107,6 +107,31 @@ export class TransactionSender {
     const timeoutMs = this.deps.config.transactions.executeWaitTimeoutSeconds * 1000;
     const followedUntil = new Date(Date.now() + timeoutMs);
     const sent = await this.broadcastCounted(input, requestId, followedUntil);
+    return this.afterSend(sent, () => this.waitAndAnswer(input, sent, timeoutMs));
+  }
+
+  /**
+   * Runs what follows a send that went out. The database gone meanwhile answers RecordKeptError
+   * (sent, recorded and followed), never a bare `Database unavailable`, which says that nothing
+   * was done.
+   */
+  private async afterSend<T>(sent: Broadcast, next: () => Promise<T>): Promise<T> {
+    try {
+      return await next();
+    } catch (error) {
+      if (!(error instanceof AppError) && isDatabaseUnavailable(error)) {
+        throw new RecordKeptError(sent.chain.name, sent.hash);
+      }
+      throw error;
+    }
+  }
+
+  /** Waits for a sent transaction's receipt, records it, and answers execute-and-wait. */
+  private async waitAndAnswer(
+    input: ExecuteTransactionInput,
+    sent: Broadcast,
+    timeoutMs: number,
+  ): Promise<TransactionExecution> {
     const { chain, hash, sender } = sent;
     const blockExplorerUrl = this.deps.chains.transactionUrl(chain, hash);
     // The mark and the wait for the receipt (whose first look is at once) do not wait on each other.
@@ -256,7 +281,7 @@ export class TransactionSender {
       } catch (error) {
         if (!isDatabaseUnavailable(error)) throw error;
         // Still recorded, and its receipt job sends it when it can: the answer says so.
-        throw new KeptUnsentError(chain.name, hash);
+        throw new RecordKeptError(chain.name, hash);
       }
     };
     if (nextNonce.status === 'rejected') {
