@@ -66,6 +66,17 @@ async function receiptJobsOf(laurel: Laurel, hash: string): Promise<{ id: string
   return rows;
 }
 
+/** The answer to a send whose record Laurel keeps, the database gone (RECORD_KEPT). */
+const recordKept = (hash: string) => ({
+  status: 503,
+  body: {
+    status: 'failed',
+    error: expect.stringMatching(/^Database unavailable; the transaction stays recorded/),
+    chain: 'local',
+    transactionHash: hash,
+  },
+});
+
 async function buildApp(laurel: Laurel, apiKey: string, name: string): Promise<Unsigned> {
   const built = await client(laurel.url, apiKey).post('/app/new', { chain: 'local', name });
   expect(built.status).toBe(200);
@@ -337,15 +348,7 @@ it('answers a send it could not un-record (the database went away) with the hash
   await recorded;
   const reopen = await restrictDatabase(database.url, 'closed');
   try {
-    expect(await answer).toMatchObject({
-      status: 503,
-      body: {
-        status: 'failed',
-        error: expect.stringMatching(/^Database unavailable; the transaction stays recorded/),
-        chain: 'local',
-        transactionHash: hash,
-      },
-    });
+    expect(await answer).toMatchObject(recordKept(hash));
   } finally {
     await reopen();
     await listener.end().catch(() => undefined);
@@ -374,15 +377,7 @@ it('answers an execute-and-wait whose receipt it could not record (the database 
     try {
       // Mined while the database takes no connection: its receipt cannot be recorded.
       await chain.provider.send('evm_mine', []);
-      expect(await answer).toMatchObject({
-        status: 503,
-        body: {
-          status: 'failed',
-          error: expect.stringMatching(/^Database unavailable; the transaction stays recorded/),
-          chain: 'local',
-          transactionHash: hash,
-        },
-      });
+      expect(await answer).toMatchObject(recordKept(hash));
     } finally {
       await reopen();
     }
