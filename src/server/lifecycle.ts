@@ -1,5 +1,8 @@
 import type { Logger } from '../logger';
 
+/** A stop step at least this long is logged. */
+const SLOW_STEP_SECONDS = 1;
+
 /**
  * What has started, stopped in reverse order. From the first moment of a stop the process is
  * draining (/ready answers 503, so load balancers send no more requests), and its grace runs:
@@ -28,12 +31,19 @@ export class Lifecycle {
     this.draining = true;
     const { graceMs, answerMarginMs } = this.grace;
     const answerTimer = setTimeout(() => this.answering.abort(), Math.max(0, graceMs - answerMarginMs));
+    /** Steps that took a second or more, in seconds: what an operator reads when a deploy was slow. */
+    const slow: Record<string, number> = {};
     for (const step of this.steps.reverse()) {
       this.log.debug({ step: step.name }, 'stopping');
+      const started = performance.now();
       await step
         .run()
         .catch((error: unknown) => this.log.error({ err: error, step: step.name }, 'error while stopping'));
+      const seconds = (performance.now() - started) / 1000;
+      if (seconds >= SLOW_STEP_SECONDS) slow[step.name] = Math.round(seconds * 10) / 10;
     }
+    if (Object.keys(slow).length > 0)
+      this.log.info({ steps: slow }, 'stop: steps that took a second or more');
     clearTimeout(answerTimer);
     this.answering.abort();
     this.steps.length = 0;
