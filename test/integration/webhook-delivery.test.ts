@@ -490,6 +490,37 @@ describe('first attempts by the process that recorded the event', () => {
     expect(lines.some((line) => line.includes('its job will make it'))).toBe(false);
   });
 
+  it('one whose database stays away is tried again at least once a second, to follow soon after it is back', async () => {
+    const path = newPath();
+    receiver.route(path, (_call, response) => json(response, 200, {}));
+    const account = await newAccount();
+    await newWebhook(account, receiver.url(path));
+    const [id] = await emitForFirstAttempt(account, 30);
+    const lines: string[] = [];
+    const attempts = new FirstAttempts(deliverer(), {
+      limit: 1,
+      leaseSeconds: 30,
+      log: loggerInto('warn', lines),
+    });
+    const tries = () =>
+      lines.filter((line) => line.includes('failed before it was recorded; trying again')).length;
+    const givenUp = () => lines.some((line) => line.includes('its job will make it'));
+
+    // Seven tries within the first half of the lease (15 s): waits doubling from 250 ms without a
+    // bound would reach 8 s by the sixth, and leave the delivery to its job.
+    const reopen = await restrictDatabase(laurel.databaseUrl, 'closed');
+    try {
+      attempts.start([id!]);
+      await waitUntil('seven tries, or the attempt given up', () => tries() >= 7 || givenUp(), 20_000);
+    } finally {
+      await reopen();
+    }
+    expect(givenUp()).toBe(false);
+    await receiver.waitForCalls(path, 1);
+    await attempts.stop();
+    expect(await delivery(id!)).toMatchObject({ status: 'succeeded', attempts: 1, firstAttemptUntil: null });
+  });
+
   it('stay within their limit, none start once stopping, and stop() waits for those under way', async () => {
     expect(
       new FirstAttempts(deliverer(), { limit: 0, leaseSeconds: 30, log: laurel.services.log }).leaseSeconds(),

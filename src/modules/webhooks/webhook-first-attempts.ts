@@ -2,8 +2,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../../logger';
 import type { WebhookDeliverer } from './webhook-deliverer';
 
-/** The first wait before a first attempt that failed before its record (the database) is made again; doubled each time. */
+/**
+ * The first wait before a first attempt that failed before its record (the database) is made
+ * again; doubled each time up to MAX_RETRY_DELAY_MS, so that the attempt follows within a second
+ * of the database being back (an outage lasts seconds; a try costs one refused connection).
+ */
 const FIRST_RETRY_DELAY_MS = 250;
+const MAX_RETRY_DELAY_MS = 1000;
 
 /**
  * First attempts of webhook deliveries made by the process that recorded their event, right after
@@ -12,7 +17,7 @@ const FIRST_RETRY_DELAY_MS = 250;
  * records the event asks for `leaseSeconds()`; the deliveries then carry that lease
  * (`first_attempt_until`) and no job. A failed first attempt schedules its retry as a job, as any
  * attempt does. One that fails before it is recorded (the database went away) is made again, with
- * backoff, during the first half of its lease: the rest leaves room for a call and its record
+ * backoff up to a second, during the first half of its lease: the rest leaves room for a call and its record
  * before the lease ends. If this process stops or dies before recording an attempt, the lease
  * runs out and webhook_deliveries__recover enqueues the delivery's job. At most `limit` attempts
  * run at once; past it (or with a limit of 0, or once stopping) events get their jobs as before.
@@ -49,7 +54,7 @@ export class FirstAttempts {
   }
 
   private async attempt(id: bigint, retryUntil: number): Promise<void> {
-    for (let delayMs = FIRST_RETRY_DELAY_MS; ; delayMs *= 2) {
+    for (let delayMs = FIRST_RETRY_DELAY_MS; ; delayMs = Math.min(delayMs * 2, MAX_RETRY_DELAY_MS)) {
       try {
         await this.deliverer.firstAttempt(id);
         return;
