@@ -5,6 +5,7 @@ import { isRefusedForItsState } from '../db/availability';
 import { connectionConfig } from '../db/connection';
 import type { Logger, ThrottledLog } from '../logger';
 import { repeatEvery } from '../repeat-every';
+import { WORKER_SESSION_NAME_PREFIX } from './worker-names';
 
 /**
  * graphile-worker locks a job with its worker pool's id (`locked_by`) and frees a job whose
@@ -32,7 +33,6 @@ import { repeatEvery } from '../repeat-every';
  * database refuses anew for its state (isRefusedForItsState: read-only, disk full) do not count: a
  * new runner would fare no better, and its own first read would fail too.
  */
-const SESSION_NAME_PREFIX = 'laurel-jobs ';
 
 /** How long the session may take to connect or answer before it is taken as lost. */
 const SESSION_TIMEOUT_MS = 5000;
@@ -256,7 +256,7 @@ export class WorkerSessions {
   private async open(poolId: string): Promise<void> {
     const session = new Client({
       ...connectionConfig(this.options.databaseUrl),
-      application_name: `${SESSION_NAME_PREFIX}${poolId}`,
+      application_name: `${WORKER_SESSION_NAME_PREFIX}${poolId}`,
       keepAlive: true,
       connectionTimeoutMillis: SESSION_TIMEOUT_MS,
       query_timeout: SESSION_TIMEOUT_MS,
@@ -302,7 +302,7 @@ export class WorkerSessions {
     const session = this.session;
     if (!session) return;
     const { rows } = await session.query<{ pool: string; ids: string[]; alive: boolean }>(LOCKED_JOBS, [
-      SESSION_NAME_PREFIX,
+      WORKER_SESSION_NAME_PREFIX,
     ]);
     const now = Date.now();
     const gone: string[] = [];

@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pool } from 'pg';
 import { databaseUnavailableReason } from '../db/availability';
 import { createPool } from '../db/connection';
+import { WORKER_POOL_NAME } from './worker-names';
 import { ThrottledLog, type Logger } from '../logger';
 import type { LaurelMetrics } from '../metrics';
 import { DueJobWakeups } from './due-jobs';
@@ -65,6 +66,8 @@ function countFetches(events: WorkerEvents, metrics: LaurelMetrics): void {
 export function createWorkerPool(databaseUrl: string, max: number, faults: ThrottledLog): Pool {
   const pool = createPool(databaseUrl, {
     max,
+    // Tells the worker's connections apart in pg_stat_activity (its pool's own session: laurel-jobs <id>).
+    application_name: WORKER_POOL_NAME,
     // Awaited before the connection is handed out; a failure fails that checkout, as a failed connect.
     onConnect: async (client) => {
       await client.query(WORKER_SESSION_SETTINGS);

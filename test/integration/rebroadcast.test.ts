@@ -362,7 +362,7 @@ it('answers a send it could not un-record (the database went away) with the hash
 
 it('answers an execute-and-wait whose receipt it could not record (the database went away) with the hash it keeps following', async () => {
   const wallet: Wallet = chain.wallets[1];
-  const laurel = await start({ worker: true });
+  const laurel = await start({ worker: false });
   const apiKey = await issueApiKey(laurel.url, wallet);
   const signed = await wallet.signTransaction(
     await buildApp(laurel, apiKey, 'Mined while the database is away'),
@@ -384,12 +384,15 @@ it('answers an execute-and-wait whose receipt it could not record (the database 
   } finally {
     await chain.provider.send('evm_setAutomine', [true]);
   }
-  // As the answer says: once the database is back, Laurel records its receipt.
+  // As the answer says: Laurel follows it once the database is back. Here a process with a worker
+  // starts, as after the outage: it gives pending transactions to their receipt jobs at once.
   expect((await receiptOf(chain.provider, hash, 'the transaction mined')).status).toBe(1);
+  const follower = await start({ worker: true });
   await waitUntil(
     'its receipt recorded',
-    async () => (await rowOf(laurel, hash).catch(() => null))?.status === 'success',
+    async () => (await rowOf(follower, hash).catch(() => null))?.status === 'success',
   );
+  await stop(follower);
   await stop(laurel);
 }, 120_000);
 
