@@ -65,9 +65,15 @@ interface ErrorLike {
   meta?: { driverAdapterError?: { cause?: unknown } };
 }
 
+/** The SQLSTATE an error carries: its own code, or the driver's original one under Prisma's. */
+function sqlStateOf(error: ErrorLike): string | undefined {
+  if (typeof error.originalCode === 'string') return error.originalCode;
+  return typeof error.code === 'string' ? error.code : undefined;
+}
+
 function isUnavailableSignal(error: ErrorLike): boolean {
   const code = typeof error.code === 'string' ? error.code : undefined;
-  const sqlState = typeof error.originalCode === 'string' ? error.originalCode : code;
+  const sqlState = sqlStateOf(error);
   return (
     (code !== undefined && (PRISMA_CODES.has(code) || SOCKET_CODES.has(code))) ||
     (sqlState !== undefined &&
@@ -101,10 +107,10 @@ export function databaseUnavailableReason(error: unknown): string | null {
 }
 
 function reasonOf(error: ErrorLike): string {
-  const sqlState = typeof error.originalCode === 'string' ? error.originalCode : error.code;
+  const sqlState = sqlStateOf(error);
   const message = typeof error.originalMessage === 'string' ? error.originalMessage : error.message;
   const text = typeof message === 'string' && message.trim() ? message.trim().split('\n')[0]! : 'no message';
-  return typeof sqlState === 'string' ? `${sqlState}: ${text}` : text;
+  return sqlState !== undefined ? `${sqlState}: ${text}` : text;
 }
 
 /**
