@@ -55,7 +55,7 @@ export class TransactionSender {
   execute(input: ExecuteTransactionInput, requestId: string): Promise<TransactionExecution> {
     return this.tracked(async () => {
       const sent = await this.broadcastCounted(input, requestId, null);
-      await this.afterSend(sent, () => this.markBroadcast(sent));
+      await this.keptIfDatabaseGone(sent.chain, sent.hash, () => this.markBroadcast(sent));
       const { chain, hash } = sent;
       return {
         status: 'success',
@@ -107,20 +107,20 @@ export class TransactionSender {
     const timeoutMs = this.deps.config.transactions.executeWaitTimeoutSeconds * 1000;
     const followedUntil = new Date(Date.now() + timeoutMs);
     const sent = await this.broadcastCounted(input, requestId, followedUntil);
-    return this.afterSend(sent, () => this.waitAndAnswer(input, sent, timeoutMs));
+    return this.keptIfDatabaseGone(sent.chain, sent.hash, () => this.waitAndAnswer(input, sent, timeoutMs));
   }
 
   /**
-   * Runs what follows a send that went out. The database gone meanwhile answers RecordKeptError
-   * (sent, recorded and followed), never a bare `Database unavailable`, which says that nothing
-   * was done.
+   * Runs `work` on a transaction already recorded (its un-record, or what follows its send). The
+   * database gone meanwhile answers RecordKeptError (recorded and followed), never a bare
+   * `Database unavailable`, which says that nothing was done.
    */
-  private async afterSend<T>(sent: Broadcast, next: () => Promise<T>): Promise<T> {
+  private async keptIfDatabaseGone<T>(chain: Chain, hash: string, work: () => Promise<T>): Promise<T> {
     try {
-      return await next();
+      return await work();
     } catch (error) {
       if (!(error instanceof AppError) && isDatabaseUnavailable(error)) {
-        throw new RecordKeptError(sent.chain.name, sent.hash);
+        throw new RecordKeptError(chain.name, hash);
       }
       throw error;
     }
@@ -274,15 +274,10 @@ export class TransactionSender {
     const { recorded: recordedNow, refusedFor } = record.value;
     if (refusedFor) throw new SignerMismatchError(hash, sender, refusedFor, transaction.nonce);
     // A transaction that does not go out is un-recorded, unless it was recorded before this send.
+    // Still recorded if the database goes away first: its receipt job sends it when it can.
     const unrecord = async () => {
-      if (!recordedNow) return;
-      try {
-        await this.transactions.unrecord(chain, hash);
-      } catch (error) {
-        if (!isDatabaseUnavailable(error)) throw error;
-        // Still recorded, and its receipt job sends it when it can: the answer says so.
-        throw new RecordKeptError(chain.name, hash);
-      }
+      if (recordedNow)
+        await this.keptIfDatabaseGone(chain, hash, () => this.transactions.unrecord(chain, hash));
     };
     if (nextNonce.status === 'rejected') {
       await unrecord();
