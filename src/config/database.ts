@@ -31,6 +31,14 @@ export const databaseVariables = {
   DATABASE_POOL_SIZE: positiveInt(10).describe(
     "connections of the process's own pool (requests, rate limits, indexer)",
   ),
+  DATABASE_LOCK_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(5000)
+    .describe(
+      "how long a statement of the process's pool (and of the read replicas') waits for a lock another session holds (PostgreSQL's `lock_timeout`): then its request answers 503 `Database unavailable` and gives its connection back, so that an operator's open transaction or a migration blocks only what needs its lock. `0`: without bound. Not set behind a transaction-mode pooler (`DATABASE_POOLER=transaction`): set it on the role there (docs/production-database.md)",
+    ),
   WORKER_POOL_SIZE: positiveInt(10).describe(
     "connections of the job worker's pool; raised to `WORKER_CONCURRENCY` + 2 when smaller",
   ),
@@ -47,6 +55,8 @@ export interface DatabaseConfig {
   databaseReadUrls: string[];
   /** Connections of the process's own pool (requests, indexer) and of the job worker's. */
   databasePoolSize: number;
+  /** How long a statement of the process's pool waits for another session's lock; 0: without bound. */
+  databaseLockTimeoutMs: number;
   workerPoolSize: number;
 }
 
@@ -69,6 +79,7 @@ export function databaseConfig(e: Parsed<typeof databaseVariables>): DatabaseCon
         : e.DATABASE_POOLER,
     databaseReadUrls: e.DATABASE_READ_URL ?? [],
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    databaseLockTimeoutMs: e.DATABASE_LOCK_TIMEOUT_MS,
     workerPoolSize: e.WORKER_POOL_SIZE,
   };
 }

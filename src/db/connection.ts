@@ -69,15 +69,33 @@ UnnamedStatementsClient.prototype.query = function (this: Client, config: unknow
  */
 const IDLE_CONNECTION_MS = 5 * 60_000;
 
-/** A pool over `url`; behind a transaction-mode pooler its statements go unnamed (see PoolerMode). */
-export function createPool(url: string, options: PoolConfig & { pooler?: PoolerMode } = {}): Pool {
-  const { pooler = 'session', ...poolOptions } = options;
-  return new Pool({
+/**
+ * A pool over `url`; behind a transaction-mode pooler its statements go unnamed (see PoolerMode).
+ * With `lockTimeoutMs`, each connection's statements wait at most that long for a lock held by
+ * another session (PostgreSQL's lock_timeout, set as the connection opens, before its first
+ * statement): they fail with 55P03, which answers 503, and give their connection back, so that a
+ * lock an operator or a migration holds blocks what needs it, not the whole pool. A
+ * transaction-mode pooler would keep the setting on a server connection that other clients then
+ * get: there it is the role's to set (docs/production-database.md).
+ */
+export function createPool(
+  url: string,
+  options: PoolConfig & { pooler?: PoolerMode; lockTimeoutMs?: number } = {},
+): Pool {
+  const { pooler = 'session', lockTimeoutMs = 0, ...poolOptions } = options;
+  const pool = new Pool({
     idleTimeoutMillis: IDLE_CONNECTION_MS,
     ...poolOptions,
     ...connectionConfig(url),
     ...(pooler === 'transaction' ? { Client: UnnamedStatementsClient } : {}),
   });
+  if (pooler === 'session' && lockTimeoutMs > 0) {
+    // Queued on the connection ahead of the statement it was opened for. A connection lost
+    // meanwhile fails that statement too, which reports it.
+    const setLockTimeout = `SET lock_timeout = ${Math.floor(lockTimeoutMs)}`;
+    pool.on('connect', (client) => void client.query(setLockTimeout).catch(() => undefined));
+  }
+  return pool;
 }
 
 /** The name of each statement text prepared with prepared(), made once. */

@@ -28,14 +28,25 @@ export interface Database {
  */
 export function connectDatabase(
   databaseUrl: string,
-  maxConnections = 10,
-  onIdleError: (error: Error) => void = () => undefined,
-  pooler: PoolerMode = 'session',
+  options: {
+    maxConnections?: number;
+    onIdleError?: (error: Error) => void;
+    pooler?: PoolerMode;
+    /** How long a statement waits for another session's lock (createPool); 0: without bound. */
+    lockTimeoutMs?: number;
+  } = {},
 ): Database {
+  const {
+    maxConnections = 10,
+    onIdleError = () => undefined,
+    pooler = 'session',
+    lockTimeoutMs = 0,
+  } = options;
   const pool = createPool(databaseUrl, {
     max: maxConnections,
     connectionTimeoutMillis: CONNECTION_TIMEOUT_MS,
     pooler,
+    lockTimeoutMs,
   });
   pool.on('error', onIdleError);
   return { prisma: new PrismaClient({ adapter: new PrismaPg(pool) }), pool };

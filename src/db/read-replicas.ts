@@ -102,7 +102,7 @@ export class ReadReplicas implements Queryable {
     /** The primary's pool (DATABASE_URL): every write, and the reads no replica can serve. */
     readonly primary: Pool,
     replicaUrls: readonly string[],
-    options: { pooler: PoolerMode; poolSize: number; log: Logger },
+    options: { pooler: PoolerMode; poolSize: number; lockTimeoutMs?: number; log: Logger },
     private readonly log = options.log,
   ) {
     this.faults = new ThrottledLog(log);
@@ -111,6 +111,7 @@ export class ReadReplicas implements Queryable {
         max: options.poolSize,
         connectionTimeoutMillis: 5_000,
         pooler: options.pooler,
+        lockTimeoutMs: options.lockTimeoutMs,
       });
       pool.on('error', () => undefined); // an idle connection lost: the next poll says so
       return new Replica(`replica ${i + 1}`, databaseHost(url), pool);

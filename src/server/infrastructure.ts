@@ -100,14 +100,14 @@ export async function startInfrastructure(
   // pool.end() does not wait for its connections' goodbyes: a database stopped right after may
   // still cut them, which is no loss once the pool is ending.
   let poolEnding = false;
-  const database = connectDatabase(
-    databaseUrl,
-    config.databasePoolSize,
-    (error) => {
+  const database = connectDatabase(databaseUrl, {
+    maxConnections: config.databasePoolSize,
+    onIdleError: (error) => {
       if (!poolEnding) log.warn({ err: error }, 'idle database connection lost');
     },
-    config.databasePooler,
-  );
+    pooler: config.databasePooler,
+    lockTimeoutMs: config.databaseLockTimeoutMs,
+  });
   lifecycle.onStop('database pool', () => {
     poolEnding = true;
     return database.pool.end();
@@ -116,6 +116,7 @@ export async function startInfrastructure(
   const reads = new ReadReplicas(database.pool, config.databaseReadUrls, {
     pooler: config.databasePooler,
     poolSize: config.databasePoolSize,
+    lockTimeoutMs: config.databaseLockTimeoutMs,
     log: log.child({ component: 'read-replicas' }),
   });
   lifecycle.onStop('read replicas', () => reads.stop());

@@ -20,7 +20,7 @@ describe('nonce reservation (PostgreSQL)', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    connection = connectDatabase(database.url, 10);
+    connection = connectDatabase(database.url);
     prisma = connection.prisma;
   });
 
