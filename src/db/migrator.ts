@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { Client } from 'pg';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client, DatabaseError } from 'pg';
 import { connectionConfig } from './connection';
 import { inTransaction } from './transaction';
 
@@ -58,13 +59,43 @@ export interface MigrationResult {
 }
 
 /**
+ * How long a migration's statements wait for a lock (its transaction's lock_timeout). A migration
+ * that changes a table waits behind every open transaction that uses it, and everything that then
+ * uses the table waits behind the migration: one transaction left open elsewhere (an operator's, a
+ * long report) would stop the processes still serving along with the one starting. So a migration
+ * gives up after this, rolls back whole, and is tried again once the queue behind it went through.
+ */
+const MIGRATION_LOCK_TIMEOUT_MS = 2000;
+/** The pause before a migration that gave up on a lock is tried again: doubled after each try, up to the max. */
+const LOCK_RETRY_FIRST_MS = 1000;
+const LOCK_RETRY_MAX_MS = 15_000;
+
+/**
+ * Open transactions holding locks on the database's own relations (OIDs from 16384, PostgreSQL's
+ * first for user objects): whom a migration waited for.
+ */
+const LOCK_HOLDERS = `
+  SELECT a.pid, a.application_name AS "applicationName", a.state,
+         round(extract(epoch FROM now() - a.xact_start))::int AS "transactionSeconds",
+         left(a.query, 120) AS query
+    FROM pg_stat_activity a
+   WHERE a.datname = current_database() AND a.pid <> pg_backend_pid() AND a.xact_start IS NOT NULL
+     AND EXISTS (SELECT 1 FROM pg_locks l
+                  WHERE l.pid = a.pid AND l.granted AND l.locktype = 'relation' AND l.relation >= 16384)
+   ORDER BY a.xact_start
+   LIMIT 5`;
+
+/**
  * Applies pending SQL migrations in name order, each in its own transaction, recording them in
- * `_prisma_migrations` exactly as Prisma does (sha256 checksum of the file).
+ * `_prisma_migrations` exactly as Prisma does (sha256 checksum of the file). A migration that
+ * waited MIGRATION_LOCK_TIMEOUT_MS for a lock is rolled back and tried again, without end: each
+ * try is logged with the sessions holding locks, for an operator to end theirs or stop the start.
  */
 export async function migrate(
   databaseUrl: string,
-  directory = migrationsDirectory(),
+  options: { directory?: string; log?: { warn(fields: object, message: string): void } } = {},
 ): Promise<MigrationResult> {
+  const { directory = migrationsDirectory(), log } = options;
   const migrations = await readMigrations(directory);
   const client = new Client(connectionConfig(databaseUrl));
   await client.connect();
@@ -93,25 +124,43 @@ export async function migrate(
         if (previous.checksum !== migration.checksum) result.modified.push(migration.name);
         continue;
       }
-      const id = randomUUID();
-      await inTransaction(client, async () => {
-        await client.query(
-          'INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())',
-          [id, migration.checksum, migration.name],
+      for (let attempt = 1; !(await applyMigration(client, migration)); attempt += 1) {
+        const retryInMs = Math.min(LOCK_RETRY_FIRST_MS * 2 ** (attempt - 1), LOCK_RETRY_MAX_MS);
+        const { rows: holders } = await client.query(LOCK_HOLDERS);
+        log?.warn(
+          { migration: migration.name, attempt, retryInMs, holders },
+          `migration waited ${MIGRATION_LOCK_TIMEOUT_MS / 1000} s for a lock another session holds: rolled back, tried again later (the processes serving go on meanwhile)`,
         );
-        await client.query(migration.sql);
-        await client.query(
-          'UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1',
-          [id],
-        );
-      }).catch((error: unknown) => {
-        throw new Error(`migration ${migration.name} failed: ${(error as Error).message}`);
-      });
+        await sleep(retryInMs);
+      }
       result.applied.push(migration.name);
     }
     return result;
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
     await client.end();
+  }
+}
+
+/** Applies one migration and records it, in one transaction; false: it gave up waiting for a lock. */
+async function applyMigration(client: Client, migration: MigrationFile): Promise<boolean> {
+  const id = randomUUID();
+  try {
+    await inTransaction(client, async () => {
+      await client.query(`SET LOCAL lock_timeout = ${MIGRATION_LOCK_TIMEOUT_MS}`);
+      await client.query(
+        'INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())',
+        [id, migration.checksum, migration.name],
+      );
+      await client.query(migration.sql);
+      await client.query(
+        'UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1',
+        [id],
+      );
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof DatabaseError && error.code === '55P03') return false;
+    throw new Error(`migration ${migration.name} failed: ${(error as Error).message}`);
   }
 }

@@ -89,7 +89,7 @@ export async function startInfrastructure(
     );
   }
 
-  const migrations = await migrate(sessionUrl);
+  const migrations = await migrate(sessionUrl, { log });
   await migrateWorkerSchema(sessionUrl, log);
   progress(
     `migrations  ${migrations.applied.length ? `applied ${migrations.applied.join(', ')}` : 'database is up to date'}`,
