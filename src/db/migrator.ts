@@ -101,7 +101,11 @@ export async function migrate(
   await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-    await client.query(MIGRATIONS_TABLE);
+    // Read before anything is written: a database with nothing to apply may be read-only.
+    const { rows: exists } = await client.query<{ table: string | null }>(
+      `SELECT to_regclass('"_prisma_migrations"')::text AS table`,
+    );
+    if (!exists[0]?.table) await client.query(MIGRATIONS_TABLE);
     const { rows } = await client.query<{
       migration_name: string;
       checksum: string;

@@ -1,4 +1,5 @@
 import type { Config } from '../config';
+import { databaseUnavailableReason } from '../db/availability';
 import type { PrismaClient } from '../db/prisma';
 import { jobs } from '../jobs/jobs';
 import { enqueueJob } from '../jobs/queue';
@@ -47,8 +48,15 @@ export async function startWorkerRole(
     await stopped;
   });
   // Enqueues the first attempts of webhook deliveries whose process died, and follows every pending
-  // transaction (see the tasks), without waiting for the crontab.
-  await enqueueJob(deps.prisma, jobs.recoverDeliveries, {}, { jobKey: jobs.recoverDeliveries.name });
-  await followAllPending();
+  // transaction (see the tasks), without waiting for the crontab. A database that refuses writes
+  // (read-only) leaves both to the crontab: the process starts and serves what it can.
+  await Promise.all([
+    enqueueJob(deps.prisma, jobs.recoverDeliveries, {}, { jobKey: jobs.recoverDeliveries.name }),
+    followAllPending(),
+  ]).catch((error: unknown) => {
+    const reason = databaseUnavailableReason(error);
+    if (reason === null) throw error;
+    deps.log.warn({ reason }, 'database unavailable: the jobs of the start are left to the crontab');
+  });
   progress(`worker      graphile-worker, concurrency ${config.workerConcurrency}`);
 }

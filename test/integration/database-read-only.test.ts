@@ -8,7 +8,7 @@
 import { Transaction, Wallet } from 'ethers';
 import { databaseUnavailableReason } from '../../src/db/availability';
 import { issueApiKey } from '../helpers/auth';
-import { restrictDatabase } from '../helpers/database';
+import { createTestDatabase, restrictDatabase } from '../helpers/database';
 import { client, type Unsigned } from '../helpers/flow';
 import { graphql, request, startTestLaurel, type TestLaurel } from '../helpers/laurel';
 import { waitUntil } from '../helpers/wait';
@@ -111,4 +111,33 @@ it('answers 503 for what it cannot write while the database is read-only, and re
         (JSON.parse(call.body) as { payload?: { hash?: string } }).payload?.hash === minedHash,
     ),
   );
+}, 120_000);
+
+it('starts on a database that refuses writes, answers 503 for what writes, and goes on once it takes writes', async () => {
+  // A process (re)started during the refusal: a deploy, a crash, an autoscaler.
+  const database = await createTestDatabase();
+  const lift = await restrictDatabase(database.url, 'read-only');
+  let lifted = false;
+  const undo = async () => {
+    if (!lifted) await lift();
+    lifted = true;
+  };
+  let started: TestLaurel | undefined;
+  try {
+    started = await startTestLaurel({ chain: laurel.chain, database, worker: true });
+    const challenge = () =>
+      request(started!.url, 'POST', '/key/challenge', {
+        body: { public_address: Wallet.createRandom().address },
+      });
+    expect(await challenge()).toMatchObject(UNAVAILABLE);
+    await undo();
+    const answer = await waitUntil('the database taking writes again', async () => {
+      const next = await challenge();
+      return next.status === 503 ? undefined : next;
+    });
+    expect(answer.status).toBe(200);
+  } finally {
+    await undo();
+    await started?.stop();
+  }
 }, 120_000);
