@@ -93,6 +93,23 @@ export function isDatabaseUnavailable(error: unknown): boolean {
  * when isDatabaseUnavailable is false.
  */
 export function databaseUnavailableReason(error: unknown): string | null {
+  const signal = unavailableSignalIn(error);
+  return signal ? reasonOf(signal) : null;
+}
+
+/**
+ * Whether the database answered and refuses writes: read-only (25006) or its disk full (53100).
+ * Reads still work, so what a read only records on the side (a key's last use, a request budget's
+ * count) gives way instead of failing the read.
+ */
+export function databaseRefusesWrites(error: unknown): boolean {
+  const signal = unavailableSignalIn(error);
+  const sqlState = signal ? sqlStateOf(signal) : undefined;
+  return sqlState === '25006' || sqlState === '53100';
+}
+
+/** The error, or the cause under Prisma's or the adapter's wrapping, that says the database cannot serve. */
+function unavailableSignalIn(error: unknown): ErrorLike | null {
   const seen = new Set<unknown>();
   const pending: unknown[] = [error];
   while (pending.length > 0) {
@@ -100,7 +117,7 @@ export function databaseUnavailableReason(error: unknown): string | null {
     if (typeof current !== 'object' || current === null || seen.has(current)) continue;
     seen.add(current);
     const candidate = current as ErrorLike;
-    if (isUnavailableSignal(candidate)) return reasonOf(candidate);
+    if (isUnavailableSignal(candidate)) return candidate;
     pending.push(candidate.cause, candidate.meta?.driverAdapterError?.cause);
   }
   return null;

@@ -1,9 +1,10 @@
 /**
  * A database that answers but refuses writes: a managed PostgreSQL turns read-only when its disk
  * fills, and DATABASE_URL can name a standby after a failover. Laurel answers what it cannot write
- * with 503 `Database unavailable` (REST and GraphQL), as during an outage, never a 500; a signed
- * transaction it cannot record is not sent; once the database takes writes again, the same
- * requests succeed and the job worker runs jobs again (a `transaction` event is delivered).
+ * with 503 `Database unavailable` (REST and GraphQL), as during an outage, never a 500, and serves
+ * reads (request budgets counted in memory meanwhile); a signed transaction it cannot record is not
+ * sent; once the database takes writes again, the same requests succeed and the job worker runs
+ * jobs again (a `transaction` event is delivered).
  */
 import { Transaction, Wallet } from 'ethers';
 import { databaseUnavailableReason } from '../../src/db/availability';
@@ -14,12 +15,14 @@ import { graphql, request, startTestLaurel, type TestLaurel } from '../helpers/l
 import { waitUntil } from '../helpers/wait';
 import { answerChallenge, startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
 
+/** A wallet's request budget here (RATE_LIMIT_MAX_REQUESTS). */
+const BUDGET = 40;
 let laurel: TestLaurel;
 let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   [laurel, receiver] = await Promise.all([
-    startTestLaurel({ chain: true, worker: true }),
+    startTestLaurel({ chain: true, worker: true, env: { RATE_LIMIT_MAX_REQUESTS: String(BUDGET) } }),
     startWebhookReceiver(),
   ]);
 }, 120_000);
@@ -42,6 +45,7 @@ it('answers 503 for what it cannot write while the database is read-only, and re
   expect(built.status).toBe(200);
   const signed = await wallet.signTransaction(built.body.unsignedTransaction as Unsigned);
   const execute = { chain: 'local', signed_transaction: signed };
+  const reader = client(laurel.url, await issueApiKey(laurel.url, Wallet.createRandom()));
 
   const undo = await restrictDatabase(laurel.databaseUrl, 'read-only');
   try {
@@ -57,6 +61,18 @@ it('answers 503 for what it cannot write while the database is read-only, and re
       ),
     );
     expect(refusal).toBe('25006: cannot execute INSERT in a read-only transaction');
+
+    // Reads go on: what a read writes on the side (the key's last use, the wallet's request
+    // count) gives way.
+    for (const path of ['/profile?chain=local', '/leaderboard?chain=local', '/keys', '/apps?chain=local']) {
+      expect(await api.get(path)).toMatchObject({ status: 200 });
+    }
+    // The budget still holds, counted in the process's memory meanwhile.
+    const reads = await Promise.all(Array.from({ length: BUDGET + 5 }, () => reader.get('/keys')));
+    expect(reads.map((answer) => answer.status).sort()).toEqual([
+      ...Array<number>(BUDGET).fill(200),
+      ...Array<number>(5).fill(429),
+    ]);
 
     // Nothing recorded, so nothing sent: the node never got it.
     expect(

@@ -3,6 +3,7 @@ import pino from 'pino';
 import { connectDatabase } from '../../src/db/prisma';
 import { DatabaseError } from 'pg';
 import {
+  databaseRefusesWrites,
   databaseUnavailableReason,
   isDatabaseUnavailable,
   isRefusedForItsState,
@@ -72,6 +73,16 @@ describe('isDatabaseUnavailable', () => {
     expect(databaseUnavailableReason(wrapped)).toBe(
       '25006: cannot execute UPDATE in a read-only transaction',
     );
+    // Of those, the refusals of writes only: reads still work, so what a read writes on the side gives way.
+    expect(refusals.filter(([code, message]) => databaseRefusesWrites(answered(code, message)))).toEqual([
+      refusals[0],
+      refusals[1],
+    ]);
+    expect(databaseRefusesWrites(wrapped)).toBe(true);
+    expect(
+      databaseRefusesWrites(answered('57P01', 'terminating connection due to administrator command')),
+    ).toBe(false);
+    expect(databaseRefusesWrites(answered('23505', 'duplicate key'))).toBe(false);
     // Connections the server would not make: unavailable, not refused for its state.
     for (const [code, message] of [
       ['28P01', 'password authentication failed for user "laurel"'],

@@ -8,6 +8,7 @@ import {
   ValidationError,
   type DocumentedFailure,
 } from '../../errors';
+import { databaseRefusesWrites } from '../../db/availability';
 import type { Logger } from '../../logger';
 import type { NotificationSession } from '../../db/notifications';
 import type {
@@ -242,7 +243,10 @@ export class AuthService implements RequestAuthenticator {
     const livesMs = row.expiresAt ? row.expiresAt.getTime() - Date.now() : Number.POSITIVE_INFINITY;
     if (livesMs <= 0) throw new UnauthenticatedError(API_KEY_EXPIRED);
     if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
-      await this.repository.touchKey(row.id, LAST_USED_RESOLUTION_MS);
+      // A database refusing writes (read-only) still serves the reads the key is for.
+      await this.repository.touchKey(row.id, LAST_USED_RESOLUTION_MS).catch((error: unknown) => {
+        if (!databaseRefusesWrites(error)) throw error;
+      });
     }
     const account = {
       address: row.accountAddress,

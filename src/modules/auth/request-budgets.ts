@@ -1,8 +1,8 @@
 import { hash } from 'node:crypto';
 import type { Pool } from 'pg';
-import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../../config';
-import { isDatabaseUnavailable } from '../../db/availability';
+import { databaseRefusesWrites, isDatabaseUnavailable } from '../../db/availability';
 import { RateLimitedError, type DocumentedFailure, type RequestBudget } from '../../errors';
 import { ThrottledLog, type Logger } from '../../logger';
 
@@ -92,6 +92,11 @@ export class LocallyCountedBudget {
   private readonly timer: NodeJS.Timeout;
   private flushing: Promise<void> | null = null;
   private readonly faults: ThrottledLog;
+  /**
+   * While the database refuses writes (read-only, a full disk), requests are counted here, per
+   * process, against the same budget: reads go on, and a wallet still meets its limit.
+   */
+  private readonly whileRefused: RateLimiterMemory;
 
   constructor(
     private readonly pool: Pool,
@@ -101,6 +106,7 @@ export class LocallyCountedBudget {
     log: Logger,
   ) {
     this.faults = new ThrottledLog(log);
+    this.whileRefused = new RateLimiterMemory({ points: limiter.points, duration: limiter.duration });
     this.timer = setInterval(() => void this.flush(), WALLET_BUDGET_SYNC_INTERVAL_MS);
     this.timer.unref();
   }
@@ -137,7 +143,17 @@ export class LocallyCountedBudget {
         window.inFlight -= carried + cost;
         window.pending += carried;
       }
-      throw rejection;
+      if (!databaseRefusesWrites(rejection)) throw rejection;
+      await this.spendWhileRefused(key, cost);
+    }
+  }
+
+  private async spendWhileRefused(key: string, cost: number): Promise<void> {
+    try {
+      await this.whileRefused.consume(key, cost);
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      throw new RateLimitedError(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)), this.budget);
     }
   }
 
