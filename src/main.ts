@@ -64,6 +64,7 @@ async function main(): Promise<void> {
   // repeated signal forces the exit only when it comes well after the first.
   let laurel: Awaited<ReturnType<LaurelModule['startLaurel']>> | null = null;
   let stoppingSince: number | null = null;
+  const starting = new AbortController();
   const stopLaurel = (running: NonNullable<typeof laurel>) =>
     running.stop().then(
       () => {
@@ -84,8 +85,10 @@ async function main(): Promise<void> {
     }
     stoppingSince = Date.now();
     say(`laurel: ${signal} received, stopping`);
-    // During the start, the stop comes once the start is done (see below).
+    // During the start, the stop comes once the start is done (see below); a start waiting
+    // without end (a migration behind a lock) gives up instead.
     if (laurel) void stopLaurel(laurel);
+    else starting.abort();
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
@@ -96,7 +99,21 @@ async function main(): Promise<void> {
   const ports = await bindHttpPorts(config);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { startLaurel } = require('./server/laurel') as LaurelModule;
-  const running = await startLaurel(config, { log, ports, progress: (line) => say(`laurel: ${line}`) });
+  const running = await startLaurel(config, {
+    log,
+    ports,
+    progress: (line) => say(`laurel: ${line}`),
+    stopping: starting.signal,
+  }).catch((error: unknown) => {
+    // Stopped while its start waited: what had started was stopped, as asked.
+    if (!starting.signal.aborted) throw error;
+    return null;
+  });
+  if (!running) {
+    say('laurel: stopped during the start');
+    exitAfterTraces(0);
+    return;
+  }
   laurel = running;
   if (stoppingSince !== null) {
     await stopLaurel(running);

@@ -89,13 +89,18 @@ const LOCK_HOLDERS = `
  * Applies pending SQL migrations in name order, each in its own transaction, recording them in
  * `_prisma_migrations` exactly as Prisma does (sha256 checksum of the file). A migration that
  * waited MIGRATION_LOCK_TIMEOUT_MS for a lock is rolled back and tried again, without end: each
- * try is logged with the sessions holding locks, for an operator to end theirs or stop the start.
+ * try is logged with the sessions holding locks, for an operator to end theirs or stop the start
+ * (`signal`: no more tries).
  */
 export async function migrate(
   databaseUrl: string,
-  options: { directory?: string; log?: { warn(fields: object, message: string): void } } = {},
+  options: {
+    directory?: string;
+    log?: { warn(fields: object, message: string): void };
+    signal?: AbortSignal;
+  } = {},
 ): Promise<MigrationResult> {
-  const { directory = migrationsDirectory(), log } = options;
+  const { directory = migrationsDirectory(), log, signal } = options;
   const migrations = await readMigrations(directory);
   const client = new Client(connectionConfig(databaseUrl));
   await client.connect();
@@ -135,7 +140,7 @@ export async function migrate(
           { migration: migration.name, attempt, retryInMs, holders },
           `migration waited ${MIGRATION_LOCK_TIMEOUT_MS / 1000} s for a lock another session holds: rolled back, tried again later (the processes serving go on meanwhile)`,
         );
-        await sleep(retryInMs);
+        await sleep(retryInMs, undefined, { signal });
       }
       result.applied.push(migration.name);
     }

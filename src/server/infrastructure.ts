@@ -48,6 +48,8 @@ export async function startInfrastructure(
   log: Logger,
   report: SupervisorReport,
   progress: (line: string) => void,
+  /** A stop asked for during the start: a migration waiting for a lock gives up. */
+  stopping?: AbortSignal,
 ): Promise<Infrastructure> {
   if (!config.databaseUrl || wantsLocalChain(config)) {
     // One Laurel per data folder; what a Laurel that died left running on it is stopped first.
@@ -89,7 +91,7 @@ export async function startInfrastructure(
     );
   }
 
-  const migrations = await migrate(sessionUrl, { log });
+  const migrations = await migrate(sessionUrl, { log, signal: stopping });
   await migrateWorkerSchema(sessionUrl, log);
   progress(
     `migrations  ${migrations.applied.length ? `applied ${migrations.applied.join(', ')}` : 'database is up to date'}`,

@@ -43,6 +43,8 @@ export interface StartOptions {
   worker?: boolean;
   /** PORT (and METRICS_PORT) already bound by the caller (main.ts binds them before loading Laurel). */
   ports?: HttpPorts;
+  /** Aborted when a stop is asked for during the start: what would wait without end gives up. */
+  stopping?: AbortSignal;
 }
 
 /**
@@ -75,6 +77,7 @@ export async function startLaurel(config: Config, options: StartOptions): Promis
       log,
       report,
       progress,
+      options.stopping,
     );
     metrics?.watchPool('main', pool);
     // Chain restarts and reorganisations: the chains and the indexer publish, the modules subscribe.

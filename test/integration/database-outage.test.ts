@@ -1,12 +1,13 @@
 import { rmSync } from 'node:fs';
 import { Wallet } from 'ethers';
 import { Client } from 'pg';
-import { migrate } from '../../src/db/migrator';
+import { migrate, readMigrations } from '../../src/db/migrator';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../src/embedded/postgres';
 import { issueApiKey } from '../helpers/auth';
 import { graphql, request } from '../helpers/laurel';
 import {
   makeDataDir,
+  spawnLaurel,
   startLaurelProcess,
   stopLaurelProcess,
   type StartedLaurel,
@@ -164,4 +165,49 @@ it('answers 503 while the database refuses its credentials (a password rotated f
     (await request(laurel.url, 'GET', '/v1/keys', { apiKey })).status === 200 ? true : undefined,
   );
   expect(laurel.child.exitCode).toBeNull();
+}, 120_000);
+
+it('stops at SIGTERM while a migration of its start waits for a lock, having written nothing', async () => {
+  // A database one migration behind, and a transaction left open that keeps it from being recorded.
+  const name = `laurel_pending_${Date.now()}`;
+  const admin = new Client({ connectionString: database.databaseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(database.databaseUrl);
+  url.pathname = `/${name}`;
+  const pendingUrl = url.toString();
+  await migrate(pendingUrl);
+  const last = (await readMigrations()).at(-1)!.name;
+  const holder = new Client({ connectionString: pendingUrl, application_name: 'a long report' });
+  await holder.connect();
+  const folder = makeDataDir();
+  try {
+    await holder.query('DELETE FROM _prisma_migrations WHERE migration_name = $1', [last]);
+    await holder.query('BEGIN');
+    await holder.query('LOCK TABLE _prisma_migrations IN SHARE MODE');
+    const starting = spawnLaurel(folder, {
+      DATABASE_URL: pendingUrl,
+      LOCAL_CHAIN: 'off',
+      LOG_FORMAT: 'json',
+    });
+    await waitUntil('a migration giving up on its lock', () =>
+      starting.output().includes('migration waited 2 s for a lock another session holds'),
+    );
+    expect(starting.output()).toContain('"applicationName":"a long report"');
+    starting.child.kill('SIGTERM');
+    expect(await starting.exited).toBe(0);
+    expect(starting.output()).toContain('laurel: stopped during the start');
+    await holder.query('ROLLBACK');
+    const recorded = await holder.query(
+      'SELECT count(*)::int AS n FROM _prisma_migrations WHERE migration_name = $1',
+      [last],
+    );
+    expect(recorded.rows).toEqual([{ n: 0 }]);
+  } finally {
+    await holder.query('ROLLBACK').catch(() => undefined);
+    await holder.end();
+    await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
+    await admin.end();
+    rmSync(folder, { recursive: true, force: true });
+  }
 }, 120_000);
