@@ -144,16 +144,7 @@ export class LocallyCountedBudget {
         window.pending += carried;
       }
       if (!databaseRefusesWrites(rejection)) throw rejection;
-      await this.spendWhileRefused(key, cost);
-    }
-  }
-
-  private async spendWhileRefused(key: string, cost: number): Promise<void> {
-    try {
-      await this.whileRefused.consume(key, cost);
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      throw new RateLimitedError(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)), this.budget);
+      await spend(this.whileRefused, key, cost, this.budget);
     }
   }
 
@@ -347,7 +338,7 @@ function clientKey(clientAddress: string): string {
 }
 
 async function spend(
-  limiter: RateLimiterPostgres,
+  limiter: RateLimiterPostgres | RateLimiterMemory,
   key: string,
   cost: number,
   budget: RequestBudget,
