@@ -72,12 +72,13 @@ const LOCK_RETRY_MAX_MS = 15_000;
 
 /**
  * Open transactions holding locks on the database's own relations (OIDs from 16384, PostgreSQL's
- * first for user objects): whom a migration waited for.
+ * first for user objects): whom a migration waited for. Not their statements' text, which can
+ * carry what a log must not (a password being set).
  */
 const LOCK_HOLDERS = `
-  SELECT a.pid, a.application_name AS "applicationName", a.state,
-         round(extract(epoch FROM now() - a.xact_start))::int AS "transactionSeconds",
-         left(a.query, 120) AS query
+  SELECT a.pid, a.usename AS "user", a.application_name AS "applicationName",
+         host(a.client_addr) AS "clientAddress", a.state,
+         round(extract(epoch FROM now() - a.xact_start))::int AS "transactionSeconds"
     FROM pg_stat_activity a
    WHERE a.datname = current_database() AND a.pid <> pg_backend_pid() AND a.xact_start IS NOT NULL
      AND EXISTS (SELECT 1 FROM pg_locks l
