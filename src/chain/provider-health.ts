@@ -2,6 +2,7 @@
  * The health of a chain's RPC providers: the backoff of one that failed or asked to be left alone,
  * and the heads they report, which tell a lagging provider from the others.
  */
+import { doublingDelayMs } from '../backoff';
 import type { Logger } from '../logger';
 import type { RpcEndpoint, ProviderState } from './rpc-endpoint';
 import type { ProviderFailure } from './rpc-failures';
@@ -40,8 +41,7 @@ export class ProviderStates {
     // A provider that answered the other calls of the batch works: a short backoff, not a longer one.
     endpoint.strikes = failure.answeredOthers ? 1 : endpoint.strikes + 1;
     const now = Date.now();
-    const backoff = (base: number) =>
-      Math.min(MAX_BACKOFF_MS, base * 2 ** Math.min(16, endpoint.strikes - 1));
+    const backoff = (base: number) => doublingDelayMs(endpoint.strikes - 1, base, MAX_BACKOFF_MS);
     if (failure.kind === 'throttled' || failure.retryAfterMs !== undefined) {
       endpoint.blockedUntil = now + (failure.retryAfterMs ?? backoff(THROTTLE_BACKOFF_MS));
       this.setState(endpoint, 'throttled', {

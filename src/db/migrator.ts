@@ -3,6 +3,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, DatabaseError } from 'pg';
+import { doublingDelayMs } from '../backoff';
 import { connectionConfig } from './connection';
 import { inTransaction } from './transaction';
 
@@ -135,7 +136,7 @@ export async function migrate(
         continue;
       }
       for (let attempt = 1; !(await applyMigration(client, migration)); attempt += 1) {
-        const retryInMs = Math.min(LOCK_RETRY_FIRST_MS * 2 ** (attempt - 1), LOCK_RETRY_MAX_MS);
+        const retryInMs = doublingDelayMs(attempt - 1, LOCK_RETRY_FIRST_MS, LOCK_RETRY_MAX_MS);
         const { rows: holders } = await client.query(LOCK_HOLDERS);
         log?.warn(
           { migration: migration.name, attempt, retryInMs, holders },

@@ -1,12 +1,13 @@
 /** Restarting an embedded service (PostgreSQL, anvil) that stopped on its own, with backoff. */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { doublingDelayMs } from '../backoff';
 
 /** What a supervisor tells the operator: one line per event (stopped, restarted, retrying). */
 export type SupervisorReport = (level: 'info' | 'warn' | 'error', message: string) => void;
 
 /** 0.5 s, 1 s, 2 s, ... at most 15 s between attempts. */
 export function restartDelayMs(attempt: number): number {
-  return Math.min(500 * 2 ** attempt, 15_000);
+  return doublingDelayMs(attempt, 500, 15_000);
 }
 
 /**

@@ -23,6 +23,7 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Pool, PoolClient } from 'pg';
+import { doublingDelayMs } from '../backoff';
 import { finalityDepthOf, finalizedBlock } from '../chain/finality';
 import type { Chain } from '../chain/registry';
 import { isConnectionLost } from '../db/availability';
@@ -309,7 +310,7 @@ export class ChainIndexer {
           { chain: chain.name, cursor: this.cursor, err: error, nextRange: plan.blocksPerRequest },
           `indexer: ${step} failed`,
         );
-        await this.sleep(Math.min(MAX_BACKOFF_MS, 250 * 2 ** failures));
+        await this.sleep(doublingDelayMs(failures, 250, MAX_BACKOFF_MS));
       }
     }
   }
