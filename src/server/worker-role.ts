@@ -49,7 +49,8 @@ export async function startWorkerRole(
   });
   // Enqueues the first attempts of webhook deliveries whose process died, and follows every pending
   // transaction (see the tasks), without waiting for the crontab. A database that refuses writes
-  // (read-only) leaves both to the crontab: the process starts and serves what it can.
+  // (read-only) or went away meanwhile leaves both to the crontab: the process starts and serves
+  // what it can.
   await Promise.all([
     enqueueJob(deps.prisma, jobs.recoverDeliveries, {}, { jobKey: jobs.recoverDeliveries.name }),
     followAllPending(),
