@@ -4,7 +4,9 @@
  * chain and the first UTC day whose rewards it wrote, delivered to every listening process when
  * (and only if) the transaction commits; the process that committed also reports it here
  * synchronously, before it answers anything, so its own reads (execute-and-wait, then a profile)
- * never see an older index.
+ * never see an older index. So does a process about to answer execute-and-wait with events that
+ * another transaction wrote (the indexer, in this process or another): that commit's notification
+ * may still be on its way.
  *
  * The day lets caches of past days' rewards (leaderboard windows) outlive the commits of today's
  * blocks. Any write of reward rows must name the earliest day it touched, including one that removes

@@ -146,21 +146,29 @@ export class Indexer {
       this.blockTimes.of(chain, receipt.blockHash).catch(() => undefined);
     }
     const ingested = await this.receipts.submit(String(chain.chainId), { chain, receipt });
-    if (!ingested) await this.indexedPast(chain, receipt.blockNumber);
+    if (ingested) return;
+    // The indexer's commit of the block may not have been heard of here yet (its notification
+    // comes over another connection): reported now, before the caller reads.
+    if (await this.indexedPast(chain, receipt.blockNumber)) {
+      this.changes.changed({ chainId: chain.chainId, rewardsFromDay: -Infinity, removed: false });
+    }
   }
 
-  /** Waits until the chain's cursor (whichever process indexes it) has passed `block`, at most RECEIPT_INDEXED_WAIT_MS. */
-  private async indexedPast(chain: Chain, block: number): Promise<void> {
+  /**
+   * Waits until the chain's cursor (whichever process indexes it) has passed `block`, at most
+   * RECEIPT_INDEXED_WAIT_MS; false when it has not.
+   */
+  private async indexedPast(chain: Chain, block: number): Promise<boolean> {
     const deadline = Date.now() + RECEIPT_INDEXED_WAIT_MS;
     for (let pause = 25; ; pause = Math.min(pause * 2, 250)) {
       const cursor = await readCursor(this.pool, chain.chainId).catch(() => null);
-      if (cursor !== null && cursor >= block) return;
+      if (cursor !== null && cursor >= block) return true;
       if (Date.now() + pause > deadline) {
         this.options.log.warn(
           { chain: chain.name, block, cursor },
           'indexer: a receipt not ingested, and its block not indexed in time: execute-and-wait answers without it',
         );
-        return;
+        return false;
       }
       await sleep(pause);
     }
@@ -179,9 +187,13 @@ export class Indexer {
       this.options.log.warn({ chain: chain.name, err: error }, 'indexer: receipt not ingested');
       return null;
     });
-    // Before the callers answer: this process's cached reads of the chain are already outdated.
     if (written && written.events > 0) {
       this.options.metrics?.indexerEvents.inc({ chain: chain.name }, written.events);
+    }
+    // Before the callers answer: this process's cached reads of the chain are already outdated,
+    // and replicas must replay the commit. That holds for events another transaction wrote too
+    // (the indexer's, likely in the same moment): its notification may not have been heard yet.
+    if (written && written.events + written.found > 0) {
       this.changes.changed({
         chainId: chain.chainId,
         rewardsFromDay: written.rewardsFromDay,

@@ -10,6 +10,7 @@ import type { Pool } from 'pg';
 import type { Chain } from '../chain/registry';
 import { inTransaction } from '../db/transaction';
 import { DEFAULT_CHAIN_TEXT_LIMITS, type ChainTextLimits } from '../stored-text';
+import { dayOfTime } from '../utc-days';
 import { needsBlockTime, readBlockTime, type BlockTimeByHash } from './block-times';
 import { writeIndexEventsIsolated } from './index-writer';
 import {
@@ -19,7 +20,14 @@ import {
   positionKey,
   unmarkReceiptLogs,
 } from './index-store';
-import { checksum, decodeLogs, discoverContracts, type ChainLog, type KnownContracts } from './log-decoder';
+import {
+  checksum,
+  decodeLogs,
+  discoverContracts,
+  type ChainLog,
+  type IndexEvent,
+  type KnownContracts,
+} from './log-decoder';
 import { journalOf } from './undo-journal';
 
 /** A receipt (ethers' TransactionReceipt has this shape) whose logs are ingested. */
@@ -36,9 +44,16 @@ export interface ReceiptLogs {
   }[];
 }
 
-/** The number of events written and the first day of the rewards among them (Infinity: none). */
+/** What the receipts' ingestion found and wrote. */
 export interface ReceiptIngested {
+  /** Events this transaction wrote. */
   events: number;
+  /**
+   * Events of the receipts that another transaction had written (the indexer, past their block,
+   * or a concurrent ingestion): its commit's notification may not have reached this process yet.
+   */
+  found: number;
+  /** The first day of the rewards among both (Infinity: none). */
   rewardsFromDay: number;
   /**
    * Receipts with a log of a contract the index does not know: a Laurel contract created in a
@@ -72,7 +87,7 @@ export async function ingestReceiptLogs(
       transactionHash: log.transactionHash,
     })),
   );
-  if (logs.length === 0) return { events: 0, rewardsFromDay: Infinity, unresolved: new Set() };
+  if (logs.length === 0) return { events: 0, found: 0, rewardsFromDay: Infinity, unresolved: new Set() };
   const blocks = new Map(receipts.map((receipt) => [receipt.blockNumber, receipt.blockHash]));
   // Block times are read while the contracts are looked up: the blocks that need one are those
   // with a log of an event that keeps it (whether the log is a Laurel contract's is known later).
@@ -85,7 +100,7 @@ export async function ingestReceiptLogs(
   const unresolved = new Set(
     receipts.filter((receipt) => receipt.logs.some((log) => !isKnown(known, checksum(log.address)))),
   );
-  const nothing = { events: 0, rewardsFromDay: Infinity, unresolved };
+  const nothing = { events: 0, found: 0, rewardsFromDay: Infinity, unresolved };
   // A log that does not decode is left to the indexer, which records it when it reaches it.
   const events = decodeLogs(logs, known, text).events.filter(
     (event) => !timed.has(event.blockNumber) || blockTimes.has(event.blockNumber),
@@ -107,24 +122,30 @@ export async function ingestReceiptLogs(
             .map((event) => [positionKey(event.blockNumber, event.logIndex), event]),
         ).values(),
       ];
-      if (ahead.length === 0) return nothing;
-      const fresh = await markReceiptLogs(
-        db,
-        chain.chainId,
-        ahead.map((event) => ({
-          blockNumber: event.blockNumber,
-          blockHash: blocks.get(event.blockNumber)!,
-          logIndex: event.logIndex,
-          undo: journalOf([event]),
-        })),
-      );
+      const marked =
+        ahead.length === 0
+          ? new Set<string>()
+          : await markReceiptLogs(
+              db,
+              chain.chainId,
+              ahead.map((event) => ({
+                blockNumber: event.blockNumber,
+                blockHash: blocks.get(event.blockNumber)!,
+                logIndex: event.logIndex,
+                undo: journalOf([event]),
+              })),
+            );
+      const isMarked = (event: IndexEvent) => marked.has(positionKey(event.blockNumber, event.logIndex));
+      // The others another transaction wrote: the indexer's, or a concurrent ingestion's.
+      const found = events.filter((event) => !isMarked(event));
+      const foundRewardsFromDay = firstRewardDay(found, blockTimes);
       // Block by block, in the receipts' order, as the index writes them.
       const written = [...blocks.keys()].flatMap((number) =>
-        ahead.filter(
-          (event) => event.blockNumber === number && fresh.has(positionKey(number, event.logIndex)),
-        ),
+        ahead.filter((event) => event.blockNumber === number && isMarked(event)),
       );
-      if (written.length === 0) return nothing;
+      if (written.length === 0) {
+        return { ...nothing, found: found.length, rewardsFromDay: foundRewardsFromDay };
+      }
       // An event whose rows PostgreSQL refuses fails no other receipt of the batch; unmarked, it is
       // left to the indexer, which records it as unindexable.
       const isolated = await writeIndexEventsIsolated(db, chain.chainId, written, blockTimes);
@@ -135,7 +156,11 @@ export async function ingestReceiptLogs(
       );
       return {
         events: isolated.written.reduce((sum, writes) => sum + writes.events, 0),
-        rewardsFromDay: Math.min(...isolated.written.map((writes) => writes.rewardsFromDay)),
+        found: found.length,
+        rewardsFromDay: Math.min(
+          foundRewardsFromDay,
+          ...isolated.written.map((writes) => writes.rewardsFromDay),
+        ),
         unresolved,
       };
     });
@@ -143,6 +168,15 @@ export async function ingestReceiptLogs(
     db.off('error', onLost);
     db.release();
   }
+}
+
+/** The first UTC day of the rewards among `events` (Infinity: none); their blocks' times are known. */
+function firstRewardDay(events: readonly IndexEvent[], blockTimes: ReadonlyMap<number, number>): number {
+  return Math.min(
+    ...events
+      .filter((event) => event.type === 'reward')
+      .map((event) => dayOfTime(blockTimes.get(event.blockNumber)!)),
+  );
 }
 
 /** The times of `numbers`' blocks, read by their hashes in `blocks`; a block the node does not have is left out. */

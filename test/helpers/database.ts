@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Client, Pool } from 'pg';
+import { connectionConfig } from '../../src/db/connection';
 import { processIds, processIsAlive, processStatFields } from '../../src/embedded/processes';
 import { WORKER_POOL_NAME, WORKER_SESSION_NAME_PREFIX } from '../../src/jobs/worker-names';
 import { waitUntil } from './wait';
@@ -124,4 +125,29 @@ export async function killPostmaster(pid: number): Promise<void> {
   await waitUntil('the postmaster and its server processes gone', () =>
     [pid, ...serverProcesses].every((gone) => !processIsAlive(gone)),
   );
+}
+
+/**
+ * Runs `body` while the Laurel process's LISTEN session on `url`'s database hears nothing: its
+ * server process is stopped (SIGSTOP), as a slow session or network holds notifications back.
+ */
+export async function withNotificationsHeldBack(url: string, body: () => Promise<void>): Promise<void> {
+  const db = new Client(connectionConfig(url));
+  await db.connect();
+  let pid: number;
+  try {
+    const { rows } = await db.query<{ pid: number }>(
+      `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN laurel%'`,
+    );
+    if (rows.length !== 1) throw new Error(`${rows.length} LISTEN sessions of Laurel, not one`);
+    pid = rows[0].pid;
+  } finally {
+    await db.end();
+  }
+  process.kill(pid, 'SIGSTOP');
+  try {
+    await body();
+  } finally {
+    process.kill(pid, 'SIGCONT');
+  }
 }

@@ -339,8 +339,13 @@ describe('ChainIndexer', () => {
     const user = Wallet.createRandom().address;
     const chain = chainWith(1);
     const receipt = await reward(user, 6n, 'ahead');
-    await ingestReceiptLogs(pool, chain, [receipt]);
-    await ingestReceiptLogs(pool, chain, [receipt]);
+    const ingested = await ingestReceiptLogs(pool, chain, [receipt]);
+    expect(ingested.found).toBe(0);
+    expect(ingested.events).toBeGreaterThan(0);
+    expect(Number.isFinite(ingested.rewardsFromDay)).toBe(true);
+    // In already: found (the commit that wrote them is what a caller's read depends on), not written.
+    const again = { events: 0, found: ingested.events, rewardsFromDay: ingested.rewardsFromDay };
+    expect(await ingestReceiptLogs(pool, chain, [receipt])).toMatchObject(again);
     expect(await totalOf(user)).toEqual({ total: '6', actions: 1, balance: '6' });
     const { rows } = await pool.query('SELECT count(*)::int AS n FROM indexer_receipt_logs');
     expect(rows[0].n).toBeGreaterThan(0);
@@ -349,7 +354,7 @@ describe('ChainIndexer', () => {
     await caughtUp(pool, testChain);
     expect(await totalOf(user)).toEqual({ total: '6', actions: 1, balance: '6' });
     // Behind the cursor now: ingesting it again changes nothing, and the skip list is emptied.
-    await ingestReceiptLogs(pool, chain, [receipt]);
+    expect(await ingestReceiptLogs(pool, chain, [receipt])).toMatchObject(again);
     expect(await totalOf(user)).toEqual({ total: '6', actions: 1, balance: '6' });
     const after = await pool.query('SELECT count(*)::int AS n FROM indexer_receipt_logs');
     expect(after.rows[0].n).toBe(0);

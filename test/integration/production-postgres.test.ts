@@ -1,6 +1,7 @@
 import { Wallet } from 'ethers';
 import { Client } from 'pg';
 import { connectionConfig } from '../../src/db/connection';
+import { withNotificationsHeldBack } from '../helpers/database';
 import { client, createApp, issueApiKeys, type Client as ApiClient, type Unsigned } from '../helpers/flow';
 import { request, startTestLaurel, type TestLaurel } from '../helpers/laurel';
 import {
@@ -199,6 +200,41 @@ describeWithServers(
       const before = await scans();
       for (let i = 0; i < 5; i += 1) expect(await actionsOf(Wallet.createRandom().address)).toEqual([]);
       await waitUntil('the replica to have answered the profiles', async () => (await scans()) > before);
+    }, 120_000);
+
+    it("shows a reward that the indexer wrote first, while the replica is paused and the indexer's notification is held back", async () => {
+      await waitUntil('the replica to be current', async () => (await replicaState()) === 'current');
+      const user = Wallet.createRandom().address;
+      await pg.pauseReplay();
+      try {
+        await withNotificationsHeldBack(database.directUrl, async () => {
+          const built = await api.post('/reward/XP', {
+            chain: 'local',
+            app_id: appId,
+            receiver: user,
+            amount: 1,
+            action_id: 'indexed first',
+          });
+          expect(built.status).toBe(200);
+          // Sent straight to the node: the indexer puts it in the index before execute-and-wait sees it.
+          const sent = await laurel.chain!.provider.broadcastTransaction(
+            await owner.signTransaction(built.body.unsignedTransaction as Unsigned),
+          );
+          const { blockNumber } = (await sent.wait())!;
+          await waitUntil('the indexer to pass the block', async () => {
+            const [cursor] = await sqlOn<{ n: string }>(
+              database.directUrl,
+              'SELECT block_number::text AS n FROM indexer_cursors WHERE chain_id = $1',
+              [laurel.chain!.chainId],
+            );
+            return cursor !== undefined && Number(cursor.n) >= blockNumber;
+          });
+          await api.execute(built.body.unsignedTransaction as Unsigned);
+          expect(await actionsOf(user)).toEqual(['indexed first']);
+        });
+      } finally {
+        await pg.resumeReplay();
+      }
     }, 120_000);
 
     it('follows the chain with the indexer (lock and writes on the direct connection) and drops cached profiles on its commits', async () => {

@@ -1,10 +1,12 @@
 import { Contract, Wallet } from 'ethers';
 import type { Pool } from 'pg';
 import { appFactoryInterface } from '../../src/chain/contracts';
+import { readCursor } from '../../src/indexer/index-store';
 import { mined } from '../helpers/chain';
-import { createTestPool } from '../helpers/database';
+import { createTestPool, withNotificationsHeldBack } from '../helpers/database';
 import { client, createApp, eventArg, issueApiKeys, type Client, type Unsigned } from '../helpers/flow';
 import { startTestLaurel, type TestLaurel } from '../helpers/laurel';
+import { waitUntil } from '../helpers/wait';
 
 /**
  * execute-and-wait answers once its transaction's events are in the index. Its fast path ingests
@@ -32,11 +34,15 @@ afterAll(async () => {
 });
 
 /**
- * Builds an XP reward of a new user through Laurel, signs it and runs execute-and-wait; returns
- * the user and the receipt.
+ * Builds an XP reward of a new user (or of `user`) through Laurel, signs it and runs
+ * execute-and-wait; returns the user and the receipt.
  */
-async function rewardNewUser(app: string, action: string, amount: number) {
-  const user = Wallet.createRandom().address;
+async function rewardNewUser(
+  app: string,
+  action: string,
+  amount: number,
+  user = Wallet.createRandom().address,
+) {
   const built = await api.post('/reward/XP', {
     chain: 'local',
     app_id: app,
@@ -62,19 +68,76 @@ it('answers with the reward in the index when its app was created at the factory
   expect(profile.body).toMatchObject({ xp_balance: '3', completed_actions: [{ name: 'first' }] });
 });
 
-it('answers with the reward in the index when the receipt could not be ingested: after the indexer has it', async () => {
+/** Runs `body` while PostgreSQL refuses the receipts' marks: no receipt can be ingested. */
+async function withReceiptMarksRefused(body: () => Promise<void>): Promise<void> {
   await pool.query(`
     CREATE FUNCTION refuse_receipt_marks() RETURNS trigger LANGUAGE plpgsql AS
       $$ BEGIN RAISE EXCEPTION 'receipt marks refused by the test'; END $$;
     CREATE TRIGGER refuse_receipt_marks BEFORE INSERT ON indexer_receipt_logs
       FOR EACH ROW EXECUTE FUNCTION refuse_receipt_marks();`);
-  const { user, receipt } = await rewardNewUser(appId, 'visited', 5);
+  try {
+    await body();
+  } finally {
+    await pool.query(`
+      DROP TRIGGER refuse_receipt_marks ON indexer_receipt_logs;
+      DROP FUNCTION refuse_receipt_marks();`);
+  }
+}
 
+it('answers with the reward in the index when the receipt could not be ingested: after the indexer has it', async () => {
+  await withReceiptMarksRefused(async () => {
+    const { user, receipt } = await rewardNewUser(appId, 'visited', 5);
+
+    const profile = await api.get(`/profile?chain=local&user_id=${user}&app_id=${appId}`);
+    expect(profile.body).toMatchObject({ xp_balance: '5', completed_actions: [{ name: 'visited' }] });
+    // The indexer wrote it, not the receipt's ingestion: no mark of that block.
+    const { rows } = await pool.query('SELECT 1 FROM indexer_receipt_logs WHERE block_number = $1', [
+      receipt.blockNumber,
+    ]);
+    expect(rows).toEqual([]);
+  });
+});
+
+/** The profile's completed actions, read twice: the read cache keeps a profile from its second read. */
+async function actionsReadTwice(user: string): Promise<string[]> {
+  await api.get(`/profile?chain=local&user_id=${user}&app_id=${appId}`);
   const profile = await api.get(`/profile?chain=local&user_id=${user}&app_id=${appId}`);
-  expect(profile.body).toMatchObject({ xp_balance: '5', completed_actions: [{ name: 'visited' }] });
-  // The indexer wrote it, not the receipt's ingestion: no mark of that block.
-  const { rows } = await pool.query('SELECT 1 FROM indexer_receipt_logs WHERE block_number = $1', [
-    receipt.blockNumber,
-  ]);
-  expect(rows).toEqual([]);
+  expect(profile.status).toBe(200);
+  return (profile.body.completed_actions as { name: string }[]).map((action) => action.name);
+}
+
+it('answers with the reward in the index when the indexer wrote it first and its notification has not come yet', async () => {
+  const owner = laurel.chain!.wallets[1]!;
+  const user = Wallet.createRandom().address;
+  expect(await actionsReadTwice(user)).toEqual([]);
+  await withNotificationsHeldBack(laurel.databaseUrl, async () => {
+    const built = await api.post('/reward/XP', {
+      chain: 'local',
+      app_id: appId,
+      action_id: 'indexed first',
+      receiver: user,
+      amount: 2,
+    });
+    expect(built.status).toBe(200);
+    // Sent straight to the node: the indexer puts it in the index before execute-and-wait sees it.
+    const signed = await owner.signTransaction(built.body.unsignedTransaction as Unsigned);
+    const receipt = (await (await laurel.chain!.provider.broadcastTransaction(signed)).wait())!;
+    await waitUntil('the indexer to pass the block', async () => {
+      const cursor = await readCursor(pool, laurel.chain!.chainId);
+      return cursor !== null && cursor >= receipt.blockNumber;
+    });
+    await api.execute(built.body.unsignedTransaction as Unsigned);
+    expect(await actionsReadTwice(user)).toEqual(['indexed first']);
+  });
+});
+
+it('answers with the reward in the index when the receipt could not be ingested, after the indexer has it, before its notification has come', async () => {
+  const user = Wallet.createRandom().address;
+  expect(await actionsReadTwice(user)).toEqual([]);
+  await withReceiptMarksRefused(() =>
+    withNotificationsHeldBack(laurel.databaseUrl, async () => {
+      await rewardNewUser(appId, 'waited for the indexer', 4, user);
+      expect(await actionsReadTwice(user)).toEqual(['waited for the indexer']);
+    }),
+  );
 });
