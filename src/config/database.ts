@@ -39,6 +39,14 @@ export const databaseVariables = {
     .describe(
       "how long a statement of the process's pool (and of the read replicas') waits for a lock another session holds (PostgreSQL's `lock_timeout`): then its request answers 503 `Database unavailable` and gives its connection back, so that an operator's open transaction or a migration blocks only what needs its lock. `0`: without bound. Not set behind a transaction-mode pooler (`DATABASE_POOLER=transaction`): set it on the role there (docs/production-database.md)",
     ),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(30000)
+    .describe(
+      "how long a statement of the process's pool (and of the read replicas') may take, lock waits included (PostgreSQL's `statement_timeout`): then its request answers 503 `Database unavailable` and gives its connection back, so that a statement the server is slow to finish ties up one request, not the pool. The indexer, the job worker's own queries and migrations use other connections and are not bound. `0`: without bound. Not set behind a transaction-mode pooler: set it on the role there (docs/production-database.md)",
+    ),
   WORKER_POOL_SIZE: positiveInt(10).describe(
     "connections of the job worker's pool; raised to `WORKER_CONCURRENCY` + 2 when smaller",
   ),
@@ -57,6 +65,8 @@ export interface DatabaseConfig {
   databasePoolSize: number;
   /** How long a statement of the process's pool waits for another session's lock; 0: without bound. */
   databaseLockTimeoutMs: number;
+  /** How long a statement of the process's pool may take; 0: without bound. */
+  databaseStatementTimeoutMs: number;
   workerPoolSize: number;
 }
 
@@ -80,6 +90,7 @@ export function databaseConfig(e: Parsed<typeof databaseVariables>): DatabaseCon
     databaseReadUrls: e.DATABASE_READ_URL ?? [],
     databasePoolSize: e.DATABASE_POOL_SIZE,
     databaseLockTimeoutMs: e.DATABASE_LOCK_TIMEOUT_MS,
+    databaseStatementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
     workerPoolSize: e.WORKER_POOL_SIZE,
   };
 }

@@ -69,31 +69,43 @@ UnnamedStatementsClient.prototype.query = function (this: Client, config: unknow
  */
 const IDLE_CONNECTION_MS = 5 * 60_000;
 
+/** Bounds of every statement of a pool's connections, in ms (0: without bound). */
+export interface StatementLimits {
+  /** How long it waits for a lock another session holds (PostgreSQL's lock_timeout): then 55P03. */
+  lockTimeoutMs: number;
+  /** How long it may take, its waits included (statement_timeout): then 57014. */
+  statementTimeoutMs: number;
+}
+
 /**
  * A pool over `url`; behind a transaction-mode pooler its statements go unnamed (see PoolerMode).
- * With `lockTimeoutMs`, each connection's statements wait at most that long for a lock held by
- * another session (PostgreSQL's lock_timeout, set as the connection opens, before its first
- * statement): they fail with 55P03, which answers 503, and give their connection back, so that a
- * lock an operator or a migration holds blocks what needs it, not the whole pool. A
- * transaction-mode pooler would keep the setting on a server connection that other clients then
- * get: there it is the role's to set (docs/production-database.md).
+ * With `limits`, set as each connection opens (before its first statement), a statement that waits
+ * on a lock an operator or a migration holds, or that runs too long, fails, which answers 503, and
+ * gives its connection back: it blocks what needs it, not the whole pool. A transaction-mode
+ * pooler would keep the settings on a server connection that other clients then get: there they
+ * are the role's to set (docs/production-database.md).
  */
 export function createPool(
   url: string,
-  options: PoolConfig & { pooler?: PoolerMode; lockTimeoutMs?: number } = {},
+  options: PoolConfig & { pooler?: PoolerMode; limits?: StatementLimits } = {},
 ): Pool {
-  const { pooler = 'session', lockTimeoutMs = 0, ...poolOptions } = options;
+  const { pooler = 'session', limits, ...poolOptions } = options;
   const pool = new Pool({
     idleTimeoutMillis: IDLE_CONNECTION_MS,
     ...poolOptions,
     ...connectionConfig(url),
     ...(pooler === 'transaction' ? { Client: UnnamedStatementsClient } : {}),
   });
-  if (pooler === 'session' && lockTimeoutMs > 0) {
+  const settings = [
+    limits?.lockTimeoutMs ? `SET lock_timeout = ${Math.floor(limits.lockTimeoutMs)}` : '',
+    limits?.statementTimeoutMs ? `SET statement_timeout = ${Math.floor(limits.statementTimeoutMs)}` : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
+  if (pooler === 'session' && settings) {
     // Queued on the connection ahead of the statement it was opened for. A connection lost
     // meanwhile fails that statement too, which reports it.
-    const setLockTimeout = `SET lock_timeout = ${Math.floor(lockTimeoutMs)}`;
-    pool.on('connect', (client) => void client.query(setLockTimeout).catch(() => undefined));
+    pool.on('connect', (client) => void client.query(settings).catch(() => undefined));
   }
   return pool;
 }

@@ -2,7 +2,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import type { Pool } from 'pg';
 import type { PoolerMode } from '../config';
 import { PrismaClient, Prisma } from '../generated/prisma/client';
-import { createPool } from './connection';
+import { createPool, type StatementLimits } from './connection';
 
 export { PrismaClient, Prisma };
 export type { TransactionStatus } from '../generated/prisma/enums';
@@ -32,21 +32,16 @@ export function connectDatabase(
     maxConnections?: number;
     onIdleError?: (error: Error) => void;
     pooler?: PoolerMode;
-    /** How long a statement waits for another session's lock (createPool); 0: without bound. */
-    lockTimeoutMs?: number;
+    /** Bounds of each statement (createPool); none by default. */
+    limits?: StatementLimits;
   } = {},
 ): Database {
-  const {
-    maxConnections = 10,
-    onIdleError = () => undefined,
-    pooler = 'session',
-    lockTimeoutMs = 0,
-  } = options;
+  const { maxConnections = 10, onIdleError = () => undefined, pooler = 'session', limits } = options;
   const pool = createPool(databaseUrl, {
     max: maxConnections,
     connectionTimeoutMillis: CONNECTION_TIMEOUT_MS,
     pooler,
-    lockTimeoutMs,
+    limits,
   });
   pool.on('error', onIdleError);
   return { prisma: new PrismaClient({ adapter: new PrismaPg(pool) }), pool };

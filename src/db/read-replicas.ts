@@ -24,7 +24,7 @@ import type { Pool, QueryConfig, QueryResult, QueryResultRow } from 'pg';
 import type { PoolerMode } from '../config';
 import { ThrottledLog, type Logger } from '../logger';
 import { isDatabaseUnavailable } from './availability';
-import { createPool, databaseHost } from './connection';
+import { createPool, databaseHost, type StatementLimits } from './connection';
 
 /** What the index's readers send their statements to: a pool, or the replicas' router. */
 export interface Queryable {
@@ -102,7 +102,7 @@ export class ReadReplicas implements Queryable {
     /** The primary's pool (DATABASE_URL): every write, and the reads no replica can serve. */
     readonly primary: Pool,
     replicaUrls: readonly string[],
-    options: { pooler: PoolerMode; poolSize: number; lockTimeoutMs?: number; log: Logger },
+    options: { pooler: PoolerMode; poolSize: number; limits?: StatementLimits; log: Logger },
     private readonly log = options.log,
   ) {
     this.faults = new ThrottledLog(log);
@@ -111,7 +111,7 @@ export class ReadReplicas implements Queryable {
         max: options.poolSize,
         connectionTimeoutMillis: 5_000,
         pooler: options.pooler,
-        lockTimeoutMs: options.lockTimeoutMs,
+        limits: options.limits,
       });
       pool.on('error', () => undefined); // an idle connection lost: the next poll says so
       return new Replica(`replica ${i + 1}`, databaseHost(url), pool);

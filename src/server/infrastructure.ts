@@ -102,13 +102,17 @@ export async function startInfrastructure(
   // pool.end() does not wait for its connections' goodbyes: a database stopped right after may
   // still cut them, which is no loss once the pool is ending.
   let poolEnding = false;
+  const limits = {
+    lockTimeoutMs: config.databaseLockTimeoutMs,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
+  };
   const database = connectDatabase(databaseUrl, {
     maxConnections: config.databasePoolSize,
     onIdleError: (error) => {
       if (!poolEnding) log.warn({ err: error }, 'idle database connection lost');
     },
     pooler: config.databasePooler,
-    lockTimeoutMs: config.databaseLockTimeoutMs,
+    limits,
   });
   lifecycle.onStop('database pool', () => {
     poolEnding = true;
@@ -118,7 +122,7 @@ export async function startInfrastructure(
   const reads = new ReadReplicas(database.pool, config.databaseReadUrls, {
     pooler: config.databasePooler,
     poolSize: config.databasePoolSize,
-    lockTimeoutMs: config.databaseLockTimeoutMs,
+    limits,
     log: log.child({ component: 'read-replicas' }),
   });
   lifecycle.onStop('read replicas', () => reads.stop());
