@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { Client, Pool } from 'pg';
 import { connectionConfig } from '../../src/db/connection';
 import { processIds, processIsAlive, processStatFields } from '../../src/embedded/processes';
@@ -129,7 +130,9 @@ export async function killPostmaster(pid: number): Promise<void> {
 
 /**
  * Runs `body` while the Laurel process's LISTEN session on `url`'s database hears nothing: its
- * server process is stopped (SIGSTOP), as a slow session or network holds notifications back.
+ * server process is stopped (SIGSTOP), as a slow session or network holds notifications back. It is
+ * stopped only while it waits for its client (in epoll): stopped while it reads the notification
+ * queue, it would hold the queue's lock, and every commit that notifies would wait for it.
  */
 export async function withNotificationsHeldBack(url: string, body: () => Promise<void>): Promise<void> {
   const db = new Client(connectionConfig(url));
@@ -144,10 +147,25 @@ export async function withNotificationsHeldBack(url: string, body: () => Promise
   } finally {
     await db.end();
   }
-  process.kill(pid, 'SIGSTOP');
+  await waitUntil('the LISTEN session stopped while it waits for its client', async () => {
+    process.kill(pid, 'SIGSTOP');
+    await waitUntil('the server process to stop', () => processStatFields(pid)?.[0] === 'T');
+    if (waitsForClient(pid)) return true;
+    process.kill(pid, 'SIGCONT');
+    return false;
+  });
   try {
     await body();
   } finally {
     process.kill(pid, 'SIGCONT');
   }
+}
+
+/** epoll_wait, epoll_pwait and epoll_pwait2: how a PostgreSQL server process waits for its client. */
+const EPOLL_SYSCALLS: Record<string, number[]> = { x64: [232, 281, 441], arm64: [22, 441] };
+
+/** Whether the stopped process `pid` was stopped inside an epoll wait (/proc/<pid>/syscall). */
+function waitsForClient(pid: number): boolean {
+  const syscall = Number(readFileSync(`/proc/${pid}/syscall`, 'utf8').split(' ')[0]);
+  return (EPOLL_SYSCALLS[process.arch] ?? []).includes(syscall);
 }
