@@ -10,8 +10,8 @@
 import { Wallet } from 'ethers';
 import { Client } from 'pg';
 import { issueApiKey } from '../helpers/auth';
-import { client } from '../helpers/flow';
-import { startTestLaurel, type TestLaurel } from '../helpers/laurel';
+import { client, type Client as ApiClient } from '../helpers/flow';
+import { startTestLaurel, type HttpResult, type TestLaurel } from '../helpers/laurel';
 
 const POOL_SIZE = 10;
 let laurel: TestLaurel;
@@ -30,10 +30,33 @@ afterAll(async () => {
   await laurel?.stop();
 });
 
+/** Clients of two new accounts: one whose requests the test holds up, one whose requests it does not. */
+async function heldUpAndServedClients(): Promise<[ApiClient, ApiClient]> {
+  const [heldUp, served] = [Wallet.createRandom(), Wallet.createRandom()];
+  return [
+    client(laurel.url, await issueApiKey(laurel.url, heldUp)),
+    client(laurel.url, await issueApiKey(laurel.url, served)),
+  ];
+}
+
+/**
+ * Sends twice as many requests held up in the database (`heldUp`) as the pool has connections and,
+ * behind them, requests that are not: those answer 200 meanwhile, and each held-up one 503.
+ */
+async function expectOnlyHeldUpRequestsFail(heldUp: () => Promise<HttpResult>, served: ApiClient) {
+  const held = Array.from({ length: 2 * POOL_SIZE }, heldUp);
+  const others = await Promise.all(Array.from({ length: 5 }, () => served.get('/keys')));
+  for (const answer of others) expect(answer.status).toBe(200);
+  for (const answer of await Promise.all(held)) {
+    expect(answer).toMatchObject({
+      status: 503,
+      body: { status: 'failed', error: 'Database unavailable' },
+    });
+  }
+}
+
 it('answers 503 for what waits on a lock held elsewhere, and serves everything else meanwhile', async () => {
-  const [waiting, served] = [Wallet.createRandom(), Wallet.createRandom()];
-  const waitingApi = client(laurel.url, await issueApiKey(laurel.url, waiting));
-  const servedApi = client(laurel.url, await issueApiKey(laurel.url, served));
+  const [waitingApi, servedApi] = await heldUpAndServedClients();
   expect((await waitingApi.get('/webhook/secret')).status).toBe(200);
 
   // A migration run by hand, its transaction not committed yet: it holds webhook_secrets.
@@ -42,17 +65,7 @@ it('answers 503 for what waits on a lock held elsewhere, and serves everything e
   await operator.query('BEGIN');
   await operator.query('ALTER TABLE webhook_secrets ADD COLUMN operator_note TEXT');
   try {
-    // Twice as many requests that need the lock as the pool has connections…
-    const blocked = Array.from({ length: 2 * POOL_SIZE }, () => waitingApi.get('/webhook/secret'));
-    // …and, behind them, requests that do not need it.
-    const others = await Promise.all(Array.from({ length: 5 }, () => servedApi.get('/keys')));
-    for (const answer of others) expect(answer.status).toBe(200);
-    for (const answer of await Promise.all(blocked)) {
-      expect(answer).toMatchObject({
-        status: 503,
-        body: { status: 'failed', error: 'Database unavailable' },
-      });
-    }
+    await expectOnlyHeldUpRequestsFail(() => waitingApi.get('/webhook/secret'), servedApi);
   } finally {
     await operator.query('ROLLBACK');
     await operator.end();
@@ -61,9 +74,7 @@ it('answers 503 for what waits on a lock held elsewhere, and serves everything e
 }, 60_000);
 
 it('answers 503 for a statement that runs too long, and serves everything else meanwhile', async () => {
-  const [waiting, served] = [Wallet.createRandom(), Wallet.createRandom()];
-  const waitingApi = client(laurel.url, await issueApiKey(laurel.url, waiting));
-  const servedApi = client(laurel.url, await issueApiKey(laurel.url, served));
+  const [waitingApi, servedApi] = await heldUpAndServedClients();
   expect((await waitingApi.post('/webhook/secret', {})).status).toBe(200);
 
   // The server takes ten minutes over every write of a webhook secret.
@@ -75,15 +86,7 @@ it('answers 503 for a statement that runs too long, and serves everything else m
     CREATE TRIGGER slow_secret_writes BEFORE INSERT OR UPDATE ON webhook_secrets
       FOR EACH ROW EXECUTE FUNCTION slow_secret_writes();`);
   try {
-    const slow = Array.from({ length: 2 * POOL_SIZE }, () => waitingApi.post('/webhook/secret', {}));
-    const others = await Promise.all(Array.from({ length: 5 }, () => servedApi.get('/keys')));
-    for (const answer of others) expect(answer.status).toBe(200);
-    for (const answer of await Promise.all(slow)) {
-      expect(answer).toMatchObject({
-        status: 503,
-        body: { status: 'failed', error: 'Database unavailable' },
-      });
-    }
+    await expectOnlyHeldUpRequestsFail(() => waitingApi.post('/webhook/secret', {}), servedApi);
     // Every slow statement was cancelled: none still holds a connection.
     const { rows } = await operator.query(
       `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event = 'PgSleep'`,

@@ -68,7 +68,7 @@ describeWithServers(
       expect(result.status).toBe(200);
       return (result.body.completed_actions as { name: string }[]).map((action) => action.name);
     };
-    const rewardXP = async (user: string, action: string) => {
+    const buildXP = async (user: string, action: string) => {
       const built = await api.post('/reward/XP', {
         chain: 'local',
         app_id: appId,
@@ -77,7 +77,10 @@ describeWithServers(
         action_id: action,
       });
       expect(built.status).toBe(200);
-      await api.execute(built.body.unsignedTransaction as Unsigned);
+      return built.body.unsignedTransaction as Unsigned;
+    };
+    const rewardXP = async (user: string, action: string) => {
+      await api.execute(await buildXP(user, action));
     };
 
     beforeAll(async () => {
@@ -208,28 +211,17 @@ describeWithServers(
       await pg.pauseReplay();
       try {
         await withNotificationsHeldBack(database.directUrl, async () => {
-          const built = await api.post('/reward/XP', {
-            chain: 'local',
-            app_id: appId,
-            receiver: user,
-            amount: 1,
-            action_id: 'indexed first',
-          });
-          expect(built.status).toBe(200);
+          const unsigned = await buildXP(user, 'indexed first');
           // Sent straight to the node: the indexer puts it in the index before execute-and-wait sees it.
           const sent = await laurel.chain!.provider.broadcastTransaction(
-            await owner.signTransaction(built.body.unsignedTransaction as Unsigned),
+            await owner.signTransaction(unsigned),
           );
           const { blockNumber } = (await sent.wait())!;
-          await waitUntil('the indexer to pass the block', async () => {
-            const [cursor] = await sqlOn<{ n: string }>(
-              database.directUrl,
-              'SELECT block_number::text AS n FROM indexer_cursors WHERE chain_id = $1',
-              [laurel.chain!.chainId],
-            );
-            return cursor !== undefined && Number(cursor.n) >= blockNumber;
-          });
-          await api.execute(built.body.unsignedTransaction as Unsigned);
+          await waitUntil(
+            'the indexer to pass the block',
+            async () => (await ready()).body.checks.indexer[0].cursor >= blockNumber,
+          );
+          await api.execute(unsigned);
           expect(await actionsOf(user)).toEqual(['indexed first']);
         });
       } finally {
@@ -245,15 +237,8 @@ describeWithServers(
       expect(await actionsOf(user)).toEqual(['first']);
       // A reward sent to the node without Laurel: only the indexer puts it in the index, and its
       // NOTIFY (heard on the direct connection) drops the cached profile.
-      const built = await api.post('/reward/XP', {
-        chain: 'local',
-        app_id: appId,
-        receiver: user,
-        amount: 1,
-        action_id: 'second',
-      });
       await laurel.chain!.provider.broadcastTransaction(
-        await owner.signTransaction(built.body.unsignedTransaction as Unsigned),
+        await owner.signTransaction(await buildXP(user, 'second')),
       );
       await waitUntil('the indexer to put the reward in the profile', async () =>
         (await actionsOf(user)).length === 2 ? true : undefined,

@@ -33,6 +33,19 @@ afterAll(async () => {
   await laurel?.stop();
 });
 
+/** Builds an XP reward of `user` through Laurel; returns the unsigned transaction. */
+async function buildReward(app: string, action: string, amount: number, user: string): Promise<Unsigned> {
+  const built = await api.post('/reward/XP', {
+    chain: 'local',
+    app_id: app,
+    action_id: action,
+    receiver: user,
+    amount,
+  });
+  expect(built.status).toBe(200);
+  return built.body.unsignedTransaction as Unsigned;
+}
+
 /**
  * Builds an XP reward of a new user (or of `user`) through Laurel, signs it and runs
  * execute-and-wait; returns the user and the receipt.
@@ -43,17 +56,8 @@ async function rewardNewUser(
   amount: number,
   user = Wallet.createRandom().address,
 ) {
-  const built = await api.post('/reward/XP', {
-    chain: 'local',
-    app_id: app,
-    action_id: action,
-    receiver: user,
-    amount,
-  });
-  expect(built.status).toBe(200);
-  const receipt = (await api.execute(built.body.unsignedTransaction as Unsigned)) as unknown as {
-    blockNumber: number;
-  };
+  const unsigned = await buildReward(app, action, amount, user);
+  const receipt = (await api.execute(unsigned)) as unknown as { blockNumber: number };
   return { user, receipt };
 }
 
@@ -111,22 +115,15 @@ it('answers with the reward in the index when the indexer wrote it first and its
   const user = Wallet.createRandom().address;
   expect(await actionsReadTwice(user)).toEqual([]);
   await withNotificationsHeldBack(laurel.databaseUrl, async () => {
-    const built = await api.post('/reward/XP', {
-      chain: 'local',
-      app_id: appId,
-      action_id: 'indexed first',
-      receiver: user,
-      amount: 2,
-    });
-    expect(built.status).toBe(200);
+    const unsigned = await buildReward(appId, 'indexed first', 2, user);
     // Sent straight to the node: the indexer puts it in the index before execute-and-wait sees it.
-    const signed = await owner.signTransaction(built.body.unsignedTransaction as Unsigned);
+    const signed = await owner.signTransaction(unsigned);
     const receipt = (await (await laurel.chain!.provider.broadcastTransaction(signed)).wait())!;
     await waitUntil('the indexer to pass the block', async () => {
       const cursor = await readCursor(pool, laurel.chain!.chainId);
       return cursor !== null && cursor >= receipt.blockNumber;
     });
-    await api.execute(built.body.unsignedTransaction as Unsigned);
+    await api.execute(unsigned);
     expect(await actionsReadTwice(user)).toEqual(['indexed first']);
   });
 });
