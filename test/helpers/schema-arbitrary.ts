@@ -101,7 +101,9 @@ function objectArbitrary(
   const choices = ((schema.oneOf as Schema[] | undefined) ?? [{ required: [] }]).map(
     (branch) => (branch.required as string[] | undefined) ?? [],
   );
-  return fc.constantFrom(...choices).chain((chosen) => {
+  // Each branch's record is built once: fast-check's string arbitraries cost far more to build
+  // (stringMatching tokenizes its slices) than to sample, so never build one per sample.
+  const branches = choices.map((chosen) => {
     const others = new Set(choices.flat().filter((field) => !chosen.includes(field)));
     const fields = Object.keys(properties).filter((field) => !others.has(field));
     const model = Object.fromEntries(
@@ -111,6 +113,7 @@ function objectArbitrary(
       requiredKeys: fields.filter((field) => required.has(field) || chosen.includes(field)),
     });
   });
+  return fc.oneof(...branches);
 }
 
 /** The values `schema` accepts (components resolve its `$ref`s). */
