@@ -1,4 +1,5 @@
 import { Transaction, Wallet, type Signer, type TransactionRequest } from 'ethers';
+import { Pool } from 'pg';
 import { appFactoryInterface } from '../../src/chain/contracts';
 import { LOCAL_EXPLORER_URL } from '../../src/chain/registry';
 import { TransactionsRepository } from '../../src/modules/transactions/transactions.repository';
@@ -134,6 +135,36 @@ describe('POST /transactions/execute', () => {
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);
     expect(await rowsOf(hash)).toHaveLength(1);
+  });
+
+  it('records contract creations (no `to`) and calls by one statement, in any order on a connection', async () => {
+    // One connection, so that each statement finds the other's prepared there.
+    const pool = new Pool({ connectionString: laurel.databaseUrl, max: 1 });
+    try {
+      const repository = new TransactionsRepository(laurel.services.prisma, pool);
+      const chain = laurel.services.chains.get('local');
+      const wallet = Wallet.createRandom();
+      const record = async (to: string | null, nonce: number) => {
+        const raw = await wallet.signTransaction({
+          to,
+          data: '0x6000',
+          nonce,
+          gasLimit: 100_000,
+          maxFeePerGas: 10_000_000_000n,
+          maxPriorityFeePerGas: 1n,
+          chainId: 31337n,
+          type: 2,
+        });
+        const sent = { requestId: 'test', followedUntil: new Date(), signedTransaction: raw };
+        return repository.record(chain, Transaction.from(raw), sent);
+      };
+      const recorded = { recorded: true, refusedFor: null };
+      expect(await record(senderAddress, 0)).toEqual(recorded);
+      expect(await record(null, 1)).toEqual(recorded);
+      expect(await record(senderAddress, 2)).toEqual(recorded);
+    } finally {
+      await pool.end();
+    }
   });
 
   it('answers a nonce that is too low with 409 and the node message, not a 500', async () => {
@@ -333,6 +364,22 @@ describe('POST /transactions/execute-and-wait', () => {
         receipt: result.body.receipt,
       }),
     ]);
+  });
+
+  it('sends a contract creation (no `to`) as any transaction: its receipt names the new contract', async () => {
+    const raw = await signed({ to: null, value: 0n, data: '0x6000' });
+    const hash = Transaction.from(raw).hash!;
+    const result = await executeAndWait(raw);
+    expect(result.status).toBe(200);
+    const receipt = (await laurel.chain!.provider.getTransactionReceipt(hash))!;
+    expect(receipt.contractAddress).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    expect(result.body).toMatchObject({
+      status: 'success',
+      transactionHash: hash,
+      receipt: { contractAddress: receipt.contractAddress, to: null, status: 1 },
+    });
+    // A call after it is recorded and sent as before.
+    expect((await executeAndWait(await signed())).body).toMatchObject({ status: 'success' });
   });
 
   it('answers two requests sending the same transaction at once alike, its events indexed once', async () => {

@@ -76,14 +76,13 @@ export class TransactionsRepository {
     const { requestId, followedUntil, signedTransaction } = sent;
     const hash = transaction.hash!;
     const signer = transaction.from!;
-    // Laurel builds no contract creations: a transaction without `to` has no builders.
-    const builders = transaction.to
-      ? buildersOf({
-          chainId: chain.chainId,
-          nonce: transaction.nonce,
-          callHash: buildCallHash(transaction.to, transaction.data),
-        })
-      : Prisma.sql`'{}'::text[]`;
+    // Laurel builds no contract creations: a transaction without `to` has no call hash, so no
+    // builders. The same expression either way: a prepared statement's name stands for one text.
+    const builders = buildersOf({
+      chainId: chain.chainId,
+      nonce: transaction.nonce,
+      callHash: transaction.to ? buildCallHash(transaction.to, transaction.data) : null,
+    });
     // The LATERAL calls run once per row inserted: none for a transaction refused or already recorded.
     const [row] = await runPrepared<{ recorded: number; refused_for: string | null }>(
       this.pool,

@@ -251,10 +251,11 @@ export async function releaseUnsentNonces(
  * The wallets Laurel built this call for with this nonce (rule 7), as an SQL expression: an array
  * of the senders of the chain's reservations of `nonce` whose call hash is `callHash`, the latest
  * first. Empty when Laurel did not build it (or its reservation is gone: used, released or
- * expired). An expression, not a query of its own: every send asks, inside the statement that
- * records the transaction (TransactionsRepository.record).
+ * expired), and for a null `callHash` (a contract creation, which Laurel never builds). An
+ * expression, not a query of its own: every send asks, inside the statement that records the
+ * transaction (TransactionsRepository.record).
  */
-export function buildersOf(params: { chainId: number; nonce: number; callHash: string }): Prisma.Sql {
+export function buildersOf(params: { chainId: number; nonce: number; callHash: string | null }): Prisma.Sql {
   return Prisma.sql`(SELECT coalesce(array_agg(sender ORDER BY reserved_at DESC), '{}')::text[]
                        FROM nonce_reservations
                       WHERE chain_id = ${params.chainId} AND call_hash = ${params.callHash}
