@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Transaction } from 'ethers';
+import { Transaction, Wallet } from 'ethers';
 import { TransactionsRepository } from '../../src/modules/transactions/transactions.repository';
 import { issueApiKey } from '../helpers/auth';
 import { chainConfigOf, startTestChain, type TestChain } from '../helpers/chain';
@@ -104,6 +104,30 @@ async function executeAndWait(apiKey: string, signed: string) {
     body: { chain: 'local', signed_transaction: signed },
   });
 }
+
+it('answers a nonce far ahead, which any wallet may sign, with the first 100 missing nonces, not a 500', async () => {
+  const stranger = Wallet.createRandom();
+  const apiKey = await issueApiKey(laurel.url, stranger);
+  const signed = await stranger.signTransaction({
+    to: stranger.address,
+    nonce: Number.MAX_SAFE_INTEGER - 1,
+    gasLimit: 21_000,
+    maxFeePerGas: 10_000_000_000n,
+    maxPriorityFeePerGas: 1n,
+    chainId: 31337n,
+    type: 2,
+  });
+  expect(await executeAndWait(apiKey, signed)).toMatchObject({
+    status: 409,
+    body: {
+      status: 'failed',
+      reason: 'nonce_gap',
+      next_nonce: 0,
+      missing_nonces: Array.from({ length: 100 }, (_, i) => i),
+      transactionHash: Transaction.from(signed).hash,
+    },
+  });
+});
 
 it('answers a nonce gap at once naming the missing nonce; the next build fills it and both go through', async () => {
   const wallet = chain.wallets[5];

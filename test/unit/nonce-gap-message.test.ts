@@ -43,3 +43,21 @@ it('says what Laurel does about the nonces it sent, and what the client does abo
     ],
   });
 });
+
+it('lists the first 100 missing nonces of a far-ahead nonce and counts the rest, at once', () => {
+  // A signer may sign any nonce: the answer never spans the whole gap.
+  const far = Number.MAX_SAFE_INTEGER - 1;
+  const error = new NonceGapError(hash(9), sender, far, 7);
+  const first = Array.from({ length: 100 }, (_, i) => 7 + i);
+  expect(error.details).toMatchObject({ next_nonce: 7, missing_nonces: first });
+  expect(error.message).toContain(`its nonces 7 to ${far - 1} are missing`);
+
+  const dropped = new NonceGapError(hash(9), sender, far, 7, [{ nonce: 8, transactionHash: hash(1) }]);
+  const unsent = [7, ...Array.from({ length: 99 }, (_, i) => 9 + i)];
+  expect(dropped.message).toContain(
+    `Nonces ${unsent.join(', ')} and ${far - 7 - 1 - 100} more were built but never signed or sent? ` +
+      `Send the missing transactions, release the unsent builds (DELETE /v1/transactions/reservations), ` +
+      `or build again: ${sender}'s next build uses nonce 7.`,
+  );
+  expect(dropped.details).toMatchObject({ missing_nonces: first });
+});

@@ -87,6 +87,25 @@ export interface RebroadcastingNonce {
 const listed = (items: readonly (number | string)[]) =>
   items.length === 1 ? String(items[0]) : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 
+/** The most nonces a nonce-gap answer lists: a signer may sign any nonce, however far ahead. */
+const LISTED_NONCES = 100;
+
+/**
+ * The first LISTED_NONCES nonces from `from` up to `to` (excluded) that `skip` does not hold, and
+ * how many there are in all: never the whole range, which a far-ahead nonce makes endless.
+ */
+function noncesBetween(from: number, to: number, skip: ReadonlySet<number>) {
+  const first: number[] = [];
+  for (let nonce = from; nonce < to && first.length < LISTED_NONCES; nonce++)
+    if (!skip.has(nonce)) first.push(nonce);
+  const skipped = [...skip].filter((nonce) => nonce >= from && nonce < to).length;
+  return { first, total: to - from - skipped };
+}
+
+/** `first` listed, with how many more there are. */
+const listedOf = ({ first, total }: { first: number[]; total: number }) =>
+  total > first.length ? `${first.join(', ')} and ${total - first.length} more` : listed(first);
+
 export class NonceGapError extends NONCE_GAP.Error {
   constructor(
     transactionHash: string,
@@ -95,19 +114,18 @@ export class NonceGapError extends NONCE_GAP.Error {
     nextNonce: number,
     rebroadcasting: readonly RebroadcastingNonce[] = [],
   ) {
-    const missing = Array.from({ length: nonce - nextNonce }, (_, i) => nextNonce + i);
-    const named = missing.length === 1 ? `nonce ${nextNonce} is` : `nonces ${nextNonce} to ${nonce - 1} are`;
-    const unsentAdvice = (unsent: readonly number[]) =>
-      `Send the missing transaction${unsent.length === 1 ? '' : 's'}, release the unsent builds ` +
-      `(DELETE /v1/transactions/reservations), or build again: ${sender}'s next build uses nonce ${unsent[0]}.`;
+    const missing = noncesBetween(nextNonce, nonce, new Set());
+    const named = missing.total === 1 ? `nonce ${nextNonce} is` : `nonces ${nextNonce} to ${nonce - 1} are`;
+    const unsentAdvice = (firstUnsent: number, count: number) =>
+      `Send the missing transaction${count === 1 ? '' : 's'}, release the unsent builds ` +
+      `(DELETE /v1/transactions/reservations), or build again: ${sender}'s next build uses nonce ${firstUnsent}.`;
     let message: string;
     if (rebroadcasting.length === 0) {
       message =
         `Nonce ${nonce} of ${sender} (the transaction's signer) cannot be mined yet: its ${named} missing ` +
-        `(built but never signed or sent?). ${unsentAdvice(missing)} Then send this transaction again.`;
+        `(built but never signed or sent?). ${unsentAdvice(nextNonce, missing.total)} Then send this transaction again.`;
     } else {
-      const resent = new Set(rebroadcasting.map((held) => held.nonce));
-      const unsent = missing.filter((missed) => !resent.has(missed));
+      const unsent = noncesBetween(nextNonce, nonce, new Set(rebroadcasting.map((held) => held.nonce)));
       const several = rebroadcasting.length > 1;
       message =
         `Nonce ${nonce} of ${sender} (the transaction's signer) cannot be mined yet: its ${named} missing. ` +
@@ -115,10 +133,10 @@ export class NonceGapError extends NONCE_GAP.Error {
         `(${listed(rebroadcasting.map((held) => held.transactionHash))}) and the chain dropped ${several ? 'them' : 'it'} ` +
         `(a reorganisation, or the node's pool): Laurel is sending ${several ? 'them' : 'it'} again ` +
         `(GET /v1/transactions/{hash} follows ${several ? 'each' : 'it'}). ` +
-        (unsent.length === 0
+        (unsent.total === 0
           ? ''
-          : `Nonce${unsent.length === 1 ? '' : 's'} ${listed(unsent)} ${unsent.length === 1 ? 'was' : 'were'} ` +
-            `built but never signed or sent? ${unsentAdvice(unsent)} `) +
+          : `Nonce${unsent.total === 1 ? '' : 's'} ${listedOf(unsent)} ${unsent.total === 1 ? 'was' : 'were'} ` +
+            `built but never signed or sent? ${unsentAdvice(unsent.first[0], unsent.total)} `) +
         `Send this transaction again once ${several ? 'they are' : 'it is'} mined.`;
     }
     super(message, {
@@ -126,8 +144,8 @@ export class NonceGapError extends NONCE_GAP.Error {
       transactionHash,
       sender,
       next_nonce: nextNonce,
-      missing_nonces: missing.slice(0, 100),
-      rebroadcasting: rebroadcasting.slice(0, 100),
+      missing_nonces: missing.first,
+      rebroadcasting: rebroadcasting.slice(0, LISTED_NONCES),
     });
   }
 }
