@@ -3,6 +3,7 @@ import { isDecimalText, type Amount } from '../validation';
 
 /** The largest value a uint256 holds. */
 export const MAX_UINT256 = (1n << 256n) - 1n;
+const MAX_UINT256_DIGITS = MAX_UINT256.toString().length;
 
 /**
  * Converts an amount given in formatted units (a JSON number, e.g. `1.5` tokens, or GraphQL's exact
@@ -48,6 +49,11 @@ export function toBaseUnits(
   if (digits.length > 0) {
     if (-scale > decimals) {
       throw ValidationError.field(field, `${field} has more than ${decimals} decimal places`);
+    }
+    // Refused by its length, before any power of ten is computed: an exponent such as 1e+60000000
+    // would otherwise hold the event loop for seconds.
+    if (digits.length + scale + decimals > MAX_UINT256_DIGITS) {
+      throw ValidationError.field(field, `${field} is too large`);
     }
     raw = BigInt(digits) * 10n ** BigInt(scale + decimals);
   }

@@ -59,6 +59,18 @@ describe('toBaseUnits', () => {
     expect(toBaseUnits(1e59, 18, 'amount')).toBe(10n ** 77n);
     expect(10n ** 77n < MAX_UINT256).toBe(true);
   });
+
+  it('refuses a decimal text whose exponent no uint256 holds by its length, whatever the exponent', () => {
+    for (const amount of ['1e+78', '1e+60000000', '1e+2000000000', `1e+${'9'.repeat(400)}`]) {
+      expect(issueOf(() => toBaseUnits(amount, 0, 'amount')).message).toBe('amount is too large');
+    }
+    expect(issueOf(() => toBaseUnits('1e+60', 18, 'amount')).message).toBe('amount is too large');
+    expect(issueOf(() => toBaseUnits(`1e-${'9'.repeat(400)}`, 18, 'amount')).message).toBe(
+      'amount has more than 18 decimal places',
+    );
+    expect(toBaseUnits(MAX_UINT256.toString(), 0, 'amount')).toBe(MAX_UINT256);
+    expect(toBaseUnits('1e+59', 18, 'amount')).toBe(10n ** 77n);
+  });
 });
 
 describe('formatBaseUnits', () => {
