@@ -183,9 +183,47 @@ export function exactlyOneOfRule([first, second]: [string, string]) {
   };
 }
 
-/** Parses with zod and turns a failure into a ValidationError carrying zod's own issues. */
+/** A UTF-16 surrogate without its other half: what a JSON `\ud800` escape makes, and no UTF-8 holds. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Where in `value` (its strings, and the keys and items of its plain objects and arrays) a lone surrogate is. */
+function loneSurrogatePath(value: unknown, path: (string | number)[] = []): (string | number)[] | null {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? path : null;
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      const found = loneSurrogatePath(item, [...path, index]);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (value === null || typeof value !== 'object') return null;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  // GraphQL's argument objects have no prototype; values such as bigints and dates hold no text.
+  if (prototype !== Object.prototype && prototype !== null) return null;
+  for (const [key, item] of Object.entries(value)) {
+    const found = LONE_SURROGATE.test(key) ? [...path, key] : loneSurrogatePath(item, [...path, key]);
+    if (found) return found;
+  }
+  return null;
+}
+
+/**
+ * Parses with zod and turns a failure into a ValidationError carrying zod's own issues. Text that
+ * is not well-formed Unicode is refused too, as a custom issue on its field: every string a
+ * contract call, the database or a webhook receives must be writable as UTF-8.
+ */
 export function parseInput<S extends z.ZodTypeAny>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);
   if (!result.success) throw new ValidationError(result.error.issues as ValidationIssue[]);
+  const illFormed = loneSurrogatePath(result.data);
+  if (illFormed) {
+    throw new ValidationError([
+      {
+        code: 'custom',
+        path: illFormed,
+        message: 'Invalid: not well-formed Unicode text (a lone UTF-16 surrogate)',
+      },
+    ]);
+  }
   return result.data;
 }

@@ -473,3 +473,77 @@ describe('apps: name of 256 characters', () => {
     });
   });
 });
+
+describe('text that is not well-formed Unicode', () => {
+  // A JSON `\ud800` escape makes a lone surrogate, which no UTF-8 encoder (ethers', PostgreSQL's) writes.
+  const lone = 'x\ud800';
+  const notWellFormed = (path: string[]) =>
+    expect.objectContaining({
+      code: 'custom',
+      path,
+      message: 'Invalid: not well-formed Unicode text (a lone UTF-16 surrogate)',
+    });
+
+  it('is refused in each path’s validation shape, REST and GraphQL, not a 500', async () => {
+    const app = await asOwner.post('/app/new', { chain: 'local', name: lone });
+    expect(app).toMatchObject({ status: 400, body: { status: 'failed', issues: [notWellFormed(['name'])] } });
+
+    const badge = await asOwner.post('/badge/new', {
+      chain: 'local',
+      app_id: appId,
+      badge_name: 'B',
+      base_uri: lone,
+    });
+    expect(badge).toMatchObject({
+      status: 400,
+      body: { status: 'failed', issues: [notWellFormed(['base_uri'])] },
+    });
+
+    const credit = await asOwner.post('/credit/new', {
+      chain: 'local',
+      app_id: appId,
+      token_name: 'T',
+      token_symbol: `\udc00${lone}`,
+      token_supply: 0,
+      token_decimals: 0,
+      token_is_point: false,
+    });
+    expect(credit.status).toBe(400);
+    expect(credit.body).toMatchObject({
+      success: false,
+      error: {
+        code: 'validation_error',
+        issues: [
+          expect.objectContaining({ code: 'custom', parameter: 'token_symbol', path: 'token_symbol' }),
+        ],
+      },
+    });
+
+    const reward = await asOwner.post('/reward/XP', {
+      chain: 'local',
+      app_id: appId,
+      action_id: lone,
+      receiver: receiver.address,
+      amount: 1,
+    });
+    expect(reward).toMatchObject({
+      status: 400,
+      body: { success: false, error: { name: 'ZodError', issues: [notWellFormed(['action_id'])] } },
+    });
+
+    const viaGraphql = await graphql(
+      laurel.url,
+      'mutation ($name: String!) { createApp(chain: "local", name: $name) { unsignedTransaction { nonce } } }',
+      { apiKey: ownerKey, variables: { name: lone } },
+    );
+    expect(viaGraphql.body.errors![0].extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      issues: [notWellFormed(['name'])],
+    });
+  });
+
+  it('builds when its surrogates pair up (🏅)', async () => {
+    const built = await asOwner.post('/app/new', { chain: 'local', name: '\ud83c\udfc5' });
+    expect(built.status).toBe(200);
+  });
+});
