@@ -73,6 +73,14 @@ export function formatSubscriptionError(error: unknown): GraphQLFormattedError {
   return { message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } };
 }
 
+/** A GraphQLError of Apollo's, not thrown by Laurel's code, answered with a 4xx status and no code. */
+function isCodelessRefusal(error: unknown): boolean {
+  if (!(error instanceof GraphQLError) || error.originalError || error.extensions.code !== undefined)
+    return false;
+  const status = (error.extensions.http as { status?: unknown } | undefined)?.status;
+  return typeof status === 'number' && status >= 400 && status < 500;
+}
+
 /** AppErrors keep their message and details under `extensions`; anything else is masked. */
 export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const resolverError = unwrapResolverError(error);
@@ -91,6 +99,10 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
   const code = formatted.extensions?.code;
   // Errors raised by GraphQL itself (syntax, unknown field, bad variable) are the client's to see.
   if (typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR') return formatted;
+  // Apollo's own refusals of a request that give no code (a persisted query's version or hash)
+  // carry a 4xx status: the client's mistake, answered as BAD_REQUEST.
+  if (isCodelessRefusal(error))
+    return { ...formatted, extensions: { ...formatted.extensions, code: 'BAD_REQUEST' } };
   return {
     message: 'Internal server error',
     locations: formatted.locations,

@@ -1,4 +1,9 @@
-import { ApolloServer } from '@apollo/server';
+import {
+  ApolloServer,
+  HeaderMap,
+  type ApolloServerPlugin,
+  type GraphQLRequestListener,
+} from '@apollo/server';
 import {
   ApolloServerPluginCacheControlDisabled,
   ApolloServerPluginInlineTraceDisabled,
@@ -8,7 +13,7 @@ import {
 } from '@apollo/server/plugin/disabled';
 import type { Server } from 'node:http';
 import type { Express, RequestHandler } from 'express';
-import type { GraphQLSchema } from 'graphql';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { answerGraphQL, compiledExecutionGateway, inTurn } from '../fast-paths';
 import type { Logger } from '../logger';
 import type { LaurelMetrics } from '../metrics';
@@ -43,6 +48,24 @@ export interface GraphQLEndpoint {
 }
 
 /**
+ * Refuses a subscription sent over HTTP with 400 BAD_REQUEST, before it is charged: graphql-js
+ * would run its field's resolver without the event it maps. (Apollo answers a GET of anything but a
+ * query with 405 itself.)
+ */
+function subscriptionsOverWebSocketOnly(): ApolloServerPlugin<RequestContext> {
+  const listener: GraphQLRequestListener<RequestContext> = {
+    async didResolveOperation({ operation }) {
+      if (operation?.operation !== 'subscription') return;
+      throw new GraphQLError(
+        'Subscriptions run over WebSocket at /graphql (graphql-ws, protocol graphql-transport-ws), not over HTTP',
+        { extensions: { code: 'BAD_REQUEST', http: { status: 400, headers: new HeaderMap() } } },
+      );
+    },
+  };
+  return { requestDidStart: async () => listener };
+}
+
+/**
  * GraphQL at /graphql (Apollo Server, operations compiled by graphql-jit), subscriptions on the
  * same path over WebSocket (graphql-ws), and the Playground for browsers. The key is optional at
  * the HTTP level; operations that need it answer UNAUTHENTICATED.
@@ -68,6 +91,7 @@ export async function mountGraphQL(app: Express, options: GraphQLEndpointOptions
     allowBatchedHttpRequests: false,
     plugins: [
       ...armor.plugins,
+      subscriptionsOverWebSocketOnly(),
       requestCostPlugin(options.authenticator),
       operationLogPlugin(),
       ApolloServerPluginLandingPageDisabled(),

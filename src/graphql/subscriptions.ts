@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import {
   getOperationAST,
+  getVariableValues,
   GraphQLError,
   parse,
   specifiedRules,
@@ -330,6 +331,18 @@ export function serveSubscriptions(options: SubscriptionServerOptions): Subscrip
             'BAD_REQUEST',
           ),
         ]);
+      }
+      // Variables coerced before the subscription starts, so that a wrong one is refused as over
+      // HTTP (BAD_USER_INPUT), not ended as the stream's error.
+      const coerced = getVariableValues(
+        options.schema,
+        operation.variableDefinitions ?? [],
+        payload.variables ?? {},
+        { maxErrors: 20 },
+      );
+      if (coerced.errors) {
+        refuse('invalid');
+        return refused(coerced.errors.map((error) => withCode(error, 'BAD_USER_INPUT')));
       }
       const field = rootFieldOf(document, payload.operationName);
       running.field = field;

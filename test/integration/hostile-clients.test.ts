@@ -113,6 +113,40 @@ describe('bounded GraphQL', () => {
       },
     });
   });
+  it('answers a persisted query of another version or hash, or a subscription over HTTP, as the client’s mistake', async () => {
+    const hash = 'a'.repeat(64);
+    const persisted = (extension: object, query?: string) =>
+      request(laurel.url, 'POST', '/graphql', { body: { query, extensions: { persistedQuery: extension } } });
+    const refusals = [
+      [await persisted({ version: 2, sha256Hash: hash }), 'Unsupported persisted query version'],
+      [
+        await persisted({ version: 1, sha256Hash: hash }, '{ __typename }'),
+        'provided sha does not match query',
+      ],
+    ] as const;
+    for (const [result, message] of refusals) {
+      expect({ status: result.status, body: result.body }).toEqual({
+        status: 400,
+        body: { errors: [{ message, extensions: { code: 'BAD_REQUEST' } }] },
+      });
+    }
+    const subscription = await graphql(
+      laurel.url,
+      'subscription { profileChanged(chain: "local") { xp_balance } }',
+    );
+    expect({ status: subscription.status, body: subscription.body }).toEqual({
+      status: 400,
+      body: {
+        errors: [
+          {
+            message:
+              'Subscriptions run over WebSocket at /graphql (graphql-ws, protocol graphql-transport-ws), not over HTTP',
+            extensions: { code: 'BAD_REQUEST' },
+          },
+        ],
+      },
+    });
+  });
 });
 
 describe('fair limits', () => {

@@ -289,7 +289,7 @@ describe('refuses', () => {
     ]);
   });
 
-  it('queries, mutations and invalid arguments, with errors in GraphQL’s shape', async () => {
+  it('queries, mutations, invalid arguments and variables, with errors in GraphQL’s shape', async () => {
     const connected = connect(await issueApiKey(writer.url, chain.wallets[3]));
     const query = subscribe(connected, '{ __typename }');
     const unknownChain = subscribe(
@@ -314,6 +314,27 @@ describe('refuses', () => {
     ]);
     expect(unknownHash.errors).toEqual([
       [expect.objectContaining({ extensions: expect.objectContaining({ code: 'TRANSACTION_NOT_FOUND' }) })],
+    ]);
+    // Variables that do not fit are refused before the subscription starts, as over HTTP.
+    const byVariable = 'subscription ($c: String!) { profileChanged(chain: $c) { xp_balance } }';
+    const wrongVariable = subscribe(connected, byVariable, { c: 5 });
+    const missingVariable = subscribe(connected, byVariable);
+    await waitUntil('the variables refused', () => wrongVariable.completed && missingVariable.completed);
+    expect(wrongVariable.errors).toEqual([
+      [
+        expect.objectContaining({
+          message: 'Variable "$c" got invalid value 5; String cannot represent a non string value: 5',
+          extensions: { code: 'BAD_USER_INPUT' },
+        }),
+      ],
+    ]);
+    expect(missingVariable.errors).toEqual([
+      [
+        expect.objectContaining({
+          message: 'Variable "$c" of required type "String!" was not provided.',
+          extensions: { code: 'BAD_USER_INPUT' },
+        }),
+      ],
     ]);
   });
 });
