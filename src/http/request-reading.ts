@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { STATUS_CODES } from 'node:http';
 import express, { type RequestHandler, type Response } from 'express';
 import { ValidationError, type DocumentedFailure } from '../errors';
@@ -80,6 +81,23 @@ function refuse(res: Response, failure: DocumentedFailure, message: string): voi
 }
 
 /**
+ * Bodies are UTF-8: body-parser would decode any `utf-…` charset it is told (UTF-16, UTF-32), and
+ * put U+FFFD in place of bytes that are not UTF-8. The first is refused as an unsupported charset
+ * (415), the second as an unreadable body (400), with body-parser's own error fields.
+ */
+function requireUtf8(_req: unknown, _res: unknown, body: Buffer, charset: string): void {
+  if (charset.toLowerCase() !== 'utf-8') {
+    throw Object.assign(new Error(`unsupported charset "${charset.toUpperCase()}"`), {
+      status: 415,
+      type: 'charset.unsupported',
+    });
+  }
+  if (!isUtf8(body)) {
+    throw Object.assign(new Error('the body is not UTF-8'), { status: 400, type: 'encoding.invalid' });
+  }
+}
+
+/**
  * Reads JSON bodies of POST, PUT and PATCH requests, whatever JSON value they hold (the operation's
  * schema refuses what is not an object, in zod's words). A body that is not JSON, or cannot be read
  * (a broken gzip stream, a length that does not match), is kept for the route to answer in its own
@@ -87,7 +105,7 @@ function refuse(res: Response, failure: DocumentedFailure, message: string): voi
  * by its content type, charset or encoding: 415 (both Shape A, before routing).
  */
 export function readJsonBody(): RequestHandler {
-  const parse = express.json({ limit: BODY_LIMIT, type: JSON_TYPES, strict: false });
+  const parse = express.json({ limit: BODY_LIMIT, type: JSON_TYPES, strict: false, verify: requireUtf8 });
   return (req, res, next) => {
     if (!takesBody(req.method)) return next();
     const length = Number(req.headers['content-length'] ?? 0);

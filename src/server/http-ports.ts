@@ -1,5 +1,12 @@
-import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  STATUS_CODES,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { Config } from '../config';
 import { SHUTTING_DOWN_MESSAGE } from '../errors';
 
@@ -66,6 +73,9 @@ async function listen(config: Config, port: number, what: string): Promise<Liste
     },
   );
   server.maxConnections = config.http.maxConnections;
+  server.on('clientError', answerUnparsed);
+  // A CONNECT request (a proxy's tunnel) is not for this server: Node would cut it without a word.
+  server.on('connect', (_req, socket: Duplex) => answerRaw(socket, 405, 'Method not allowed: CONNECT'));
   server.on('connection', connectionGuard(config.http.maxConnectionsPerClient, config.http.headersTimeoutMs));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -106,6 +116,42 @@ async function listen(config: Config, port: number, what: string): Promise<Liste
       await closed;
     },
   };
+}
+
+/**
+ * Writes a whole answer in Shape A on a socket no response owns, then closes it: `Connection:
+ * close`, as Node's own answers to requests it cannot read.
+ */
+function answerRaw(socket: Duplex, status: number, message: string): void {
+  const body = JSON.stringify({ status: 'failed', error: message });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    // Closed once written, whatever the client does with its half.
+    () => socket.destroy(),
+  );
+}
+
+/**
+ * Answers a request Node's HTTP parser refused (headers too large, a malformed request line or
+ * header, a request that did not arrive in time) as Node would, with the same statuses, but with a
+ * body in Shape A saying why. Nothing is written where an answer has begun, as Node does.
+ */
+function answerUnparsed(error: NodeJS.ErrnoException, socket: Duplex): void {
+  const answering = (socket as { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (error.code === 'ECONNRESET' || !socket.writable || answering?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    answerRaw(socket, 431, 'Request header fields too large (16 KB in all at most)');
+  } else if (error.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW') {
+    answerRaw(socket, 413, 'Request chunk extensions too large');
+  } else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    answerRaw(socket, 408, 'Request timeout: the request did not arrive in time (HTTP_REQUEST_TIMEOUT_MS)');
+  } else {
+    answerRaw(socket, 400, `Bad request: malformed HTTP (${error.code ?? 'unreadable'})`);
+  }
 }
 
 /**

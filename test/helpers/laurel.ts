@@ -86,11 +86,16 @@ export async function request<T = Record<string, unknown>>(
   url: string,
   method: string,
   path: string,
-  options: { body?: unknown; apiKey?: string; rawBody?: string; headers?: Record<string, string> } = {},
+  options: {
+    body?: unknown;
+    apiKey?: string;
+    rawBody?: string | Uint8Array;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<HttpResult<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.apiKey) headers['X-API-KEY'] = options.apiKey;
-  let body: string | undefined;
+  let body: string | Uint8Array | undefined;
   if (options.rawBody !== undefined) body = options.rawBody;
   else if (options.body !== undefined) body = JSON.stringify(options.body);
   if (body !== undefined) headers['Content-Type'] ??= 'application/json';

@@ -34,6 +34,19 @@ afterAll(async () => {
   process.env.NODE_ENV = savedNodeEnv;
 });
 
+/** Sends `text` on a socket of its own and resolves with all that comes back until it closes. */
+async function rawExchange(text: string): Promise<string> {
+  const { port } = new URL(laurel.url);
+  return new Promise<string>((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () => socket.write(text));
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk.toString()));
+    socket.on('close', () => resolve(received));
+    socket.on('error', reject);
+    setTimeout(() => reject(new Error('still open after 20 s')), 20_000).unref();
+  });
+}
+
 async function challengeRows(): Promise<number> {
   const [row] = await laurel.services.prisma.$queryRaw<{ count: bigint }[]>`
     SELECT count(*) AS count FROM api_key_challenges`;
@@ -249,6 +262,26 @@ describe('client mistakes answer 4xx, never 5xx', () => {
     ['an unknown encoding', { 'Content-Encoding': 'lzma' }, body, 415, refused],
     ['charset latin1', { 'Content-Type': 'application/json; charset=latin1' }, body, 415, refused],
     ['a bogus charset', { 'Content-Type': 'application/json; charset=klingon' }, body, 415, refused],
+    // body-parser reads any utf-… charset: Laurel reads UTF-8 only.
+    [
+      'a UTF-16 body',
+      { 'Content-Type': 'application/json; charset=utf-16le' },
+      Buffer.from(body, 'utf16le'),
+      415,
+      { status: 'failed', error: 'Unsupported body: unsupported charset "UTF-16LE"' },
+    ],
+    // Not decoded with U+FFFD in place of the bytes that are not UTF-8.
+    [
+      'bytes that are not UTF-8',
+      {},
+      Buffer.concat([Buffer.from('{"public_address": "0x'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]),
+      400,
+      {
+        error: {
+          issues: [{ code: 'invalid_body', path: [], message: 'Unreadable body: the body is not UTF-8' }],
+        },
+      },
+    ],
     ['no content type', { 'Content-Type': '' }, body, 415, refused],
     ['a form body', { 'Content-Type': 'application/x-www-form-urlencoded' }, 'a=b', 415, refused],
   ])('%s', async (_name, headers, rawBody, status, answer) => {
@@ -323,22 +356,52 @@ describe('client mistakes answer 4xx, never 5xx', () => {
   });
 
   it('cuts off a client that trickles its body', async () => {
-    const { port } = new URL(laurel.url);
     const started = Date.now();
-    const answer = await new Promise<string>((resolve, reject) => {
-      const socket = connect(Number(port), '127.0.0.1', () => {
-        socket.write(
-          'POST /key/challenge HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{',
-        );
-      });
-      let received = '';
-      socket.on('data', (chunk) => (received += chunk.toString()));
-      socket.on('close', () => resolve(received));
-      socket.on('error', reject);
-      setTimeout(() => reject(new Error('still open after 20 s')), 20_000).unref();
-    });
+    const answer = await rawExchange(
+      'POST /key/challenge HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{',
+    );
     expect(answer).toMatch(/^HTTP\/1\.1 408/);
     expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
+  it('answers what Node’s HTTP parser refuses with its status and a Shape A body, not a bare status', async () => {
+    const failed = (error: string | RegExp) => ({
+      status: 'failed',
+      error: typeof error === 'string' ? error : (expect.stringMatching(error) as string),
+    });
+    const cases: [string, number, ReturnType<typeof failed>][] = [
+      [
+        `GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+        431,
+        failed('Request header fields too large (16 KB in all at most)'),
+      ],
+      ['FOO /health HTTP/1.1\r\nHost: x\r\n\r\n', 400, failed(/^Bad request: malformed HTTP \(HPE_/)],
+      [
+        'GET /health HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n',
+        400,
+        failed(/^Bad request: malformed HTTP \(HPE_/),
+      ],
+      [
+        'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n',
+        405,
+        failed('Method not allowed: CONNECT'),
+      ],
+      // Headers that never end: answered when HTTP_REQUEST_TIMEOUT_MS (1 s here) has passed.
+      [
+        'GET /health HTTP/1.1\r\nHost: x\r\n',
+        408,
+        failed('Request timeout: the request did not arrive in time (HTTP_REQUEST_TIMEOUT_MS)'),
+      ],
+    ];
+    for (const [sent, status, body] of cases) {
+      const answer = await rawExchange(sent);
+      const [head, text] = answer.split('\r\n\r\n');
+      expect(head).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+      expect(head.toLowerCase()).toContain('content-type: application/json');
+      expect(head.toLowerCase()).toContain('connection: close');
+      expect(JSON.parse(text)).toEqual(body);
+    }
+    expect((await request(laurel.url, 'GET', '/health')).status).toBe(200);
   });
 });
 
