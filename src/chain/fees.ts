@@ -81,14 +81,19 @@ export function feesFor(observed: FeeObservation, cap?: bigint): Fees {
   return { maxFeePerGas, maxPriorityFeePerGas: min(tip, maxFeePerGas) };
 }
 
-/** What the latest block says of fees: its number, and the node's figures feesFor reads. */
-export interface LatestFees {
+/** What the latest block says of fees: its number and gas limit, and the node's figures feesFor reads. */
+export interface LatestBlock {
   blockNumber: number;
+  /** The most gas the block could hold: no transaction with a higher gas limit is taken. */
+  blockGasLimit: bigint;
   observed: FeeObservation;
 }
 
-/** Reads the latest block and the node's fee figures (each optional one null when the node cannot say). */
-export async function readLatestFees(chainName: string, provider: JsonRpcProvider): Promise<LatestFees> {
+/**
+ * Reads the latest block (its number, gas limit and base fee) and the node's fee figures (each
+ * optional one null when the node cannot say).
+ */
+export async function readLatestBlock(chainName: string, provider: JsonRpcProvider): Promise<LatestBlock> {
   const optional = <T>(method: string, params: unknown[] = []) =>
     provider.send(method, params).then(
       (value: T) => value,
@@ -108,6 +113,22 @@ export async function readLatestFees(chainName: string, provider: JsonRpcProvide
   if (!block) throw new Error(`chain ${chainName}: no latest block`);
   return {
     blockNumber: block.number,
+    blockGasLimit: block.gasLimit,
     observed: { latestBaseFee: block.baseFeePerGas, history, nodeTip, gasPrice },
   };
+}
+
+/** Gas limit = estimate + 20 %, within what a block holds (gasLimitFor). */
+const GAS_HEADROOM_PERCENT = 120n;
+
+/**
+ * The estimate + 20 %, but never more than the next block may hold: a node refuses a transaction
+ * whose gas limit is above the block's (`intrinsic gas too high`), however little it uses. A block
+ * may lower the limit by 1/1024 of its parent's, so the cap is that much below the latest block's.
+ * Never below the estimate itself.
+ */
+export function gasLimitFor(estimate: bigint, blockGasLimit: bigint): bigint {
+  const withHeadroom = (estimate * GAS_HEADROOM_PERCENT + 99n) / 100n;
+  const nextBlockHolds = blockGasLimit - blockGasLimit / 1024n;
+  return max(estimate, min(withHeadroom, nextBlockHolds));
 }

@@ -21,7 +21,7 @@ export class UnsignedTransaction implements UnsignedTransactionJson {
   @Field({ description: 'Decimal integer (wei)' })
   maxFeePerGas!: string;
 
-  @Field({ description: 'Decimal integer: the simulated gas use plus 20 %' })
+  @Field({ description: 'Decimal integer: the simulated gas use plus 20 %, within what a block holds' })
   gasLimit!: string;
 
   @Field(() => String, {

@@ -765,6 +765,34 @@ describe('transaction builder', () => {
     await api.execute(unsigned);
   });
 
+  it('keeps gasLimit within what a block holds: a build whose estimate + 20 % would not fit executes', async () => {
+    const fresh = Wallet.createRandom().address;
+    const body = {
+      chain: 'local',
+      app_id: appId,
+      action_id: 'many',
+      receiver: fresh,
+      amount: 1000,
+      badge_id: gold,
+    };
+    const built = await api.post('/reward/badge', body);
+    expect(built.status).toBe(200);
+    const unsigned = built.body.unsignedTransaction as Unsigned;
+    const { provider } = laurel.chain!;
+    const { gasLimit: blockGasLimit } = (await provider.getBlock('latest'))!;
+    const estimate = await provider.estimateGas({
+      from: owner.address,
+      to: appId,
+      data: unsigned.data as string,
+    });
+    // The case at hand: 20 % on top of the estimate would be more than a block holds.
+    expect((estimate * 120n) / 100n).toBeGreaterThan(blockGasLimit);
+    // Capped at what the next block may hold (a block may lower the limit by 1/1024).
+    expect(BigInt(unsigned.gasLimit as string)).toBe(blockGasLimit - blockGasLimit / 1024n);
+    await api.execute(unsigned);
+    expect(await contract(gold, badgeInterface).balanceOf(fresh)).toBe(1000n);
+  });
+
   it('gives 20 parallel builds for one sender 20 distinct consecutive nonces, and all 20 execute', async () => {
     const pending = await laurel.chain!.provider.getTransactionCount(owner.address, 'pending');
     const before = await xpBalance(appId, receiver);

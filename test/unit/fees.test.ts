@@ -1,4 +1,4 @@
-import { feesFor, type FeeHistory } from '../../src/chain/fees';
+import { feesFor, gasLimitFor, type FeeHistory } from '../../src/chain/fees';
 
 const gwei = (n: number) => BigInt(Math.round(n * 1e9));
 const hex = (n: bigint) => `0x${n.toString(16)}`;
@@ -92,5 +92,22 @@ describe('feesFor (the fee rule of docs/providers.md)', () => {
       maxPriorityFeePerGas: gwei(3),
       maxFeePerGas: gwei(3),
     });
+  });
+});
+
+describe('gasLimitFor', () => {
+  const block = 30_000_000n;
+  // The most the next block may hold: the latest's limit less the 1/1024 a block may take off.
+  const nextBlockHolds = block - block / 1024n;
+
+  it('is the estimate + 20 % (rounded up) while that fits a block', () => {
+    expect(gasLimitFor(100_000n, block)).toBe(120_000n);
+    expect(gasLimitFor(21_001n, block)).toBe(25_202n);
+  });
+
+  it('is capped at what the next block may hold, never below the estimate', () => {
+    expect(gasLimitFor(25_095_903n, block)).toBe(nextBlockHolds);
+    expect(gasLimitFor(nextBlockHolds, block)).toBe(nextBlockHolds);
+    expect(gasLimitFor(29_990_000n, block)).toBe(29_990_000n);
   });
 });

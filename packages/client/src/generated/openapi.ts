@@ -994,7 +994,7 @@ export interface components {
             maxPriorityFeePerGas: string;
             /** @description Decimal integer (wei) */
             maxFeePerGas: string;
-            /** @description Decimal integer: the simulated gas use plus 20 % */
+            /** @description Decimal integer: the simulated gas use plus 20 %, within what a block holds */
             gasLimit: string;
             /** @description Same as gasLimit; only in credit creation, approval, transfer and ERC-20 reward responses */
             gas?: string | null;

@@ -1,7 +1,7 @@
 import { checksumAddress } from '../../../addresses';
 import type { LaurelContractName, WriteFunctionName } from '../../../chain/abis';
 import { encodeFunctionCall } from '../../../chain/call-data';
-import { feesFor, readLatestFees, type Fees } from '../../../chain/fees';
+import { feesFor, gasLimitFor, readLatestBlock, type Fees } from '../../../chain/fees';
 import type { Chain, ChainRegistry } from '../../../chain/registry';
 import { isRevert, TransactionRevertedError, transactionRevertedError } from '../../../chain/reverts';
 import type { BuildRequest, UnsignedTransactionJson } from '../../../chain/unsigned-transactions';
@@ -15,14 +15,18 @@ import { buildCallHash, NonceReserver } from './nonce-reservations';
 
 export type { BuildRequest, UnsignedTransactionJson };
 
-/** Gas limit = estimate + 20 %. */
-const GAS_HEADROOM_PERCENT = 120n;
 /** The latest block (and with it the fee data) is looked at no more than once per interval per chain. */
 const BLOCK_CHECK_INTERVAL_MS = 1_000;
 
-interface FeeCacheEntry {
-  blockNumber: number;
+/** What a build takes from the chain's latest block: its fees, and the gas a block holds. */
+interface BlockTerms {
   fees: Fees;
+  blockGasLimit: bigint;
+}
+
+interface BlockTermsCacheEntry {
+  blockNumber: number;
+  terms: BlockTerms;
   checkedAt: number;
 }
 
@@ -38,9 +42,10 @@ export interface TransactionBuilderDeps {
  * Builds the unsigned transactions Laurel hands out. One build:
  *   - simulates the call from the sender (eth_estimateGas): a revert is a TransactionRevertedError
  *     with the decoded custom error, and no nonce is used;
- *   - gasLimit = estimate + 20 %;
+ *   - gasLimit = estimate + 20 %, within what the next block may hold (gasLimitFor);
  *   - fees: src/chain/fees.ts (tip from eth_feeHistory, 2 × next base fee + tip, the chain's cap);
- *     cached per chain per block, the latest block looked at no more than once a second per chain;
+ *     cached per chain per block with the block's gas limit, the latest block looked at no more
+ *     than once a second per chain;
  *   - funds: the sender's balance (pending) must cover gasLimit × maxFeePerGas, else an
  *     InsufficientFundsError (422 `transaction_error` with `insufficient_funds`) and no nonce is used;
  *   - nonce: the node's pending nonce, then a reservation in PostgreSQL (./nonce-reservations.ts),
@@ -50,8 +55,8 @@ export interface TransactionBuilderDeps {
  * builds' calls), through ChainRegistry.withProvider (deadline; a dead node is a 503).
  */
 export class TransactionBuilder {
-  private readonly feeCache = new Map<number, FeeCacheEntry>();
-  private readonly feeRefreshes = new SingleFlight<number, Fees>();
+  private readonly blockTermsCache = new Map<number, BlockTermsCacheEntry>();
+  private readonly blockTermsRefreshes = new SingleFlight<number, BlockTerms>();
   private readonly nonces: NonceReserver;
 
   constructor(private readonly deps: TransactionBuilderDeps) {
@@ -88,24 +93,26 @@ export class TransactionBuilder {
     // provider.send, not estimateGas()/getTransactionCount(): ethers caches identical requests for
     // 250 ms, which would hand out a stale pending nonce or a stale simulation.
     const readAt = new Date();
-    const [estimate, fees, pendingNonce, balance] = await this.deps.chains.withProvider(chain, (provider) =>
-      Promise.all([
-        provider
-          .send('eth_estimateGas', [{ from, to, data }])
-          .then((value: string) => BigInt(value))
-          .catch((error: unknown) => {
-            if (isRevert(error)) throw transactionRevertedError(error, { chain, to, functionName, data });
-            throw error;
-          }),
-        this.fees(chain, provider),
-        provider
-          .send('eth_getTransactionCount', [from, 'pending'])
-          .then((value: string) => Number(BigInt(value))),
-        // In the same batch as the reads above: the funds check costs no round trip of its own.
-        provider.send('eth_getBalance', [from, 'pending']).then((value: string) => BigInt(value)),
-      ]),
+    const [estimate, { fees, blockGasLimit }, pendingNonce, balance] = await this.deps.chains.withProvider(
+      chain,
+      (provider) =>
+        Promise.all([
+          provider
+            .send('eth_estimateGas', [{ from, to, data }])
+            .then((value: string) => BigInt(value))
+            .catch((error: unknown) => {
+              if (isRevert(error)) throw transactionRevertedError(error, { chain, to, functionName, data });
+              throw error;
+            }),
+          this.blockTerms(chain, provider),
+          provider
+            .send('eth_getTransactionCount', [from, 'pending'])
+            .then((value: string) => Number(BigInt(value))),
+          // In the same batch as the reads above: the funds check costs no round trip of its own.
+          provider.send('eth_getBalance', [from, 'pending']).then((value: string) => BigInt(value)),
+        ]),
     );
-    const gasLimit = (estimate * GAS_HEADROOM_PERCENT + 99n) / 100n;
+    const gasLimit = gasLimitFor(estimate, blockGasLimit);
     const cost = gasLimit * fees.maxFeePerGas;
     if (balance < cost) {
       throw new InsufficientFundsError(
@@ -138,27 +145,28 @@ export class TransactionBuilder {
     };
   }
 
-  /** Fee data of the chain's latest block, cached per block (see the class comment). */
-  private fees(chain: Chain, provider: JsonRpcProvider): Promise<Fees> {
-    const cached = this.feeCache.get(chain.chainId);
+  /** Fee data and gas limit of the chain's latest block, cached per block (see the class comment). */
+  private blockTerms(chain: Chain, provider: JsonRpcProvider): Promise<BlockTerms> {
+    const cached = this.blockTermsCache.get(chain.chainId);
     if (cached && Date.now() - cached.checkedAt < BLOCK_CHECK_INTERVAL_MS)
-      return Promise.resolve(cached.fees);
-    return this.feeRefreshes.run(chain.chainId, () => this.refreshFees(chain, provider));
+      return Promise.resolve(cached.terms);
+    return this.blockTermsRefreshes.run(chain.chainId, () => this.refreshBlockTerms(chain, provider));
   }
 
-  private async refreshFees(chain: Chain, provider: JsonRpcProvider): Promise<Fees> {
+  private async refreshBlockTerms(chain: Chain, provider: JsonRpcProvider): Promise<BlockTerms> {
     const checkedAt = Date.now();
-    const { blockNumber, observed } = await readLatestFees(chain.name, provider);
-    const cached = this.feeCache.get(chain.chainId);
+    const { blockNumber, blockGasLimit, observed } = await readLatestBlock(chain.name, provider);
+    const cached = this.blockTermsCache.get(chain.chainId);
     if (cached && cached.blockNumber === blockNumber) {
       cached.checkedAt = checkedAt;
-      return cached.fees;
+      return cached.terms;
     }
     const fees = feesFor(
       observed,
       chain.maxFeePerGasCap === undefined ? undefined : BigInt(chain.maxFeePerGasCap),
     );
-    this.feeCache.set(chain.chainId, { blockNumber, fees, checkedAt });
-    return fees;
+    const terms = { fees, blockGasLimit };
+    this.blockTermsCache.set(chain.chainId, { blockNumber, terms, checkedAt });
+    return terms;
   }
 }
