@@ -80,8 +80,8 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, cwd = proces
     );
   }
   const chains = chainsConfig(e, cwd);
-  // Laurel on its own local chain and nothing else: a developer's machine, not a deployment.
-  const setup = { developmentSetup: chains.chains.length === 0 && wantsLocalChain(chains), host: e.HOST };
+  // Laurel on its own local chain, no chain list given: a developer's machine, not a deployment.
+  const setup = { developmentSetup: !chains.listGiven && wantsLocalChain(chains), host: e.HOST };
   return {
     ...serverConfig(e),
     ...database,

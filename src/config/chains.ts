@@ -20,88 +20,91 @@ const rpcEndpointSchema = z
   .describe('a URL, or `{url, maxRequestsPerSecond}`');
 
 /** The fields of a chain entry, as CHAINS gives them (docs/configuration.md lists them). */
-export const chainEntrySchema = z.object({
-  name: z
-    .string()
-    .min(1)
-    .max(255)
-    .describe('the `chain` value of requests; unique (`local` is reserved when `LOCAL_CHAIN=on`)'),
-  chainId: z
-    .number()
-    .int()
-    .positive()
-    .describe('the chain id; `execute` without `chain` finds the chain of a signed transaction by it'),
-  rpcUrl: z
-    .string()
-    .url()
-    .optional()
-    .describe(
-      'JSON-RPC URL of a node, for a chain with one provider (give `rpcUrl` or `rpcUrls`); it often embeds a provider key, so logs show it as `[redacted]`',
-    ),
-  rpcUrls: z
-    .array(rpcEndpointSchema)
-    .min(1, 'give at least one RPC URL')
-    .optional()
-    .describe(
-      "the chain's JSON-RPC providers: calls are spread over the healthy ones and fail over on errors, timeouts and throttling; signed transactions go to all of them. `/ready` and logs name them `<chain>#1`, `<chain>#2`… in this order, never by URL (see docs/providers.md)",
-    ),
-  explorerUrl: z
-    .string()
-    .url()
-    .describe('block explorer: answers give `blockExplorerUrl` = `<explorerUrl>/tx/<hash>`'),
-  factoryAddress: z
-    .string()
-    .regex(addressPattern, 'must be a 0x-prefixed address')
-    .describe("Laurel's AppFactory on that chain (`npm run contracts:deploy` prints the entry)"),
-  confirmations: z
-    .number()
-    .int()
-    .min(1)
-    .default(1)
-    .describe('confirmations `execute-and-wait` waits for; the indexer reads only blocks that have them'),
-  startBlock: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe("first block the indexer reads, e.g. the factory's deployment block; 0 when absent"),
-  finalityDepth: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe(
-      'blocks below the head after which a block counts as final: the window of blocks a reorganisation may replace (see docs/reorgs.md); default by chain id: 64 on Ethereum and its testnets, 256 on Polygon PoS, 300 on OP-stack and Arbitrum chains, 64 on local chains (31337, 1337), 256 elsewhere',
-    ),
-  finalizedTag: z
-    .boolean()
-    .optional()
-    .describe(
-      "whether a block the node calls `finalized` (`eth_getBlockByNumber('finalized')`) counts as final before it is `finalityDepth` deep; default `true`, `false` for a node whose tag is not to be trusted",
-    ),
-  maxRequestsPerSecond: z
-    .number()
-    .positive()
-    .optional()
-    .describe(
-      "calls per second Laurel sends to each provider of the chain at most (a JSON-RPC batch counts each call; a provider's own `maxRequestsPerSecond` overrides it); absent: no limit of its own, a provider that throttles is still backed off",
-    ),
-  maxProviderLagBlocks: z
-    .number()
-    .int()
-    .min(0)
-    .default(5)
-    .describe(
-      "a provider whose head is more than this many blocks behind the others is not asked for the head, nor for anything read at 'latest' or 'pending' (receipts, nonces, estimates); it still serves older blocks it has. Raise it on chains with sub-second blocks",
-    ),
-  maxFeePerGasCap: z
-    .string()
-    .regex(/^\d+$/, 'must be a decimal integer string (wei)')
-    .optional()
-    .describe(
-      'upper bound of the `maxFeePerGas` (and gas price) of built transactions, in wei; absent: no cap',
-    ),
-});
+export const chainEntrySchema = z
+  .object({
+    name: z
+      .string()
+      .min(1)
+      .max(255)
+      .describe('the `chain` value of requests; unique (`local` is reserved when `LOCAL_CHAIN=on`)'),
+    chainId: z
+      .number()
+      .int()
+      .positive()
+      .describe('the chain id; `execute` without `chain` finds the chain of a signed transaction by it'),
+    rpcUrl: z
+      .string()
+      .url()
+      .optional()
+      .describe(
+        'JSON-RPC URL of a node, for a chain with one provider (give `rpcUrl` or `rpcUrls`); it often embeds a provider key, so logs show it as `[redacted]`',
+      ),
+    rpcUrls: z
+      .array(rpcEndpointSchema)
+      .min(1, 'give at least one RPC URL')
+      .optional()
+      .describe(
+        "the chain's JSON-RPC providers: calls are spread over the healthy ones and fail over on errors, timeouts and throttling; signed transactions go to all of them. `/ready` and logs name them `<chain>#1`, `<chain>#2`… in this order, never by URL (see docs/providers.md)",
+      ),
+    explorerUrl: z
+      .string()
+      .url()
+      .describe('block explorer: answers give `blockExplorerUrl` = `<explorerUrl>/tx/<hash>`'),
+    factoryAddress: z
+      .string()
+      .regex(addressPattern, 'must be a 0x-prefixed address')
+      .describe("Laurel's AppFactory on that chain (`npm run contracts:deploy` prints the entry)"),
+    confirmations: z
+      .number()
+      .int()
+      .min(1)
+      .default(1)
+      .describe('confirmations `execute-and-wait` waits for; the indexer reads only blocks that have them'),
+    startBlock: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe("first block the indexer reads, e.g. the factory's deployment block; 0 when absent"),
+    finalityDepth: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe(
+        'blocks below the head after which a block counts as final: the window of blocks a reorganisation may replace (see docs/reorgs.md); default by chain id: 64 on Ethereum and its testnets, 256 on Polygon PoS, 300 on OP-stack and Arbitrum chains, 64 on local chains (31337, 1337), 256 elsewhere',
+      ),
+    finalizedTag: z
+      .boolean()
+      .optional()
+      .describe(
+        "whether a block the node calls `finalized` (`eth_getBlockByNumber('finalized')`) counts as final before it is `finalityDepth` deep; default `true`, `false` for a node whose tag is not to be trusted",
+      ),
+    maxRequestsPerSecond: z
+      .number()
+      .positive()
+      .optional()
+      .describe(
+        "calls per second Laurel sends to each provider of the chain at most (a JSON-RPC batch counts each call; a provider's own `maxRequestsPerSecond` overrides it); absent: no limit of its own, a provider that throttles is still backed off",
+      ),
+    maxProviderLagBlocks: z
+      .number()
+      .int()
+      .min(0)
+      .default(5)
+      .describe(
+        "a provider whose head is more than this many blocks behind the others is not asked for the head, nor for anything read at 'latest' or 'pending' (receipts, nonces, estimates); it still serves older blocks it has. Raise it on chains with sub-second blocks",
+      ),
+    maxFeePerGasCap: z
+      .string()
+      .regex(/^\d+$/, 'must be a decimal integer string (wei)')
+      .optional()
+      .describe(
+        'upper bound of the `maxFeePerGas` (and gas price) of built transactions, in wei; absent: no cap',
+      ),
+  })
+  // A misspelt field would otherwise be dropped in silence (a fee cap not applied).
+  .strict();
 
 /** A chain entry checked (one URL or more, none twice) and with every provider's effective rate. */
 export const chainConfigSchema = chainEntrySchema
@@ -139,7 +142,7 @@ export const chainsVariables = {
     .enum(['auto', 'on', 'off'])
     .default('auto')
     .describe(
-      '`auto`: start the embedded anvil chain `local` only when no chain is configured; `on`: always; `off`: never',
+      '`auto`: start the embedded anvil chain `local` only when neither `CHAINS` nor `CHAINS_FILE` is given (an empty list is refused); `on`: always; `off`: never',
     ),
   LOCAL_CHAIN_SAVE_INTERVAL_MS: positiveInt(1000).describe(
     'how often the embedded chain is saved to `DATA_DIR/anvil/state.json` (only a save whose balances agree with its blocks is kept; it is also saved when Laurel stops): what a kill of anvil alone can lose',
@@ -162,6 +165,8 @@ export const chainsVariables = {
 export interface ChainsConfig {
   /** 'auto' starts the local anvil chain only when no chain is configured. */
   localChain: 'auto' | 'on' | 'off';
+  /** Whether CHAINS or CHAINS_FILE gave the list (an empty one included): a deployment's setup. */
+  listGiven: boolean;
   /** How often the embedded chain is saved (ms). */
   localChainSaveIntervalMs: number;
   chains: ChainConfig[];
@@ -171,11 +176,23 @@ export interface ChainsConfig {
 /** The chains' part of Config; a bad entry, or `local` named twice, is a ConfigError. */
 export function chainsConfig(e: Parsed<typeof chainsVariables>, cwd: string): ChainsConfig {
   const chains = parseChains(e, cwd);
+  const listGiven = e.CHAINS !== undefined || e.CHAINS_FILE !== undefined;
+  const variable = e.CHAINS !== undefined ? 'CHAINS' : 'CHAINS_FILE';
   if (e.LOCAL_CHAIN === 'on' && chains.some((chain) => chain.name === 'local')) {
-    throw new ConfigError('CHAINS: the name "local" is reserved for the embedded chain (LOCAL_CHAIN=on)');
+    throw new ConfigError(
+      `${variable}: the name "local" is reserved for the embedded chain (LOCAL_CHAIN=on)`,
+    );
+  }
+  // An empty list, as a template may render one, is no development setup: it says so rather than
+  // starting the embedded chain with a developer's allowances.
+  if (listGiven && chains.length === 0 && e.LOCAL_CHAIN === 'auto') {
+    throw new ConfigError(
+      `${variable}: an empty list: name at least one chain, or set LOCAL_CHAIN=off to serve none (on: the embedded chain alone); leave CHAINS and CHAINS_FILE unset for a development setup`,
+    );
   }
   return {
     localChain: e.LOCAL_CHAIN,
+    listGiven,
     localChainSaveIntervalMs: e.LOCAL_CHAIN_SAVE_INTERVAL_MS,
     chains,
     rpcTimeoutMs: e.RPC_TIMEOUT_MS,
@@ -218,8 +235,7 @@ function parseChains(e: Parsed<typeof chainsVariables>, cwd: string): ChainConfi
       });
     })
     .safeParse(json);
-  if (!parsed.success)
-    throw new ConfigError(`${variable}: ${describeIssues(parsed.error, '[')}`.replace(/\[(\d+)\./g, '[$1].'));
+  if (!parsed.success) throw new ConfigError(`${variable}: ${describeIssues(parsed.error)}`);
   return parsed.data;
 }
 

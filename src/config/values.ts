@@ -5,11 +5,15 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-/** The issues of a failed parse, each as `<path>: <message>`. */
-export function describeIssues(error: z.ZodError, prefix = ''): string {
-  return error.issues
-    .map((issue) => `${prefix}${issue.path.join('.') || '(value)'}: ${issue.message}`)
-    .join('; ');
+/** A value's place in what was parsed: `PORT`, `[0].rpcUrls[1]`; `(value)` for the whole of it. */
+function placeOf(path: (string | number)[]): string {
+  const place = path.map((key, index) => (typeof key === 'number' ? `[${key}]` : index ? `.${key}` : key));
+  return place.join('') || '(value)';
+}
+
+/** The issues of a failed parse, each as `<place>: <message>`. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues.map((issue) => `${placeOf(issue.path)}: ${issue.message}`).join('; ');
 }
 
 /** What the variables of `shape` are once parsed. */
@@ -18,7 +22,8 @@ export type Parsed<Shape extends z.ZodRawShape> = z.infer<z.ZodObject<Shape>>;
 export const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 export const postgresUrl = z
   .string()
-  .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL');
+  .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+  .refine((url) => URL.canParse(url), 'not a valid URL (a password with @, / or # must be percent-encoded)');
 
 /** A comma-separated list: its items trimmed, empty ones dropped. */
 export const commaSeparated = () =>

@@ -49,6 +49,18 @@ describe('private networks for webhook calls and badge metadata fetches', () => 
   it('are refused by default wherever a chain is configured, on loopback too', () => {
     expect(allowances({ HOST: '127.0.0.1', CHAINS: JSON.stringify([chain]) })).toEqual([false, false]);
   });
+
+  it('are refused, and the development CA not trusted, when an empty chain list is given', () => {
+    for (const localChain of ['on', 'off']) {
+      const config = loadConfig({ HOST: '127.0.0.1', CHAINS: '[]', LOCAL_CHAIN: localChain });
+      expect(config.chains).toEqual([]);
+      expect([config.webhooks.allowPrivateNetworks, config.badgeMetadata.allowPrivateNetworks]).toEqual([
+        false,
+        false,
+      ]);
+      expect(config.webhooks.trustDevelopmentCa).toBe(false);
+    }
+  });
 });
 
 describe('loadConfig', () => {
@@ -110,16 +122,16 @@ describe('loadConfig', () => {
       entry({ rpcUrl: 'https://a.example', rpcUrls: ['https://b.example'] }),
       /\[0\]\.rpcUrl: give either rpcUrl or rpcUrls/,
     ],
-    ['a bad URL', entry({ rpcUrls: ['https://a.example', 'nope'] }), /\[0\]\.rpcUrls\.1\.url: Invalid url/],
+    ['a bad URL', entry({ rpcUrls: ['https://a.example', 'nope'] }), /\[0\]\.rpcUrls\[1\]\.url: Invalid url/],
     [
       'a URL twice',
       entry({ rpcUrls: ['https://a.example', 'https://a.example'] }),
-      /\[0\]\.rpcUrls\.1: the same URL is given twice/,
+      /\[0\]\.rpcUrls\[1\]: the same URL is given twice/,
     ],
     [
       'a zero rate',
       entry({ rpcUrls: [{ url: 'https://a.example', maxRequestsPerSecond: 0 }] }),
-      /\[0\]\.rpcUrls\.0\.maxRequestsPerSecond/,
+      /\[0\]\.rpcUrls\[0\]\.maxRequestsPerSecond/,
     ],
     [
       'a fee cap in gwei',
@@ -138,6 +150,13 @@ describe('loadConfig', () => {
     [{ CHAINS: '{not json' }, /CHAINS: not valid JSON/],
     [{ CHAINS: JSON.stringify([{ ...chain, rpcUrl: 'nope' }]) }, /CHAINS: \[0\]\.rpcUrl/],
     [{ CHAINS: JSON.stringify([chain, chain]) }, /duplicate chain name/],
+    [{ CHAINS: '{}' }, 'CHAINS: (value): Expected array, received object'],
+    [
+      { CHAINS: JSON.stringify([chain, { ...chain, name: 'b', maxFeePerGasCapp: '1' }]) },
+      "CHAINS: [1]: Unrecognized key(s) in object: 'maxFeePerGasCapp'",
+    ],
+    [{ CHAINS: '[]' }, /^CHAINS: an empty list: name at least one chain, or set LOCAL_CHAIN=off/],
+    [{ DATABASE_URL: 'postgres://u:pw@[bad/db' }, /^Invalid configuration: DATABASE_URL: not a valid URL/],
     [{ CHAINS_FILE: '/nonexistent/chains.json' }, /CHAINS_FILE: file not found/],
     [{ EXECUTE_WAIT_TIMEOUT_SECONDS: '0' }, /EXECUTE_WAIT_TIMEOUT_SECONDS/],
     [{ DATABASE_DIRECT_URL: 'postgres://db/laurel' }, /DATABASE_DIRECT_URL: needs DATABASE_URL/],
