@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { wantsLocalChain, type Config } from '../config';
+import { ConfigError, wantsLocalChain, type Config } from '../config';
+import { isDatabaseUnavailable } from '../db/availability';
 import { migrate } from '../db/migrator';
 import { databaseHost } from '../db/connection';
 import { connectDatabase, type Database } from '../db/prisma';
@@ -91,7 +92,17 @@ export async function startInfrastructure(
     );
   }
 
-  const migrations = await migrate(sessionUrl, { log, signal: stopping });
+  const migrations = await migrate(sessionUrl, { log, signal: stopping }).catch((error: unknown) => {
+    // The first connection: a configured database that cannot be reached says which variable.
+    const variable = config.databaseDirectUrl
+      ? 'DATABASE_DIRECT_URL'
+      : config.databaseUrl
+        ? 'DATABASE_URL'
+        : null;
+    if (!variable || !isDatabaseUnavailable(error)) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ConfigError(`${variable}: cannot connect to ${databaseHost(sessionUrl!)}: ${reason}`);
+  });
   await migrateWorkerSchema(sessionUrl, log);
   progress(
     `migrations  ${migrations.applied.length ? `applied ${migrations.applied.join(', ')}` : 'database is up to date'}`,

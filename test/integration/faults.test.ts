@@ -120,6 +120,21 @@ it('a taken port fails the start with a message naming PORT, leaving nothing run
   }
 }, 180_000);
 
+it('a DATABASE_URL nothing answers fails the start with a message naming it, leaving nothing running', async () => {
+  const dataDir = await newDataDir();
+  const closed = net.createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const port = (closed.address() as net.AddressInfo).port;
+  await new Promise((resolve) => closed.close(resolve));
+  const laurel = spawnLaurel(dataDir, { DATABASE_URL: `postgres://laurel:secret@127.0.0.1:${port}/laurel` });
+  expect(await laurel.exited).toBe(1);
+  expect(laurel.output()).toContain(
+    `laurel: failed to start: DATABASE_URL: cannot connect to 127.0.0.1:${port}: connect ECONNREFUSED`,
+  );
+  expect(laurel.output()).not.toContain('secret');
+  expect(processesUsing(dataDir)).toEqual([]);
+}, 180_000);
+
 it('SIGKILL of the postmaster: 503s, never 500s, and Laurel recovers by itself', async () => {
   const dataDir = await newDataDir({ prepared: true });
   const laurel = await start(dataDir, { LOG_LEVEL: 'info' });
