@@ -6,6 +6,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { processIsAlive, processMatches, processStartTime, stopProcess } from './processes';
+import { makeFolder } from '../make-folder';
 
 export class DataFolderInUseError extends Error {
   override name = 'DataFolderInUseError';
@@ -42,7 +43,7 @@ function ownerIsAlive(record: LockRecord): boolean {
  * A lock left by a Laurel that died is taken over.
  */
 export async function lockDataFolder(folder: string): Promise<{ release(): Promise<void> }> {
-  await fs.mkdir(folder, { recursive: true });
+  await makeFolder(folder);
   const file = path.join(folder, 'laurel.pid');
   const record: LockRecord = { pid: process.pid, startTime: processStartTime(process.pid) };
   for (let attempt = 0; attempt < 3; attempt++) {

@@ -9,6 +9,7 @@ import { freePort, portIsFree, ServerStartError } from './ports';
 import { processCommandLine, processesWorkingIn, stopProcess } from './processes';
 import { restartWithBackoff, type SupervisorReport } from './supervisor';
 import { guardChildProcess } from './watchdog';
+import { makeFolder } from '../make-folder';
 
 export interface EmbeddedPostgresHandle {
   /** Connection URL of the `database` created on the server. */
@@ -172,7 +173,7 @@ export async function startEmbeddedPostgres(options: {
     ? resolveDataDirectory(options.dataDir)
     : path.join(options.dataDir, 'postgres');
   const stateFile = `${dataDirectory}.json`;
-  await fs.mkdir(path.dirname(dataDirectory), { recursive: true, mode: 0o755 });
+  await makeFolder(path.dirname(dataDirectory), 0o755);
 
   const stored = await readState(stateFile);
   const password = stored?.password ?? randomBytes(18).toString('base64url');

@@ -13,6 +13,18 @@ describe('lockDataFolder', () => {
   });
   afterEach(() => rmSync(folder, { recursive: true, force: true }));
 
+  it('makes the folder and its missing parents, and fails where none can be made', async () => {
+    const nested = path.join(folder, 'a', 'b', 'c');
+    await (await lockDataFolder(nested)).release();
+    expect(existsSync(nested)).toBe(true);
+    writeFileSync(path.join(folder, 'file'), '');
+    await expect(lockDataFolder(path.join(folder, 'file', 'data'))).rejects.toMatchObject({
+      code: 'ENOTDIR',
+    });
+    // /proc is there and takes no folder: Node's own recursive mkdir loops for ever on it.
+    await expect(lockDataFolder('/proc/laurel-data')).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
   it('refuses a folder whose owner is alive, and takes it over once the owner is gone', async () => {
     const owner = spawn('sleep', ['60'], { stdio: 'ignore' });
     const exited = new Promise((resolve) => owner.once('exit', resolve));

@@ -10,6 +10,7 @@ import {
   type WebhookSigningKey,
 } from './webhook-signature';
 import type { StoredWebhookSecret, WebhooksRepository } from './webhooks.repository';
+import { makeFolder } from '../../make-folder';
 
 /** Where the generated encryption key is kept when WEBHOOK_SECRET_ENCRYPTION_KEY is unset. */
 export const WEBHOOK_KEY_FILE = 'webhook-secret-encryption.key';
@@ -41,7 +42,7 @@ export async function resolveWebhookEncryptionKey(
     return { key, source: file };
   }
   const key = randomBytes(32);
-  await fs.mkdir(config.dataDir, { recursive: true });
+  await makeFolder(config.dataDir);
   // 'wx': two processes starting at once cannot both write a key; the loser reads the winner's.
   await fs
     .writeFile(file, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' })
