@@ -102,6 +102,31 @@ const haveScript = spawnSync('script', ['--version']).status === 0;
   180_000,
 );
 
+it('SIGTERM to npm start alone (a supervisor signalling its pid) stops Laurel, and npm exits 0', async () => {
+  const folder = makeDataDir();
+  try {
+    const npm = spawn('npm', ['start'], {
+      cwd: root,
+      env: { ...process.env, NODE_ENV: '', PORT: '0', DATA_DIR: folder, DATABASE_URL: '', CHAINS: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    npm.stdout!.on('data', (chunk) => (output += chunk));
+    npm.stderr!.on('data', (chunk) => (output += chunk));
+    const exited = new Promise<number | null>((resolve) => npm.once('exit', (code) => resolve(code)));
+    await waitUntil('npm start ready', async () => /chains\s+local/.test(output) || undefined, 90_000);
+    npm.kill('SIGTERM');
+    // npm forwards the signal to its script's process, which is Laurel itself (`exec`), not a shell
+    // that would die of it and leave Laurel running without a parent.
+    expect({ code: await exited, output }).toMatchObject({ code: 0 });
+    expect(output).toContain('laurel: SIGTERM received, stopping');
+    expect(output).toContain('laurel: stopped');
+    expect(processesUsing(folder)).toEqual([]);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}, 180_000);
+
 it('a start that fails rejects with its output, and its wait leaves no timer running', async () => {
   const timers = () => process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length;
   const before = timers();
