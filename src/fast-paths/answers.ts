@@ -24,5 +24,5 @@ export function failureOf(res: Response): RequestFailure | undefined {
 /** Notes the route template a request matched (a bounded label: `/v1/webhook/:id`). */
 export function noteRoute(res: Response, route: string): void {
   const ctx = res.locals.ctx as RequestContext | undefined;
-  if (ctx) ctx.route = route;
+  if (ctx) ctx.labels.route = route;
 }

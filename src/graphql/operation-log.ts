@@ -35,7 +35,7 @@ export function operationLogPlugin(): ApolloServerPlugin<RequestContext> {
       if (!operation) return;
       const { logged, route } = namesOf(operation);
       contextValue.logFields.graphql = logged;
-      contextValue.route = route;
+      contextValue.labels.route = route;
     },
     async didEncounterErrors({ contextValue, errors }) {
       const [first] = errors;
@@ -50,7 +50,7 @@ export function operationLogPlugin(): ApolloServerPlugin<RequestContext> {
   };
   return {
     requestDidStart: async ({ contextValue }) => {
-      contextValue.route = '/graphql';
+      contextValue.labels.route = '/graphql';
       return listener;
     },
   };

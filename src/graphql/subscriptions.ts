@@ -353,7 +353,7 @@ export function serveSubscriptions(options: SubscriptionServerOptions): Subscrip
         account,
         clientAddress: connection.clientAddress,
         logFields: {},
-        route: `/graphql subscription ${field}`,
+        labels: { route: `/graphql subscription ${field}` },
       };
       const args: ExecutionArgs = {
         schema: options.schema,

@@ -65,7 +65,7 @@ export interface HttpAppOptions {
 /** The context of one HTTP request. */
 class HttpRequestContext implements RequestContext {
   account: RequestContext['account'] = null;
-  route: string | undefined = undefined;
+  readonly labels: RequestContext['labels'] = {};
   readonly logFields: Record<string, unknown> = {};
   private requestLog: Logger | undefined;
   private address: string | undefined;
@@ -152,7 +152,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       const status = res.statusCode;
       const failure = failureOf(res) ?? (ctx.logFields.error as ReturnType<typeof failureOf>);
       if (metrics) {
-        const route = ctx.route ?? (status === 404 ? 'unmatched' : 'other');
+        const route = ctx.labels.route ?? (status === 404 ? 'unmatched' : 'other');
         metrics.httpRequests.inc({ route, method: req.method, status_class: statusClass(status) });
         metrics.httpDuration.observe({ route, method: req.method }, seconds);
         if (status === 429) metrics.rateLimited.inc({ budget: failure?.budget ?? 'wallet' });

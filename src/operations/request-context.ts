@@ -41,10 +41,11 @@ export interface RequestContext {
    */
   logFields: Record<string, unknown>;
   /**
-   * What the request ran, as a bounded label for the metrics: a REST route template
-   * (`/v1/webhook/:id`) or GraphQL's root fields (`/graphql rewardXP`).
+   * Labels for the metrics, filled in place as logFields is: `route`, what the request ran as a
+   * bounded label, a REST route template (`/v1/webhook/:id`) or GraphQL's root fields
+   * (`/graphql rewardXP`).
    */
-  route?: string;
+  labels: { route?: string };
   /** The request's Idempotency-Key, when it sent one (HTTP only: not over WebSocket). */
   idempotency?: IdempotentRequest | null;
 }

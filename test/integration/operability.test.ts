@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process';
+import { Wallet } from 'ethers';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../src/embedded/ports';
 import { createLogger } from '../../src/logger';
 import { issueApiKey } from '../helpers/auth';
-import { request, startTestLaurel, type TestLaurel } from '../helpers/laurel';
+import { graphql, request, startTestLaurel, type TestLaurel } from '../helpers/laurel';
 import { statusOf } from '../helpers/laurel-process';
 import { waitUntil } from '../helpers/wait';
 import { answerChallenge, startWebhookReceiver } from '../helpers/webhook-receiver';
@@ -78,6 +79,10 @@ describe('an all-roles process', () => {
 
   it('serves every family on /metrics to a loopback client, in the text format', async () => {
     await request(laurel.url, 'GET', '/v1/chains');
+    await graphql(laurel.url, '{ __typename }');
+    await graphql(laurel.url, 'query Named { chainList { name } }', {
+      apiKey: await issueApiKey(laurel.url, Wallet.createRandom()),
+    });
     const metrics = await scrape(laurel.url);
     expect(metrics.status).toBe(200);
     expect(metrics.type).toMatch(/^text\/plain; version=0\.0\.4/);
@@ -87,6 +92,14 @@ describe('an all-roles process', () => {
     expect(metrics.text).toMatch(
       /laurel_http_requests_total\{route="\/v1\/chains",method="GET",status_class="4xx"\} 1/,
     );
+    // GraphQL requests by their root fields, as the operation log names them.
+    expect(metrics.text).toMatch(
+      /laurel_http_requests_total\{route="\/graphql chainList",method="POST",status_class="2xx"\} 1/,
+    );
+    expect(metrics.text).toMatch(
+      /laurel_http_requests_total\{route="\/graphql __typename",method="POST",status_class="2xx"\} 1/,
+    );
+    expect(metrics.text).not.toMatch(/route="other"/);
     expect(metrics.text).not.toMatch(/0x[0-9a-fA-F]{40}/);
   });
 

@@ -346,6 +346,7 @@ describe("leaderboard entries' profiles (GraphQL)", () => {
       account: { address: alice, apiKeyId: 'test', scope: 'full', expiresAt: null },
       clientAddress: '127.0.0.1',
       logFields: {},
+      labels: {},
     };
     try {
       const entries = (await operationRunner(resolver, LeaderboardResolver.prototype.leaderboard)(
