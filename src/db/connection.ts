@@ -15,7 +15,7 @@
  * uses DATABASE_DIRECT_URL (src/server/infrastructure.ts).
  */
 import { createHash } from 'node:crypto';
-import { Client, Pool, type ClientConfig, type PoolConfig, type QueryConfig } from 'pg';
+import { Client, Pool, type ClientBase, type ClientConfig, type PoolConfig, type QueryConfig } from 'pg';
 import type { PoolerMode } from '../config';
 
 /**
@@ -90,24 +90,28 @@ export function createPool(
   options: PoolConfig & { pooler?: PoolerMode; limits?: StatementLimits } = {},
 ): Pool {
   const { pooler = 'session', limits, ...poolOptions } = options;
-  const pool = new Pool({
-    idleTimeoutMillis: IDLE_CONNECTION_MS,
-    ...poolOptions,
-    ...connectionConfig(url),
-    ...(pooler === 'transaction' ? { Client: UnnamedStatementsClient } : {}),
-  });
   const settings = [
     limits?.lockTimeoutMs ? `SET lock_timeout = ${Math.floor(limits.lockTimeoutMs)}` : '',
     limits?.statementTimeoutMs ? `SET statement_timeout = ${Math.floor(limits.statementTimeoutMs)}` : '',
   ]
     .filter(Boolean)
     .join('; ');
-  if (pooler === 'session' && settings) {
-    // Queued on the connection ahead of the statement it was opened for. A connection lost
-    // meanwhile fails that statement too, which reports it.
-    pool.on('connect', (client) => void client.query(settings).catch(() => undefined));
-  }
-  return pool;
+  return new Pool({
+    idleTimeoutMillis: IDLE_CONNECTION_MS,
+    ...poolOptions,
+    ...connectionConfig(url),
+    ...(pooler === 'transaction' ? { Client: UnnamedStatementsClient } : {}),
+    // Set before the pool hands the connection out (a failure fails the statement it was opened
+    // for), so that statement never queues behind it on the connection. Not as startup
+    // parameters: a session-mode PgBouncer refuses those it does not know.
+    ...(pooler === 'session' && settings
+      ? {
+          onConnect: async (client: ClientBase) => {
+            await client.query(settings);
+          },
+        }
+      : {}),
+  });
 }
 
 /** The name of each statement text prepared with prepared(), made once. */
