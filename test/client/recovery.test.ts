@@ -240,6 +240,26 @@ describe('against a stand-in for Laurel', () => {
     }
   });
 
+  it('sends an Idempotency-Key to a Laurel served under a path prefix too (behind a reverse proxy)', async () => {
+    const server = await fakeLaurel(() => ({
+      status: 200,
+      body: { status: 'success', transactionHash: HASH, blockExplorerUrl: EXPLORER },
+    }));
+    try {
+      const laurel = new Laurel({ url: `${server.url}/laurel/`, apiKey: 'laurel_test' });
+      await executeSigned(laurel, { chain: 'local', signedTransaction: SIGNED });
+      expect(server.seen).toEqual([
+        expect.objectContaining({
+          method: 'POST',
+          path: '/laurel/v1/transactions/execute',
+          idempotencyKey: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        }),
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('waits out 409 idempotency_key_in_progress and gets the first answer; does not retry a 503 without Retry-After or a 409 nonce gap', async () => {
     const server = await fakeLaurel((request, nth) => {
       if (request.path === '/v1/reward/XP')

@@ -63,15 +63,17 @@ export class Laurel {
     this.api.use(this.headers(options.idempotencyKeys ?? true));
   }
 
-  /** X-API-KEY on every request, and an Idempotency-Key on writes under /v1. */
+  /** X-API-KEY on every request, and an Idempotency-Key on writes under /v1 (of `url`'s path). */
   private headers(idempotencyKeys: boolean): Middleware {
+    // Laurel served under a path of a reverse proxy (`https://host/laurel`): its /v1 is there.
+    const api = `${new URL(this.url).pathname.replace(/\/+$/, '')}/v1/`;
     return {
       onRequest: ({ request }) => {
         if (this.apiKey && !request.headers.has('x-api-key')) request.headers.set('x-api-key', this.apiKey);
         if (
           idempotencyKeys &&
           WRITES.has(request.method) &&
-          new URL(request.url).pathname.startsWith('/v1/') &&
+          new URL(request.url).pathname.startsWith(api) &&
           !request.headers.has('idempotency-key')
         ) {
           request.headers.set('idempotency-key', newIdempotencyKey());
