@@ -36,7 +36,9 @@ export const CLIENT_TYPES_FILE = path.join('packages', 'client', 'src', 'generat
  */
 export async function clientTypesText(): Promise<string> {
   const { default: openapiTS, astToString } = await import('openapi-typescript');
-  const types = astToString(await openapiTS(await openApiText([]), { silent: true }));
+  const types = astToString(
+    await openapiTS(await openApiText([]), { silent: true, defaultNonNullable: false }),
+  );
   return `// Generated from openapi.json by \`npm run openapi:emit\` (openapi-typescript): do not edit.\n\n${types}`;
 }
 

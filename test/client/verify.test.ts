@@ -200,14 +200,8 @@ describe('verify before signing, against a real Laurel', () => {
             { kind: 'xp', receiver: user, action_id: 'b1', amount: 0.25 },
             { kind: 'badge', receiver: user, action_id: 'b2', amount: 1, badge_name: 'gold' },
             { kind: 'credit', receiver: user, action_id: 'b3', amount: 1, token_address: gems, mint: true },
-            {
-              kind: 'credit',
-              receiver: user,
-              action_id: 'b4',
-              amount: 0.5,
-              token_address: gems,
-              mint: false,
-            },
+            // `mint` left out: false, a transfer (optional in the types too).
+            { kind: 'credit', receiver: user, action_id: 'b4', amount: 0.5, token_address: gems },
             { kind: 'point', receiver: user, action_id: 'b5', amount: 1, token_address: points },
           ],
         },

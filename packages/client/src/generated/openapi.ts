@@ -928,7 +928,7 @@ export interface components {
              * @description false (default): transfer the sender's tokens (needs an allowance for the app); true: mint
              * @default false
              */
-            mint: boolean;
+            mint?: boolean;
         } | {
             /**
              * @description point: the fields of POST /reward/point, without chain and app_id
