@@ -548,7 +548,8 @@ class ChainFacts {
   ): Promise<unknown> {
     const iface = interfaces[contract];
     const answer = await this.context.provider!.call({
-      to,
+      // The interface takes addresses without 0x too, which a provider would resolve as ENS names.
+      to: getAddress(to),
       data: iface.encodeFunctionData(functionName, args),
     });
     return iface.decodeFunctionResult(functionName, answer)[0];
