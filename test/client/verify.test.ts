@@ -330,7 +330,10 @@ describe('verify before signing, against a real Laurel', () => {
  */
 interface TamperingProxy {
   url: string;
+  /** Alters the answers of builds. */
   tamper?: (answer: Record<string, unknown>) => void;
+  /** Alters GET /v1/chains' answer. */
+  tamperChains?: (answer: Record<string, unknown>) => void;
   executes: number;
   close(): Promise<void>;
 }
@@ -341,10 +344,11 @@ async function startProxy(target: string): Promise<TamperingProxy> {
   const server: Server = createServer((incoming, outgoing) => {
     const path = incoming.url ?? '/';
     if (path.startsWith('/v1/transactions/execute')) proxy.executes++;
-    const rewrites =
+    const builds =
       /^\/v1\/(app\/new|app\/operator\/|badge\/new|credit\/(new|approve|transfer|permit-data)|reward\/)/.test(
         path,
-      ) && proxy.tamper !== undefined;
+      );
+    const rewrite = builds ? proxy.tamper : path.startsWith('/v1/chains') ? proxy.tamperChains : undefined;
     const upstream = httpRequest(
       `${target}${path}`,
       { method: incoming.method, headers: { ...incoming.headers, host } },
@@ -353,9 +357,9 @@ async function startProxy(target: string): Promise<TamperingProxy> {
         answer.on('data', (chunk: Buffer) => chunks.push(chunk));
         answer.on('end', () => {
           let body = Buffer.concat(chunks);
-          if (rewrites && answer.statusCode === 200) {
+          if (rewrite && answer.statusCode === 200) {
             const json = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
-            proxy.tamper!(json);
+            rewrite(json);
             body = Buffer.from(JSON.stringify(json));
           }
           const headers = { ...answer.headers, 'content-length': String(body.length) };
@@ -529,6 +533,22 @@ describe('a tampered build is refused before signing', () => {
       expect([proxy.executes, signatures]).toEqual([executes, signed]);
     },
   );
+
+  it('takes the chain id from the wallet’s node: the chain list and the build altered alike are refused', async () => {
+    const [executes, signed] = [proxy.executes, signatures];
+    proxy.tamperChains = (answer) => {
+      for (const listed of answer.chains as { chainId: number }[]) listed.chainId = 1;
+    };
+    proxy.tamper = (answer) => void (tx(answer).chainId = 1);
+    try {
+      const refused = await sendVerified(client, counted, '/v1/reward/XP', xp()).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(TransactionMismatchError);
+      expect(refused).toMatchObject({ field: 'chainId', expected: '31337', actual: '1' });
+    } finally {
+      proxy.tamper = proxy.tamperChains = undefined;
+    }
+    expect([proxy.executes, signatures]).toEqual([executes, signed]);
+  });
 
   it('names the batch item whose receiver was changed', async () => {
     proxy.tamper = (answer) => {

@@ -31,7 +31,7 @@ export interface SendOptions extends Pick<VerifyContext, 'tokenDecimals' | 'limi
    * Signer's own provider, when it has one). See VerifyContext.provider.
    */
   provider?: ChainReader;
-  /** The chain id to require (default: GET /v1/chains' for the body's `chain`). */
+  /** The chain id to require (default: the provider's node's, else GET /v1/chains' for the body's `chain`). */
   chainId?: number;
   /** The AppFactory app/new must call (default: GET /v1/chains' for the body's `chain`). */
   factoryAddress?: string;
@@ -96,7 +96,10 @@ export async function verifiedPermitData(
 ): Promise<PermitData> {
   const [{ permitData }, chainId] = await Promise.all([
     laurel.call(laurel.api.POST('/v1/credit/permit-data', { body })),
-    options.chainId ?? chainOf(laurel, body.chain).then((chain) => chain.chainId),
+    options.chainId ??
+      nodeChainId(options.provider).then(
+        async (known) => known ?? (await chainOf(laurel, body.chain)).chainId,
+      ),
   ]);
   await verifyPermitData(body, permitData, {
     chainId,
@@ -129,19 +132,29 @@ async function verifyContext(
   chainName: string,
   options: SendOptions,
 ): Promise<VerifyContext> {
+  const provider = options.provider ?? providerOf(wallet);
+  const chainId = options.chainId ?? (await nodeChainId(provider));
   const chain =
-    options.chainId !== undefined && options.factoryAddress !== undefined
+    chainId !== undefined && options.factoryAddress !== undefined
       ? undefined
       : await chainOf(laurel, chainName);
   return {
-    chainId: options.chainId ?? chain!.chainId,
+    chainId: chainId ?? chain!.chainId,
     factoryAddress: options.factoryAddress ?? chain!.factoryAddress,
     signer: isViemAccount(wallet) ? wallet.address : await wallet.getAddress(),
-    provider: options.provider ?? providerOf(wallet),
+    provider,
     laurel,
     tokenDecimals: options.tokenDecimals,
     limits: options.limits,
   };
+}
+
+/**
+ * The chain id of the caller's own node, when its provider says: trusted over Laurel's list, so
+ * that an answer altered on the way (the list and the build alike) cannot choose the chain.
+ */
+async function nodeChainId(provider: ChainReader | undefined): Promise<number | undefined> {
+  return provider?.getNetwork ? Number((await provider.getNetwork()).chainId) : undefined;
 }
 
 /** The chain as Laurel lists it (GET /v1/chains). */

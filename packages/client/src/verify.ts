@@ -49,6 +49,8 @@ export type PermitData = components['schemas']['PermitData'];
 export interface ChainReader {
   call(transaction: { to: string; data: string }): Promise<string>;
   getTransactionCount(address: string, blockTag: 'pending'): Promise<number>;
+  /** The node's chain id: when there, the chain id a transaction must carry comes from it. */
+  getNetwork?(): Promise<{ chainId: bigint | number }>;
 }
 
 /** Ceilings on what the signer may pay and how far ahead its nonce may be. */
@@ -74,7 +76,10 @@ export const DEFAULT_VERIFY_LIMITS: Required<VerifyLimits> = {
 };
 
 export interface VerifyContext {
-  /** The chain id the transaction must carry (the caller's own, or GET /v1/chains' for `chain`). */
+  /**
+   * The chain id the transaction must carry: the caller's own, else the provider's node's, else
+   * GET /v1/chains' for `chain`.
+   */
   chainId: number;
   /** The wallet that will sign. */
   signer: string;
