@@ -6,9 +6,11 @@
  * the address DNS actually returned, so neither a DNS change nor a redirect reaches a non-public
  * address.
  */
+import dns from 'node:dns';
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import type { ClientRequest, IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import net from 'node:net';
 import tls from 'node:tls';
 import { failedOnReusedConnection } from './reused-connections';
 
@@ -102,6 +104,53 @@ function trustingContext(extra: string[]): tls.SecureContext {
   });
 }
 
+/**
+ * ::/96, the IPv4-compatible IPv6 addresses (deprecated by RFC 4291): each carries an IPv4 address,
+ * 127.0.0.1 among them (::7f00:1), yet ipaddr.js, under request-filtering-agent, calls them unicast.
+ */
+const IPV4_COMPATIBLE = new net.BlockList();
+IPV4_COMPATIBLE.addSubnet('::', 96, 'ipv6');
+
+/** The refusal of an IPv4-compatible address, worded as request-filtering-agent's (refused_address). */
+function ipv4CompatibleRefusal(address: string): Error | null {
+  return net.isIPv6(address) && IPV4_COMPATIBLE.check(address, 'ipv6')
+    ? new Error(`DNS lookup ${address} is not allowed. Because, It is an IPv4-compatible IPv6 address.`)
+    : null;
+}
+
+type Lookup = typeof dns.lookup;
+
+/**
+ * Has `agent` refuse IPv4-compatible destinations, whether the URL names one or DNS returns one,
+ * ahead of request-filtering-agent's own rule (which then sees the other addresses).
+ */
+function refuseIpv4Compatible(agent: https.Agent): void {
+  const filtered = agent.createConnection.bind(agent);
+  agent.createConnection = (connection, callback) => {
+    const refusal = connection.host ? ipv4CompatibleRefusal(connection.host) : null;
+    if (refusal) {
+      const socket = new net.Socket();
+      if (callback) callback(refusal, socket);
+      else socket.destroy(refusal);
+      return socket;
+    }
+    const lookup = (connection.lookup as Lookup | undefined) ?? dns.lookup;
+    const refusingLookup = (hostname: string, options: dns.LookupOptions, done: LookupCallback) =>
+      lookup(
+        hostname,
+        options,
+        (error: NodeJS.ErrnoException | null, address: LookupAddress, family?: number) => {
+          const addresses = Array.isArray(address) ? address.map((entry) => entry.address) : [address];
+          done((error ? null : addresses.map(ipv4CompatibleRefusal).find(Boolean)) ?? error, address, family);
+        },
+      );
+    return filtered({ ...connection, lookup: refusingLookup as unknown as Lookup }, callback);
+  };
+}
+
+type LookupAddress = string | dns.LookupAddress[];
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: LookupAddress, family?: number) => void;
+
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const CERTIFICATE_ERROR = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/;
 
@@ -188,6 +237,7 @@ export class OutboundHttpsClient {
       allowPrivateIPAddress: options.allowPrivateNetworks,
       allowIPAddressList: options.allowedAddresses ?? [],
     });
+    if (!options.allowPrivateNetworks) refuseIpv4Compatible(agent);
     // After Node's own listener, which hands a freed socket to a request of its host, if any.
     agent.on('free', () => makeRoom(agent));
     return new OutboundHttpsClient(agent, options.userAgent);
