@@ -1,5 +1,6 @@
 import {
   isImmutableUri,
+  mayPass,
   metadataUrlOf,
   parseMetadataDocument,
 } from '../../src/modules/badges/badge-metadata-fetcher';
@@ -65,5 +66,21 @@ describe('parseMetadataDocument', () => {
       retryable: false,
       retryAfterSeconds: null,
     });
+  });
+});
+
+describe('mayPass', () => {
+  it.each([
+    [408, true],
+    [429, true],
+    [500, true],
+    [503, true],
+    [599, true],
+    [404, false],
+    [410, false],
+    [600, false],
+    [999, false],
+  ])('a host answering HTTP %p is retried: %p', (status, retried) => {
+    expect(mayPass(status)).toBe(retried);
   });
 });

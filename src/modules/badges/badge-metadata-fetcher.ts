@@ -97,6 +97,14 @@ export function parseMetadataDocument(body: Buffer, maxBytes: number): MetadataF
 }
 
 /**
+ * Whether a host's answer of `status` may pass, so that the fetch is retried: 408, 429 and 5xx,
+ * nothing else a host invents (a 999 is its own, not a server error).
+ */
+export function mayPass(status: number): boolean {
+  return status === 408 || status === 429 || (status >= 500 && status <= 599);
+}
+
+/**
  * Fetches badge metadata documents through Laurel's outbound HTTPS client (the SSRF rule on every
  * hop, trusted certificates only): a GET within a deadline, a body of at most `maxBytes`, a 2xx
  * answer holding a JSON object. Never throws for what a host does.
@@ -123,11 +131,10 @@ export class BadgeMetadataFetcher {
       });
       const { status } = response;
       if (status < 200 || status >= 300) {
-        const retryable = status === 408 || status === 429 || status >= 500;
         return failure(
           'http_status',
           `the host answered HTTP ${status}`,
-          retryable,
+          mayPass(status),
           retryAfterSeconds(response),
         );
       }
