@@ -117,7 +117,11 @@ export class UnauthenticatedError extends AppError {
 
 /** Which request budget refused a request (a metric label). */
 export type RequestBudget =
-  'wallet' | 'key_requests_per_client' | 'challenges_per_wallet' | 'anonymous_graphql_per_client';
+  | 'wallet'
+  | 'key_requests_per_client'
+  | 'challenges_per_wallet'
+  | 'anonymous_graphql_per_client'
+  | 'webhook_tests_per_account';
 
 export class RateLimitedError extends AppError {
   constructor(

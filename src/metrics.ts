@@ -67,7 +67,7 @@ export class LaurelMetrics {
   );
   readonly rateLimited = this.counter(
     'laurel_http_rate_limited_total',
-    'Requests refused for a request budget (wallet, key issuance per client or per wallet)',
+    'Requests refused for a request budget (wallet, key issuance per client or per wallet, anonymous GraphQL, webhook tests)',
     ['budget'],
   );
 

@@ -16,6 +16,7 @@ import {
   type WebhookCallResult,
 } from '../../src/modules/webhooks/webhook-http-client';
 import { webhookEventEmission } from '../../src/modules/webhooks/webhooks.repository';
+import { WEBHOOK_TESTS_PER_ACCOUNT } from '../../src/modules/webhooks/webhooks.service';
 import { issueApiKey } from '../helpers/auth';
 import { runJobOnce } from '../helpers/jobs';
 import { graphql, request, startTestLaurel, type HttpResult, type TestLaurel } from '../helpers/laurel';
@@ -134,6 +135,41 @@ describe('POST /webhook/:id/test against a hostile receiver', () => {
     },
     30_000,
   );
+
+  it(`runs ${WEBHOOK_TESTS_PER_ACCOUNT} tests of an account at once, answering one more 429: its receivers cannot hold the connections everyone's calls need`, async () => {
+    const account = await newAccount();
+    const other = await newAccount();
+    const { id: otherId } = await webhookAt(other, friendly, answerChallenge());
+    const path = newPath();
+    // Holds every call until released, as a receiver that never answers (within the 5 s deadline).
+    const held: (() => void)[] = [];
+    hostile.route(path, (call, response) => held.push(() => answerChallenge()(call, response)));
+    const { id } = (await account.call('POST', '/webhook', { url: hostile.url(path) })).body.webhook as {
+      id: number;
+    };
+    const running = Array.from({ length: WEBHOOK_TESTS_PER_ACCOUNT }, () =>
+      account.call('POST', `/webhook/${id}/test`),
+    );
+    await waitUntil(
+      'the tests at the receiver',
+      () => held.length === WEBHOOK_TESTS_PER_ACCOUNT || undefined,
+    );
+    const refused = await account.call('POST', `/webhook/${id}/test`);
+    expect(refused).toMatchObject({
+      status: 429,
+      body: { status: 'failed', error: 'Too many requests', retry_after: 5 },
+    });
+    expect(refused.headers.get('retry-after')).toBe('5');
+    // Another account's test is not held up.
+    expect((await other.call('POST', `/webhook/${otherId}/test`)).status).toBe(200);
+    for (const release of held) release();
+    expect((await Promise.all(running)).map((tested) => tested.status)).toEqual(
+      Array(WEBHOOK_TESTS_PER_ACCOUNT).fill(200),
+    );
+    // Its slots are free again.
+    hostile.route(path, answerChallenge());
+    expect((await account.call('POST', `/webhook/${id}/test`)).status).toBe(200);
+  });
 
   it('keeps what the receiver sent, each NUL and invalid byte as U+FFFD', async () => {
     const account = await newAccount();

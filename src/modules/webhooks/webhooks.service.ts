@@ -1,8 +1,9 @@
 import type { Prisma } from '../../db/prisma';
-import { AppError, defineFailure, ValidationError } from '../../errors';
+import { AppError, defineFailure, RateLimitedError, ValidationError } from '../../errors';
 import { pageOf } from '../../validation';
 import type { WebhookAttemptLog } from './webhook-deliveries.repository';
 import type { WebhookDeliverer } from './webhook-deliverer';
+import { WEBHOOK_CALL_TIMEOUT_MS } from './webhook-http-client';
 import type { FirstAttempts } from './webhook-first-attempts';
 import { SUBSCRIBABLE_EVENTS } from './webhook-events';
 import type { WebhookSecrets, WebhookSecretState } from './webhook-secrets';
@@ -200,7 +201,17 @@ async function unlessDeleted<T>(work: Promise<T>): Promise<T> {
  * Svix or Stripe expect. Another account's webhook is "not found". Calls are made by the
  * WebhookDeliverer.
  */
+/**
+ * Test calls of one account's webhooks running at once in a process. A test holds its request and
+ * an outbound connection for up to a call's deadline, so an account's receivers that never answer
+ * could otherwise hold the connections every other account's calls need.
+ */
+export const WEBHOOK_TESTS_PER_ACCOUNT = 4;
+
 export class WebhooksService {
+  /** Test calls running, per account. */
+  private readonly testsRunning = new Map<string, number>();
+
   constructor(private readonly deps: WebhooksServiceDeps) {}
 
   /** Makes the calls and records their attempts (the delivery job runs its `attempt`). */
@@ -264,7 +275,19 @@ export class WebhooksService {
    */
   async test(id: number, accountAddress: string): Promise<WebhookInfo> {
     await this.owned(id, accountAddress);
-    const outcome = await unlessDeleted(this.deps.deliverer.verify(id));
+    const running = this.testsRunning.get(accountAddress) ?? 0;
+    if (running >= WEBHOOK_TESTS_PER_ACCOUNT) {
+      throw new RateLimitedError(Math.ceil(WEBHOOK_CALL_TIMEOUT_MS / 1000), 'webhook_tests_per_account');
+    }
+    this.testsRunning.set(accountAddress, running + 1);
+    let outcome: Awaited<ReturnType<WebhookDeliverer['verify']>>;
+    try {
+      outcome = await unlessDeleted(this.deps.deliverer.verify(id));
+    } finally {
+      const left = this.testsRunning.get(accountAddress)! - 1;
+      if (left > 0) this.testsRunning.set(accountAddress, left);
+      else this.testsRunning.delete(accountAddress);
+    }
     if (!outcome) throw new WebhookNotFoundError();
     const webhook = await this.get(id, accountAddress);
     if (!outcome.activated || webhook.disabled) {
