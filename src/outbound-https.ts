@@ -119,6 +119,8 @@ function ipv4CompatibleRefusal(address: string): Error | null {
 }
 
 type Lookup = typeof dns.lookup;
+type LookupAddress = string | dns.LookupAddress[];
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: LookupAddress, family?: number) => void;
 
 /**
  * Has `agent` refuse IPv4-compatible destinations, whether the URL names one or DNS returns one,
@@ -147,9 +149,6 @@ function refuseIpv4Compatible(agent: https.Agent): void {
     return filtered({ ...connection, lookup: refusingLookup as unknown as Lookup }, callback);
   };
 }
-
-type LookupAddress = string | dns.LookupAddress[];
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: LookupAddress, family?: number) => void;
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const CERTIFICATE_ERROR = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/;

@@ -197,17 +197,17 @@ async function unlessDeleted<T>(work: Promise<T>): Promise<T> {
 }
 
 /**
- * The account's webhooks: registration, verification, secret, logs, and the management users of
- * Svix or Stripe expect. Another account's webhook is "not found". Calls are made by the
- * WebhookDeliverer.
- */
-/**
  * Test calls of one account's webhooks running at once in a process. A test holds its request and
  * an outbound connection for up to a call's deadline, so an account's receivers that never answer
  * could otherwise hold the connections every other account's calls need.
  */
 export const WEBHOOK_TESTS_PER_ACCOUNT = 4;
 
+/**
+ * The account's webhooks: registration, verification, secret, logs, and the management users of
+ * Svix or Stripe expect. Another account's webhook is "not found". Calls are made by the
+ * WebhookDeliverer.
+ */
 export class WebhooksService {
   /** Test calls running, per account. */
   private readonly testsRunning = new Map<string, number>();
