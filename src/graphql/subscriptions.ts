@@ -29,6 +29,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { Config } from '../config';
 import { isDatabaseUnavailable } from '../db/availability';
 import { AppError, DatabaseUnavailableError, RateLimitedError, UnauthenticatedError } from '../errors';
+import { KeyedCounts } from '../keyed-counts';
 import { ThrottledLog, type Logger } from '../logger';
 import type { LaurelMetrics } from '../metrics';
 import type {
@@ -126,15 +127,10 @@ export function serveSubscriptions(options: SubscriptionServerOptions): Subscrip
   const connections = new WeakMap<WebSocket, Connection>();
   /** Every accepted connection, by its key's id. */
   const byKey = new Map<string, Set<Connection>>();
-  const openByKey = new Map<string, number>();
-  const openByField = new Map<string, number>();
-  const count = (map: Map<string, number>, key: string, by: number) => {
-    const value = (map.get(key) ?? 0) + by;
-    if (value === 0) map.delete(key);
-    else map.set(key, value);
-  };
+  const openByKey = new KeyedCounts<string>();
+  const openByField = new KeyedCounts<string>();
   metrics?.observe(metrics.subscriptionsOpen, () =>
-    [...openByField].map(([field, value]) => ({ labels: { field }, value })),
+    [...openByField.entries()].map(([field, value]) => ({ labels: { field }, value })),
   );
   const refuse = (reason: string) => metrics?.subscriptionsRefused.inc({ reason });
   const faults = new ThrottledLog(log);
@@ -153,9 +149,9 @@ export function serveSubscriptions(options: SubscriptionServerOptions): Subscrip
     const running = connection.running.get(id);
     if (!running) return;
     connection.running.delete(id);
-    count(openByKey, connection.account.apiKeyId, -1);
+    openByKey.add(connection.account.apiKeyId, -1);
     if (running.field === null) return;
-    count(openByField, running.field, -1);
+    openByField.add(running.field, -1);
     running.log.info(
       { field: running.field, pushes: running.pushes, durationMs: Date.now() - running.startedAt },
       'subscription',
@@ -268,9 +264,9 @@ export function serveSubscriptions(options: SubscriptionServerOptions): Subscrip
       }
       // The slot is reserved before anything is awaited: a burst of subscribe messages (on one
       // connection or several of the key) cannot pass the cap together.
-      const overCap = (openByKey.get(account.apiKeyId) ?? 0) >= options.perKey;
+      const overCap = openByKey.get(account.apiKeyId) >= options.perKey;
       if (!overCap) {
-        count(openByKey, account.apiKeyId, 1);
+        openByKey.add(account.apiKeyId, 1);
         connection.running.set(id, {
           field: null,
           startedAt: Date.now(),
@@ -346,7 +342,7 @@ export function serveSubscriptions(options: SubscriptionServerOptions): Subscrip
       }
       const field = rootFieldOf(document, payload.operationName);
       running.field = field;
-      count(openByField, field, 1);
+      openByField.add(field, 1);
       const context: RequestContext = {
         requestId: `${connection.id}:${id}`,
         log: running.log,

@@ -9,6 +9,7 @@ import { Server as NetServer, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Config } from '../config';
 import { SHUTTING_DOWN_MESSAGE } from '../errors';
+import { KeyedCounts } from '../keyed-counts';
 
 /** A listening HTTP server whose handler comes later. */
 export interface Listening {
@@ -162,24 +163,21 @@ function answerUnparsed(error: NodeJS.ErrnoException, socket: Duplex): void {
  * closes; the address is the socket's peer, not X-Forwarded-For (nothing is read yet).
  */
 function connectionGuard(perClient: number, firstByteMs: number): (socket: Socket) => void {
-  const open = new Map<string, number>();
+  const open = new KeyedCounts<string>();
   return (socket) => {
     const address = socket.remoteAddress ?? '';
-    const count = (open.get(address) ?? 0) + 1;
-    if (count > perClient) {
+    if (open.get(address) >= perClient) {
       socket.destroy();
       return;
     }
-    open.set(address, count);
+    open.add(address, 1);
     const silent = setTimeout(() => {
       if (socket.bytesRead === 0) socket.destroy();
     }, firstByteMs);
     silent.unref();
     socket.once('close', () => {
       clearTimeout(silent);
-      const left = open.get(address)! - 1;
-      if (left > 0) open.set(address, left);
-      else open.delete(address);
+      open.add(address, -1);
     });
   };
 }

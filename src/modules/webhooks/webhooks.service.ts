@@ -1,5 +1,6 @@
 import type { Prisma } from '../../db/prisma';
 import { AppError, defineFailure, RateLimitedError, ValidationError } from '../../errors';
+import { KeyedCounts } from '../../keyed-counts';
 import { pageOf } from '../../validation';
 import type { WebhookAttemptLog } from './webhook-deliveries.repository';
 import type { WebhookDeliverer } from './webhook-deliverer';
@@ -210,7 +211,7 @@ export const WEBHOOK_TESTS_PER_ACCOUNT = 4;
  */
 export class WebhooksService {
   /** Test calls running, per account. */
-  private readonly testsRunning = new Map<string, number>();
+  private readonly testsRunning = new KeyedCounts<string>();
 
   constructor(private readonly deps: WebhooksServiceDeps) {}
 
@@ -275,18 +276,15 @@ export class WebhooksService {
    */
   async test(id: number, accountAddress: string): Promise<WebhookInfo> {
     await this.owned(id, accountAddress);
-    const running = this.testsRunning.get(accountAddress) ?? 0;
-    if (running >= WEBHOOK_TESTS_PER_ACCOUNT) {
+    if (this.testsRunning.get(accountAddress) >= WEBHOOK_TESTS_PER_ACCOUNT) {
       throw new RateLimitedError(Math.ceil(WEBHOOK_CALL_TIMEOUT_MS / 1000), 'webhook_tests_per_account');
     }
-    this.testsRunning.set(accountAddress, running + 1);
+    this.testsRunning.add(accountAddress, 1);
     let outcome: Awaited<ReturnType<WebhookDeliverer['verify']>>;
     try {
       outcome = await unlessDeleted(this.deps.deliverer.verify(id));
     } finally {
-      const left = this.testsRunning.get(accountAddress)! - 1;
-      if (left > 0) this.testsRunning.set(accountAddress, left);
-      else this.testsRunning.delete(accountAddress);
+      this.testsRunning.add(accountAddress, -1);
     }
     if (!outcome) throw new WebhookNotFoundError();
     const webhook = await this.get(id, accountAddress);
