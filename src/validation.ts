@@ -113,7 +113,7 @@ interface ZodAmountDef extends z.ZodTypeDef {
   effect: { type: 'refinement' };
 }
 
-const DECIMAL_TEXT = /^\d+(?:\.\d+)?(?:e[+-]?\d+)?$/;
+const DECIMAL_TEXT = /^\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 /**
  * An amount: numbers are validated exactly as `z.number().positive()` (or `.min(0)`) would, so REST

@@ -35,7 +35,7 @@ export function toBaseUnits(
     throw ValidationError.field(field, `${field} must not be negative`);
   }
 
-  const match = /^(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/.exec(String(amount));
+  const match = /^(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(String(amount));
   if (!match) throw ValidationError.field(field, `${field} is not a decimal number`);
   const [, whole, fraction = '', exponent = '0'] = match;
   // value = digits × 10^scale

@@ -60,6 +60,8 @@ describe('amounts', () => {
       [5, 0],
       [0.000001, 6],
       ['2.250', 2],
+      ['1E2', 0],
+      ['15e-1', 1],
     ] as const) {
       expect(toBaseUnits(amount, decimals)).toBe(serverToBaseUnits(amount, decimals, 'amount'));
     }

@@ -1,5 +1,6 @@
 import { formatBaseUnits, MAX_UINT256, toBaseUnits } from '../../src/chain/amounts';
 import { ValidationError } from '../../src/errors';
+import { isDecimalText } from '../../src/validation';
 
 function issueOf(run: () => unknown): { path: (string | number)[]; message: string } {
   try {
@@ -26,6 +27,9 @@ describe('toBaseUnits', () => {
     [2.5e25, 0, 25n * 10n ** 24n],
     [0.000001, 6, 1n],
     [JSON.parse('9007199254740993') as number, 0, 9007199254740992n], // a JSON number past 2^53: the double's value
+    // GraphQL's exact decimal text, its exponent's E in either case (as JSON and the client read it).
+    ['1E2', 0, 100n],
+    ['15E-1', 1, 15n],
   ])('%p with %p decimals is %p', (amount, decimals, expected) => {
     expect(toBaseUnits(amount, decimals, 'amount')).toBe(expected);
   });
@@ -91,4 +95,11 @@ describe('formatBaseUnits', () => {
       expect(Number(formatBaseUnits(toBaseUnits(amount, 18, 'amount'), 18))).toBe(amount);
     }
   });
+});
+
+describe('isDecimalText (what the GraphQL Decimal scalar takes as text)', () => {
+  it.each(['1', '1.5', '15e-1', '1E2', '1e+2'])('takes %p', (text) => expect(isDecimalText(text)).toBe(true));
+  it.each(['', '-1', '.5', '1.', '1,5', '0x10', 'NaN', '1e', 'e2'])('refuses %p', (text) =>
+    expect(isDecimalText(text)).toBe(false),
+  );
 });
