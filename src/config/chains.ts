@@ -175,9 +175,9 @@ export interface ChainsConfig {
 
 /** The chains' part of Config; a bad entry, or `local` named twice, is a ConfigError. */
 export function chainsConfig(e: Parsed<typeof chainsVariables>, cwd: string): ChainsConfig {
-  const chains = parseChains(e, cwd);
-  const listGiven = e.CHAINS !== undefined || e.CHAINS_FILE !== undefined;
-  const variable = e.CHAINS !== undefined ? 'CHAINS' : 'CHAINS_FILE';
+  const variable = chainListVariable(e);
+  const listGiven = variable !== null;
+  const chains = variable === null ? [] : parseChains(e, variable, cwd);
   if (e.LOCAL_CHAIN === 'on' && chains.some((chain) => chain.name === 'local')) {
     throw new ConfigError(
       `${variable}: the name "local" is reserved for the embedded chain (LOCAL_CHAIN=on)`,
@@ -199,19 +199,23 @@ export function chainsConfig(e: Parsed<typeof chainsVariables>, cwd: string): Ch
   };
 }
 
-function parseChains(e: Parsed<typeof chainsVariables>, cwd: string): ChainConfig[] {
-  let raw: string | undefined;
-  let variable: 'CHAINS' | 'CHAINS_FILE';
-  if (e.CHAINS) {
-    raw = e.CHAINS;
-    variable = 'CHAINS';
-  } else if (e.CHAINS_FILE) {
-    variable = 'CHAINS_FILE';
-    const file = path.resolve(cwd, e.CHAINS_FILE);
+/** The variable that gives the chain list: CHAINS, else CHAINS_FILE, else none (null). */
+function chainListVariable(e: Parsed<typeof chainsVariables>): 'CHAINS' | 'CHAINS_FILE' | null {
+  return e.CHAINS !== undefined ? 'CHAINS' : e.CHAINS_FILE !== undefined ? 'CHAINS_FILE' : null;
+}
+
+function parseChains(
+  e: Parsed<typeof chainsVariables>,
+  variable: 'CHAINS' | 'CHAINS_FILE',
+  cwd: string,
+): ChainConfig[] {
+  let raw: string;
+  if (variable === 'CHAINS') {
+    raw = e.CHAINS!;
+  } else {
+    const file = path.resolve(cwd, e.CHAINS_FILE!);
     if (!existsSync(file)) throw new ConfigError(`CHAINS_FILE: file not found: ${file}`);
     raw = readFileSync(file, 'utf8');
-  } else {
-    return [];
   }
   let json: unknown;
   try {
